@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from ulcdb.cli.main import app
+from ulcdb.cli.main import app, reflow
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -38,3 +38,23 @@ def test_command_has_help_with_example(path: tuple[str, ...]) -> None:
 @pytest.mark.parametrize("path", _commands(), ids=" ".join)
 def test_command_is_in_readme(path: tuple[str, ...]) -> None:
     assert f"ulcdb {' '.join(path)}" in README
+
+
+@pytest.mark.parametrize("path", _commands(), ids=" ".join)
+def test_help_paragraphs_wrap_at_the_terminal_not_at_the_source(path: tuple[str, ...]) -> None:
+    # Typer's rich help keeps single line breaks: a docstring wrapped at 100 columns would
+    # break twice on an 80-column terminal.  Each prose paragraph must reach Typer as one line.
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    for paragraph in command.help.split("\n\n"):
+        if not paragraph.startswith(("Example:", "\b")):
+            assert "\n" not in paragraph, (path, paragraph)
+    assert "(and the\n" not in result.output  # 'ulcdb score --help' broke there before
+
+
+def test_reflow_keeps_lists_and_marked_paragraphs() -> None:
+    text = "Title.\n\nOne\nparagraph.\n\nA list:\n- a\n- b\n\n\bkept\nas is"
+    assert reflow(text) == "Title.\n\nOne paragraph.\n\nA list:\n- a\n- b\n\n\bkept\nas is"

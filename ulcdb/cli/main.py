@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Annotated
 
@@ -15,8 +16,34 @@ from ulcdb.cli.common import state
 from ulcdb.errors import UlcdbError
 
 
+def reflow(text: str) -> str:
+    """Join the source-wrapped lines of each docstring paragraph into one line.
+
+    Typer's rich help keeps single line breaks, which then break again at the terminal's
+    width; paragraphs that are lists, examples, indented or marked ``\\b`` keep their lines.
+    """
+    def keep(par: str) -> bool:
+        return par.startswith("\b") or any(
+            line.startswith((" ", "- ", "* ", "Example:")) for line in par.splitlines()[1:])
+
+    return "\n\n".join(par if keep(par) else " ".join(x.strip() for x in par.splitlines())
+                       for par in inspect.cleandoc(text).split("\n\n"))
+
+
+def _reflow_commands(group: TyperGroup) -> None:
+    for command in group.commands.values():
+        if command.help:
+            command.help = reflow(command.help)
+        if isinstance(command, TyperGroup):
+            _reflow_commands(command)
+
+
 class _Group(TyperGroup):
     """The one place where ulcdb's exceptions become a clean one-line message."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        _reflow_commands(self)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:

@@ -104,8 +104,10 @@ def queen(
     remake: RemakeOpt = False,
     jobs: JobsOpt = None,
 ) -> None:
-    """QUEEN of each system: the share of reference triples <r, r', r''> for which every
-    metric of the set has x(system, r) >= x(r', r'').  Needs 3+ references.
+    """QUEEN of each system: how human-like its output is (QARLA).
+
+    The share of reference triples <r, r', r''> for which every metric of the set has
+    x(system, r) >= x(r', r'').  Needs 3+ references.
 
     Example: ulcdb queen -m BLEU,NIST,GTM-2 -G sys
     """
@@ -156,9 +158,11 @@ def king(
     remake: RemakeOpt = False,
     jobs: JobsOpt = None,
 ) -> None:
-    """KING of each metric and of the metric set (through ULC, and QUEEN with 4+ references):
-    how often a held-out reference scores at least as high as every system against the
-    other references.  --optimize searches the metric set with the highest KING.
+    """KING of each metric and metric set: how well it tells human from automatic output.
+
+    How often a held-out reference scores at least as high as every system against the
+    other references (through ULC, and QUEEN with 4+ references).  --optimize searches the
+    metric set with the highest KING.
 
     Example: ulcdb king -m LEX --optimize
     """
@@ -207,9 +211,11 @@ def jack(
     remake: RemakeOpt = False,
     jobs: JobsOpt = None,
 ) -> None:
-    """JACK: how reliable the test set is, the share of (reference, unit) cases with two
-    systems of QUEEN > 0 that are closer to the reference than to each other under every
-    metric.  Scores each system against each other system when missing.
+    """JACK of the test set: how reliable its references are for the metric set (QARLA).
+
+    The share of (reference, unit) cases with two systems of QUEEN > 0 that are closer to
+    the reference than to each other under every metric.  Scores each system against each
+    other system when missing.
 
     Example: ulcdb jack -m BLEU,NIST,GTM-2
     """
