@@ -133,6 +133,10 @@ def test_lex_suite_all_levels(tmp_path: Path) -> None:
     body = [ln.split(",") for ln in result.stdout.splitlines()[1:]]
     counts = {lv: sum(1 for r in body if r[0] == lv) for lv in ("seg", "doc", "sys")}
     assert counts == {"seg": 4 * 12, "doc": 4 * 3, "sys": 4}
+    assert len(body) == 4 * (12 + 3 + 1)  # one CSV: the header once, whatever the levels
+    as_json = ulcdb(db, "score", "-m", "BLEU,Ol", "-G", "all", "-f", "json")
+    records = json.loads(as_json.stdout)
+    assert [r["level"] for r in records] == ["seg"] * 48 + ["doc"] * 12 + ["sys"] * 4
     assert all(cell != "" for r in body for cell in r[3:])
     with Store(db, read_only=True) as store:
         bad = store.query(

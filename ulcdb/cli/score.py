@@ -159,6 +159,12 @@ def score(
             for path in write_scr(store, name, matrices, out):
                 typer.echo(str(path))
             return
+        if fmt in (OutFmt.csv, OutFmt.tsv, OutFmt.json):  # one table, whatever the levels
+            columns = next(iter(matrices.values())).metrics
+            render(["level", "translator", "unit", *columns],
+                   [(m.level, t, u, *vals) for m in matrices.values() for t, u, vals in m.rows],
+                   Fmt(fmt.value))
+            return
         directions = higher_is_better(store, metric_names)
         for matrix in matrices.values():
             _print(matrix, fmt, directions, ulc.value)
@@ -187,10 +193,6 @@ def _print(matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> Non
             render(["rank", matrix.level.upper(), metric],
                    [(i + 1, u, v) for i, (u, v) in enumerate(ranked)], Fmt.table,
                    title=f"{metric}: {title}")
-        return
-    if fmt != OutFmt.table:
-        render(["level", "translator", "unit", *matrix.metrics],
-               [(matrix.level, t, u, *vals) for t, u, vals in matrix.rows], Fmt(fmt.value))
         return
     # Wide metric sets are printed as several tables of at most TABLE_WIDTH metrics each.
     for start in range(0, len(matrix.metrics), TABLE_WIDTH):
