@@ -1,10 +1,11 @@
 -- title: Where a metric disagrees with the humans
--- description: System outputs whose metric score and human score disagree most: both are turned into percentile ranks over every scored segment (oriented so that higher is better), and the rows are ordered by the gap. A positive gap: the metric likes the output more than the humans do. Defaults: metric BLEU, the first criterion, the largest reference set.
--- params: testbed, metric, criterion, refset
+-- description: System outputs whose metric score and human score disagree most: both are turned into percentile ranks over every scored segment (oriented so that higher is better), and the rows are ordered by the gap. A positive gap: the metric likes the output more than the humans do. Defaults: metric BLEU, the first criterion, the largest reference set. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
+-- params: testbed, metric, criterion, refset, variant
 with p as (
     select coalesce(nullif(:metric, ''), (select name from metric where name = 'BLEU' union all select min(metric) from scores limit 1)) as metric,
            coalesce(nullif(:criterion, ''), (select min(criterion) from assessments)) as criterion,
-           coalesce(nullif(:refset, ''), (select refset from stg_refset where refset_kind = 'reference' order by size desc, refset limit 1)) as refset
+           coalesce(nullif(:refset, ''), (select refset from stg_refset where refset_kind = 'reference' order by size desc, refset limit 1)) as refset,
+           coalesce(nullif(:variant, ''), (select variant from sys_score group by variant order by variant = 'case:mixed' desc, variant limit 1)) as variant
 ),
 h as (
     select a.testbed, a.translator, a.seg_id, avg(a.value) as human
@@ -16,7 +17,7 @@ m as (
     select s.testbed, s.translator, s.seg_id,
            case when s.higher_is_better then s.value else -s.value end as score, s.value
     from scores s, p
-    where s.level = 'seg' and s.metric = p.metric and s.refset = p.refset
+    where s.level = 'seg' and s.metric = p.metric and s.refset = p.refset and s.variant = p.variant
       and (:testbed = '' or s.testbed = :testbed) and s.value is not null
 ),
 j as (

@@ -1,11 +1,15 @@
 -- title: Segment analysis
--- description: One segment as the IQMT manual's Table 13 shows it: the source, then every system output and every reference side by side, each with its score for the chosen metric against the reference set (a reference scored against a set holding it has no score), ULC over the metric set and the mean human judgment per criterion. Defaults: segment 1, metric BLEU, the largest reference set, metric set LEX.
--- params: testbed, seg_id, metric, refset, metric_set
-with p as (
+-- description: One segment as the IQMT manual's Table 13 shows it: the source, then every system output and every reference side by side, each with its score for the chosen metric against the reference set (a reference scored against a set holding it has no score), ULC over the metric set and the mean human judgment per criterion. Defaults: segment 1, metric BLEU, the largest reference set, metric set LEX. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
+-- params: testbed, seg_id, metric, refset, metric_set, variant
+with v as (
+    select coalesce(nullif(:variant, ''), (select variant from sys_score group by variant order by variant = 'case:mixed' desc, variant limit 1)) as variant
+),
+p as (
     select coalesce(nullif(:seg_id, ''), 1) + 0 as seg_id,
            coalesce(nullif(:metric, ''), (select name from metric where name = 'BLEU' union all select min(metric) from scores limit 1)) as metric,
            coalesce(nullif(:refset, ''), (select refset from stg_refset where refset_kind = 'reference' order by size desc, refset limit 1)) as refset,
-           coalesce(nullif(:metric_set, ''), (select metric_set from ulc order by metric_set = 'LEX' desc, metric_set limit 1)) as metric_set
+           coalesce(nullif(:metric_set, ''), (select metric_set from ulc where variant = (select variant from v) order by metric_set = 'LEX' desc, metric_set limit 1)) as metric_set,
+           (select variant from v) as variant
 ),
 src as (
     select t.name as testbed, s.doc_id, s.seg_id, s.seg_in_doc, 0 as ord, 'source' as role,
@@ -35,8 +39,10 @@ select r.testbed, r.doc_id, r.seg_id, r.seg_in_doc, r.role, r.translator, r.text
 from rows r
 cross join p
 left join scores s on s.level = 'seg' and s.seg_id = r.seg_id and s.metric = p.metric
-    and s.refset = p.refset and s.translator = r.translator and s.testbed = r.testbed
+    and s.refset = p.refset and s.variant = p.variant and s.translator = r.translator
+    and s.testbed = r.testbed
 left join ulc u on u.level = 'seg' and u.seg_id = r.seg_id and u.metric_set = p.metric_set
-    and u.refset = p.refset and u.translator = r.translator and u.testbed = r.testbed
+    and u.refset = p.refset and u.variant = p.variant and u.translator = r.translator
+    and u.testbed = r.testbed
 left join human h on h.testbed = r.testbed and h.translator = r.translator
 order by r.testbed, r.ord, s.value desc, r.translator

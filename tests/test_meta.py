@@ -145,7 +145,8 @@ def run(path: Path, *args: str) -> str:
 
 def records(path: Path, *args: str) -> dict[str, dict]:
     out = json.loads(run(path, *args, "--format", "json"))
-    return {r["label"]: r for r in out}
+    assert out["significance"] == []  # one JSON schema with or without --sig
+    return {r["label"]: r for r in out["results"]}
 
 
 def vectors(truth: Truth, metric: str, level: str, targets=TARGETS):
@@ -296,6 +297,24 @@ def test_formats_sort_and_significance(tiny):
     assert r"\begin{tabular}{lrr}" in latex and r"\scriptsize[" in latex
     sig = json.loads(run(path, *base, "--sig", "paired-bootstrap", "--format", "json"))
     assert len(sig["significance"]) == 1 and 0 <= sig["significance"][0]["p_value"] <= 1
+    # CSV keeps stdout one table: the significance table goes to --sig-out.
+    refused = CliRunner().invoke(app, ["--db", str(path), "meta", *base, "--sig",
+                                       "paired-bootstrap", "--format", "csv"])
+    assert refused.exit_code == 1 and "--sig-out" in refused.output
+    out = path.parent / "sig.csv"
+    text = run(path, *base, "--sig", "paired-bootstrap", "--format", "csv", "--sig-out", str(out))
+    assert len(list(csv.DictReader(io.StringIO(text)))) == 2
+    written = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert written[0]["p_value"] == str(sig["significance"][0]["p_value"])
+
+
+def test_bad_confidence_levels_and_threshold(tiny):
+    path, _ = tiny
+    for args in (("--ci", "0.9"), ("--ci", "120"), ("--ci", "x"), ("--threshold", "-1")):
+        result = CliRunner().invoke(app, ["--db", str(path), "meta", "-G", "seg",
+                                          "--criterion", "Z", *args])
+        assert result.exit_code != 0, args
+        assert "Traceback" not in result.output
 
 
 def test_missing_scores_say_run_score(tiny):

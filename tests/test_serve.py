@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from serve_helpers import build_sample_store, free_port, start_serve, stop
+from serve_helpers import METRICS, build_sample_store, free_port, start_serve, stop
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
@@ -74,11 +74,46 @@ def test_segment_analysis_shows_source_outputs_and_references(mirror: Path) -> N
     con = sqlite3.connect(mirror)
     con.row_factory = sqlite3.Row
     rows = con.execute(q.sql, {"testbed": "", "seg_id": "3", "metric": "BLEU",
-                               "refset": "ref-A", "metric_set": ""}).fetchall()
+                               "refset": "ref-A", "metric_set": "", "variant": ""}).fetchall()
     roles = [r["role"] for r in rows]
     assert roles[0] == "source" and roles.count("system") == 4 and roles.count("reference") == 3
     assert all(r["seg_id"] == 3 for r in rows)
     assert all(r["score"] is not None for r in rows if r["role"] == "system")
+
+
+def test_canned_queries_keep_score_variants_apart(tmp_path: Path) -> None:
+    # Scores of two variants (case:mixed and case:lc) in one store: each canned query shows
+    # one variant (case:mixed by default), never both mixed together.
+    db = build_sample_store(tmp_path / "v.duckdb")
+    result = CliRunner().invoke(app, ["--db", str(db), "score", "-m", METRICS, "--case", "lc",
+                                      "-G", "all", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    path = build_mirror(db).path
+    con = sqlite3.connect(path)
+    con.row_factory = sqlite3.Row
+    keys = {"system_ranking": ("testbed", "system"), "score_matrix": ("testbed", "metric"),
+            "documents_ranked": ("testbed", "translator", "doc_id"),
+            "king_per_metric": ("testbed", "measure"),
+            "metric_human_correlation": ("testbed", "metric"),
+            "metric_human_disagreement": ("testbed", "translator", "seg_id"),
+            "segment_analysis": ("testbed", "role", "translator")}
+    for q in load_queries():
+        for variant, want in (("", "case:mixed"), ("case:lc", "case:lc")):
+            params = {p: "" for p in q.params} | {"variant": variant}
+            rows = con.execute(expand_pivot(q, path), params).fetchall()
+            assert rows, (q.name, variant)
+            seen = [tuple(r[k] for k in keys[q.name]) for r in rows]
+            assert len(seen) == len(set(seen)), (q.name, variant)
+            if "variant" in rows[0].keys():
+                assert {r["variant"] for r in rows} == {want}, q.name
+    mixed = dict(con.execute("select translator, value from scores where metric = 'BLEU' and "
+                             "level = 'sys' and refset = 'ref-A+ref-B+ref-C' and "
+                             "variant = 'case:mixed'").fetchall())
+    q = next(q for q in load_queries() if q.name == "score_matrix")
+    row = con.execute(expand_pivot(q, path), {"testbed": "", "refset": "", "variant": ""}
+                      ).fetchall()
+    bleu = next(r for r in row if r["metric"] == "BLEU")
+    assert bleu["sysB"] == pytest.approx(mixed["sysB"], abs=5e-5)  # pivot rounds to 4
 
 
 def test_metadata_describes_every_table(mirror: Path) -> None:

@@ -87,6 +87,8 @@ class MetaTask:
             raise MetaError("the number of resamples cannot be negative")
         if not all(0 < c < 1 for c in self.ci_levels):
             raise MetaError("confidence levels must lie between 0 and 1 (e.g. 0.95)")
+        if self.threshold < 0:
+            raise MetaError("the DARR threshold cannot be negative")
         if self.level == "sys" and self.grouping != "flat":
             raise MetaError("at system level there is one item per system: use grouping flat")
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ulcdb.errors import NotFound
+import re
+
+from ulcdb.errors import Conflict, NotFound
 from ulcdb.metrics import registry
 from ulcdb.store import Store
 
@@ -28,21 +30,22 @@ def stored_metrics(store: Store) -> set[str]:
 
 
 def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> list[str]:
-    """Metric names for ``-m``: stored sets, metric names, then built-in sets.
+    """Metric names for ``-m``: metric names, then stored sets, then built-in sets.
 
-    A metric name wins over a built-in set of the same name (``BLEU`` is the metric, the
-    family set is ``metrics_BLEU``).
+    A metric name wins over a set of the same name (``BLEU`` is the metric, the family set
+    is ``metrics_BLEU``).
     """
     known = set(registry.metric_index()) | stored_metrics(store)
     out: list[str] = []
     for item in _split(spec or registry.DEFAULT_SET):
+        if item in known:
+            out.append(item)
+            continue
         members = stored_set(store, testbed_id, "metric", item)
-        if members is None and item not in known and item in registry.BUILTIN_SETS:
+        if members is None and item in registry.BUILTIN_SETS:
             members = [m for m in registry.BUILTIN_SETS[item] if m in known]
         if members is not None:
             out.extend(m for m in members if m in known)
-        elif item in known:
-            out.append(item)
         else:
             raise NotFound(f"no metric or metric set named {item!r} "
                            "(see `ulcdb list metrics` and `ulcdb list sets`)")
@@ -59,12 +62,57 @@ def resolve_translators(store: Store, testbed_id: int, role: str, spec: str | No
     kind = "system" if role == "system" else "reference"
     out: list[str] = []
     for item in _split(spec):
-        members = stored_set(store, testbed_id, kind, item)
+        members = None if item in available else stored_set(store, testbed_id, kind, item)
         for name in members if members is not None else [item]:
             if name not in available:
                 raise NotFound(f"no {role} named {name!r} (have: {', '.join(available)})")
             out.append(name)
     return _dedupe(out)
+
+
+def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
+              members: list[str]) -> list[str]:
+    """The members of a set about to be defined with ``ulcdb set define``, checked.
+
+    A set may not take the name of what it would hide (a metric, a built-in metric set, a
+    system or reference of the test bed), and every member must exist: metrics known to
+    ulcdb or the store, translators of the test bed, segment ids or ranges in range.
+    Members may also be given comma-separated.
+    """
+    items = [m for member in members for m in _split(member)]
+    if not items:
+        raise NotFound(f"{kind} set {name!r} has no members")
+    if kind == "metric":
+        known = set(registry.metric_index()) | stored_metrics(store)
+        if name in known or name in registry.BUILTIN_SETS:
+            raise Conflict(f"{name!r} is already a metric or built-in metric set; choose "
+                           "another set name")
+        for m in items:
+            if m not in known:
+                raise NotFound(f"no metric named {m!r} (see `ulcdb list metrics`)")
+        return items
+    assert testbed_id is not None
+    if kind == "segment":
+        for token in items:
+            if not _RANGE.fullmatch(token):
+                raise NotFound(f"segment set members are ids or ranges like 1-10, not "
+                               f"{token!r}")
+        resolve_segments(store, testbed_id, ",".join(items))  # range check
+        return items
+    translators = set(store.translators(testbed_id, "system")) | set(
+        store.translators(testbed_id, "reference"))
+    if name in translators:
+        raise Conflict(f"{name!r} is already a system or reference name; choose another "
+                       "set name")
+    role = "system" if kind == "system" else "reference"
+    available = store.translators(testbed_id, role)
+    for m in items:
+        if m not in available:
+            raise NotFound(f"no {role} named {m!r} in the test bed")
+    return items
+
+
+_RANGE = re.compile(r"\d+(-\d+)?")
 
 
 def resolve_segments(store: Store, testbed_id: int, spec: str | None) -> list[int] | None:

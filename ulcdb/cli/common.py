@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -46,6 +47,12 @@ def open_store(read_only: bool = False):
         store.close()
 
 
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
@@ -64,9 +71,9 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt
         writer.writerows([["" if v is None else v for v in r] for r in rows])
         typer.echo(buf.getvalue(), nl=False)
         return
-    if fmt == Fmt.json:
-        typer.echo(json.dumps([dict(zip(columns, r, strict=True)) for r in rows],
-                              default=str, ensure_ascii=False, indent=1))
+    if fmt == Fmt.json:  # strict JSON: NaN and infinities become null
+        typer.echo(json.dumps([{c: _json_value(v) for c, v in zip(columns, r, strict=True)}
+                               for r in rows], default=str, ensure_ascii=False, indent=1))
         return
     table = Table(title=title, show_lines=False)
     for c in columns:

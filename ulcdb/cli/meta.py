@@ -7,6 +7,7 @@ import io
 import json
 import math
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -152,11 +153,15 @@ def _targets(store: Store, tid: int, systems: str | None, exclude: list[str],
 
 
 def _ci_levels(spec: str) -> tuple[float, ...]:
+    """Percentages like ``95,99`` (strictly between 1 and 100) as fractions."""
     try:
-        values = tuple(float(v) / 100 for v in _split(spec))
+        values = tuple(float(v) for v in _split(spec))
     except ValueError:
-        raise typer.BadParameter(f"--ci takes percentages like 95,99, not {spec!r}") from None
-    return values
+        values = ()
+    if not values or not all(1 < v < 100 for v in values):
+        raise typer.BadParameter(f"--ci takes percentages between 1 and 100 like 95,99, not "
+                                 f"{spec!r}")
+    return tuple(v / 100 for v in values)
 
 
 def meta(
@@ -221,6 +226,9 @@ def meta(
     sig_coef: Annotated[str | None, typer.Option(
         "--sig-coef", help="Coefficient tested by --sig (default: --sort's or the "
         "first).")] = None,
+    sig_out: Annotated[Path | None, typer.Option(
+        "--sig-out", help="Also write the --sig table to this file (JSON if it ends in .json, "
+        "else CSV); needed with --format csv, whose stdout holds the results.")] = None,
     fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = MetaFmt.table,
 ) -> None:
     """Meta-evaluate stored metric scores against human judgments: metrics x coefficients.
@@ -235,6 +243,9 @@ def meta(
 
     Example: ulcdb meta -G seg --criterion MQM --exclude-human --sort pearson
     """
+    if sig and fmt == MetaFmt.csv and sig_out is None:
+        raise MetaError("with --format csv, --sig needs --sig-out FILE for its table (stdout "
+                        "holds one CSV of results)")
     reading_name = "doc_mean" if dr else reading.value.replace("-", "_")
     with open_store() as store:  # writable: (re)creates the meta_* macros
         name = testbed or store.only_testbed()
@@ -255,6 +266,11 @@ def meta(
         report = evaluate(store, task)
     comparisons = compare(report, sig_coef or sort or task.coefs[0], sig.value) if sig else []
     _emit(report, comparisons, dropped, sort, fisher, fmt)
+    if sig_out is not None:
+        records = _comparison_records(comparisons, _labels(report))
+        text = (json.dumps(records, ensure_ascii=False, indent=1) + "\n"
+                if sig_out.suffix == ".json" else _csv(records))
+        sig_out.write_text(text, encoding="utf-8")
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -392,14 +408,11 @@ def _emit(report: MetaReport, comparisons: list[MetricComparison], dropped: list
                    title="is the better metric significantly better? (one-sided p)")
         return
     records = _flat_records(report, sort, fisher)
-    if fmt == MetaFmt.json:
-        payload = {"results": records, "significance": sig} if sig else records
+    if fmt == MetaFmt.json:  # one schema, with or without --sig
+        payload = {"results": records, "significance": sig}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
     elif fmt == MetaFmt.csv:
         typer.echo(_csv(records), nl=False)
-        if sig:
-            typer.echo("")
-            typer.echo(_csv(sig), nl=False)
     else:
         typer.echo(_latex(report, sort, fisher, summary))
         if sig:

@@ -172,9 +172,13 @@ def king(
                        trans_topic, remake, jobs)
         if optimize or exhaustive:
             search = exhaustive_king if exhaustive else optimize_king
-            for lv in _levels(level):
-                search(store, scope, lv, measure,
-                       log=lambda line: console.print(line, highlight=False))
+            out = console if fmt == Fmt.table else err_console  # stdout stays machine-readable
+            found = [search(store, scope, lv, measure,
+                            log=lambda line: out.print(line, highlight=False))
+                     for lv in _levels(level)]
+            if fmt != Fmt.table:
+                render(["level", "through", "metrics", "KING"],
+                       [(f.level, f.measure, " ".join(f.best), f.king) for f in found], fmt)
             return
         measures = ["single", "ulc"]
         if len(scope.refs) >= KING_QUEEN_MIN_REFS:

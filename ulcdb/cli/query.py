@@ -173,4 +173,5 @@ def list_sets(fmt: FmtOpt = Fmt.table) -> None:
 def register(app: typer.Typer) -> None:
     app.command()(init)
     app.command()(info)
-    app.command()(sql)
+    # A query may start with an SQL comment ("-- ..."): not an option.
+    app.command(context_settings={"ignore_unknown_options": True})(sql)

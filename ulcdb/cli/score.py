@@ -53,7 +53,17 @@ RefsOpt = Annotated[str | None, typer.Option(
     "-r", "--refs", help="Reference set or names, comma-separated (default: all references).")]
 SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15) shown at segment level.")]
-LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or all.")]
+
+
+def _check_level(value: str) -> str:
+    level = value.lower()
+    if level not in (*LEVELS, "all"):
+        raise typer.BadParameter(f"{value!r}: choose seg, doc, sys or all")
+    return level
+
+
+LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or all.",
+                                       callback=_check_level)]
 
 
 def _progress(total: int) -> tuple[Progress, callable]:

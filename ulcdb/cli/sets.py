@@ -11,6 +11,7 @@ from ulcdb.cli.common import open_store
 from ulcdb.errors import NotFound
 from ulcdb.ingest.load import save_set
 from ulcdb.ingest.model import NamedSet
+from ulcdb.selection import check_set
 
 app = typer.Typer(help="Named sets of metrics, systems, references or segments.",
                   no_args_is_help=True)
@@ -36,17 +37,10 @@ def define(
     Example: ulcdb set define metric my_lex BLEU NIST RG-L
     """
     with open_store() as store:
-        tid = None
-        if kind != Kind.metric:
-            tid = store.testbed_id(testbed or store.only_testbed())
-            if kind in (Kind.system, Kind.reference):
-                role = "system" if kind == Kind.system else "reference"
-                known = store.translators(tid, role)
-                for m in members:
-                    if m not in known:
-                        raise NotFound(f"no {role} named {m!r} in the test bed")
+        tid = None if kind == Kind.metric else store.testbed_id(testbed or store.only_testbed())
+        items = check_set(store, tid, kind.value, name, list(members))
         with store.transaction():
-            changed = save_set(store, tid, NamedSet(kind.value, name, list(members)), "cli")
+            changed = save_set(store, tid, NamedSet(kind.value, name, items), "cli")
     typer.echo(f"{kind.value} set {name!r}: {'saved' if changed else 'unchanged'}")
 
 

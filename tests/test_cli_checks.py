@@ -1,0 +1,86 @@
+"""The CLI refuses what it cannot do right, and its machine formats stay machine-readable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ulcdb.cli.main import app
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample"
+METRICS = "BLEU,NIST,GTM-2,Ol,chrF"
+
+
+def ulcdb(db: Path, *args: str):
+    return CliRunner().invoke(app, ["--db", str(db), *map(str, args)])
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("checks") / "c.duckdb"
+    assert ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config").exit_code == 0
+    assert ulcdb(path, "score", "-m", METRICS, "--jobs", "1").exit_code == 0
+    return path
+
+
+def _csv_column(output: str, column: str) -> list[str]:
+    lines = output.splitlines()
+    k = lines[0].split(",").index(column)
+    return [ln.split(",")[k] for ln in lines[1:]]
+
+
+@pytest.mark.parametrize("args", [
+    ("metric", "BLEU", "chrF"),            # would hide the metric BLEU
+    ("metric", "LEX", "chrF"),             # would hide the built-in set
+    ("metric", "mine", "BLEU", "FOO"),     # unknown metric
+    ("system", "sysA", "sysB"),            # would hide the system sysA
+    ("system", "pair", "sysA", "nobody"),  # unknown system
+    ("segment", "bad", "x"),               # not an id or range
+    ("segment", "far", "1-99"),            # out of range (12 segments)
+])
+def test_set_define_refuses_shadowing_and_unknown_members(db: Path, args) -> None:
+    before = ulcdb(db, "list", "sets", "-f", "csv").stdout
+    result = ulcdb(db, "set", "define", *args)
+    assert result.exit_code == 1 and result.output.startswith("Error: ")
+    assert len(result.output.strip().splitlines()) == 1
+    assert ulcdb(db, "list", "sets", "-f", "csv").output == before
+
+
+def test_set_members_may_be_comma_separated_and_names_win_over_sets(db: Path) -> None:
+    assert ulcdb(db, "set", "define", "segment", "firsts", "1-3,12").exit_code == 0
+    out = ulcdb(db, "score", "-m", "chrF", "-G", "seg", "-T", "firsts", "-s", "sysA",
+                "-f", "csv").stdout
+    assert _csv_column(out, "unit") == ["1", "2", "3", "12"]
+    assert ulcdb(db, "set", "define", "metric", "two", "BLEU", "chrF").exit_code == 0
+    out = ulcdb(db, "score", "-m", "two", "-f", "csv").stdout
+    assert out.splitlines()[0] == "level,translator,unit,BLEU,chrF,ULC"
+
+
+@pytest.mark.parametrize("command", ["score", "queen", "king", "jack"])
+def test_unknown_level_is_refused(db: Path, command: str) -> None:
+    result = ulcdb(db, command, "-m", "BLEU", "-G", "foo")
+    assert result.exit_code == 2 and "choose seg, doc, sys or all" in result.output
+
+
+def test_level_names_are_case_insensitive(db: Path) -> None:
+    out = ulcdb(db, "score", "-m", "BLEU", "-G", "SYS", "-f", "csv").stdout
+    assert _csv_column(out, "level") == ["sys"] * 4
+
+
+def test_king_search_in_machine_formats(db: Path) -> None:
+    result = ulcdb(db, "king", "-m", METRICS, "--optimize", "-G", "all", "-f", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["level"] for r in rows] == ["seg", "doc", "sys"]
+    assert all(set(r["metrics"].split()) <= set(METRICS.split(",")) for r in rows)
+    assert "optimal set" in result.stderr  # the search log goes to stderr
+
+
+def test_sql_takes_a_leading_comment_and_writes_strict_json(db: Path) -> None:
+    result = ulcdb(db, "sql", "-- a canned query\nselect 1 as x", "-f", "csv")
+    assert result.exit_code == 0 and result.output == "x\n1\n"
+    result = ulcdb(db, "sql", "select 'nan'::double as x, 2 as y", "-f", "json")
+    assert json.loads(result.output) == [{"x": None, "y": 2}]
