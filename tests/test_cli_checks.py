@@ -84,3 +84,14 @@ def test_sql_takes_a_leading_comment_and_writes_strict_json(db: Path) -> None:
     assert result.exit_code == 0 and result.output == "x\n1\n"
     result = ulcdb(db, "sql", "select 'nan'::double as x, 2 as y", "-f", "json")
     assert json.loads(result.output) == [{"x": None, "y": 2}]
+
+
+def test_score_queen_column_ignores_row_filter_and_needs_three_references(db: Path) -> None:
+    def queen(*extra: str) -> dict[str, str]:
+        out = ulcdb(db, "score", "-m", METRICS, "--queen", "-f", "csv", *extra).stdout
+        return dict(zip(_csv_column(out, "translator"), _csv_column(out, "QUEEN"), strict=True))
+
+    assert queen("-T", "1-2") == queen()  # sys-level QUEEN over every segment, like BLEU
+    result = ulcdb(db, "score", "-m", "Ol", "-r", "ref-A,ref-B", "--queen")
+    assert result.exit_code == 1 and "QUEEN" in result.output
+    assert "computed" not in result.output  # refused before scoring

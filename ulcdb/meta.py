@@ -201,6 +201,12 @@ def fetch_items(store: Store, task: MetaTask) -> tuple[dict[tuple[str, str], Ite
 
 
 def _why_empty(store: Store, task: MetaTask) -> str:
+    if task.variant is not None:
+        variants = [r[0] for r in store.query(
+            "select distinct variant from sys_score order by 1")]
+        if task.variant not in variants:
+            return (f"no scores of variant {task.variant!r} are stored (stored: "
+                    f"{', '.join(variants) or 'none'})")
     scored = store.scalar(
         "select count(*) from meta_metric(?, ?, ?, reading := ?, variant_name := ?, "
         "metrics := ?::varchar[])",

@@ -14,7 +14,6 @@ from ulcdb.cli.score import (
     LevelOpt,
     MetricsOpt,
     RefsOpt,
-    SegsOpt,
     SystemsOpt,
     TestbedOpt,
     compute,
@@ -47,6 +46,9 @@ class KingBy(str, Enum):
     ulc = "ulc"
 
 
+SegsOpt = Annotated[str | None, typer.Option(
+    "-T", "--segments", help="Segment set or ids/ranges (1-10,15): evaluate on these segments "
+    "only (IQMT's -T), at every level.")]
 StrictOpt = Annotated[bool, typer.Option(
     "--strict", help="Triples of three distinct references (default: Asiya's reading, r may "
     "equal r' or r'').")]

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ulcdb.cli.common import Fmt, console, err_console, open_store, render
 from ulcdb.metrics.base import Params
+from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.report import LEVELS, higher_is_better, rankings, score_matrix, write_scr
 from ulcdb.scoring import Scorer, plan_pairs, variant_of
 from ulcdb.selection import (
@@ -155,6 +156,8 @@ def score(
         sel = select(store, testbed, metrics, systems, refs, segments, case)
         name, params, segs = sel.testbed, sel.params, sel.segments
         metric_names, sys_names, ref_names = sel.metrics, sel.systems, sel.refs
+        if queen:  # before any scoring
+            check_refs(ref_names, QUEEN_MIN_REFS, "QUEEN")
         summary = compute(store, name, metric_names, sys_names, ref_names, params, remake, jobs,
                           jack)
         console.print(summary, style="dim", highlight=False) if fmt == OutFmt.table else None
@@ -164,7 +167,7 @@ def score(
                                      variant_of(params), ulc.value, segs) for lv in levels}
         if queen:
             _add_queen(store, name, matrices, metric_names, sys_names, ref_names,
-                       variant_of(params), segs)
+                       variant_of(params))
         if fmt == OutFmt.scr:
             for path in write_scr(store, name, matrices, out):
                 typer.echo(str(path))
@@ -181,12 +184,10 @@ def score(
 
 
 def _add_queen(store: Store, testbed: str, matrices: dict, metrics: list[str],
-               systems: list[str], refs: list[str], variant: str,
-               segs: list[int] | None) -> None:
-    from ulcdb.qarla import queen_values
-
+               systems: list[str], refs: list[str], variant: str) -> None:
     for level, matrix in matrices.items():
-        q = queen_values(store, testbed, level, metrics, systems, refs, variant, segments=segs)
+        # Over every segment, like the metric columns beside it (-T only filters rows).
+        q = queen_values(store, testbed, level, metrics, systems, refs, variant)
         matrix.metrics.append("QUEEN")
         matrix.rows = [(t, u, [*v, q.get((t, u))]) for t, u, v in matrix.rows]
 
