@@ -106,8 +106,10 @@ def store(tmp_path: Path):
     src.write_text("a\nb\nc\n")
     (tmp_path / "ref.txt").write_text(f"{S2}\n{S3}\nIt rains.\n")
     (tmp_path / "s1.txt").write_text(f"{S2}\nHe wants to go.\n\n")
+    # What the annotation files of the import tests spell (CONLLU below).
+    (tmp_path / "imp.txt").write_text("John sleeps\nMary runs She wins\nOK\n")
     data = read_plain("tb", src, {"ref-A": tmp_path / "ref.txt"},
-                      {"S1": tmp_path / "s1.txt"})
+                      {"S1": tmp_path / "s1.txt", "imp": tmp_path / "imp.txt"})
     st = Store(tmp_path / "t.duckdb")
     load_testbed(st, data)
     yield st
@@ -125,9 +127,9 @@ def test_storage_round_trip(store, analyses) -> None:
 
 def test_annotate_resumable_and_statuses(store) -> None:
     first = annotate_testbed(store, "tb", jobs=1)
-    assert first.total == 5 and first.annotated == 5 and first.empty == 1
+    assert first.total == 8 and first.annotated == 8 and first.empty == 1
     again = annotate_testbed(store, "tb", jobs=1)
-    assert again.annotated == 0 and again.done_before == 5
+    assert again.annotated == 0 and again.done_before == 8
     assert store.scalar("select count(*) from annotation_run") == 1
     got = analyses_for(store, ["", S3, "Brand new text."])
     assert [a.status for a in got] == ["empty", "ok", "ok"]
@@ -176,9 +178,9 @@ def _texts(store, name):
 def test_import_conllu_then_layers(store, tmp_path: Path) -> None:
     f = tmp_path / "s1.conllu"
     f.write_text(CONLLU)
-    import_annotations(store, f, "tb", "S1", "conllu", tool="udpipe")
+    import_annotations(store, f, "tb", "imp", "conllu", tool="udpipe")
     rid = storage.find_run(store, "udpipe")
-    got = analyses_for(store, _texts(store, "S1"), annotator="udpipe")
+    got = analyses_for(store, _texts(store, "imp"), annotator="udpipe")
     assert [t.form for t in got[1].tokens] == ["Mary", "runs", "She", "wins"]
     assert [t.sent for t in got[1].tokens] == [0, 0, 1, 1]
     assert got[1].tokens[2].head == 3 and roles(got[1])["win"] == [("A0", "She")]
@@ -187,8 +189,8 @@ def test_import_conllu_then_layers(store, tmp_path: Path) -> None:
     ptb.write_text("(ROOT (S (NP (NNP John)) (VP (VBZ sleeps))))\n"
                    "(S (S (NP (NNP Mary)) (VP (VBZ runs))) (S (NP (PRP She)) (VP (VBZ wins))))\n"
                    "(INTJ (UH OK))\n")
-    import_annotations(store, ptb, "tb", "S1", "ptb", tool="udpipe")
-    a = analyses_for(store, _texts(store, "S1"), annotator="udpipe")[0]
+    import_annotations(store, ptb, "tb", "imp", "ptb", tool="udpipe")
+    a = analyses_for(store, _texts(store, "imp"), annotator="udpipe")[0]
     tree = [(s.label, s.start, s.end, s.parent) for s in a.layer(CONSTITUENT)]
     assert tree == [("S", 0, 2, None), ("NP", 0, 1, 0), ("NNP", 0, 1, 1), ("VP", 1, 2, 0),
                     ("VBZ", 1, 2, 3)]
@@ -196,8 +198,8 @@ def test_import_conllu_then_layers(store, tmp_path: Path) -> None:
 
     iob = tmp_path / "s1.iob"
     iob.write_text("John B-PER\nsleeps O\n\nMary B-PER\nruns O\nShe O\nwins O\n\nOK O\n")
-    import_annotations(store, iob, "tb", "S1", "iob", tool="udpipe")
-    a = analyses_for(store, _texts(store, "S1"), annotator="udpipe")[1]
+    import_annotations(store, iob, "tb", "imp", "iob", tool="udpipe")
+    a = analyses_for(store, _texts(store, "imp"), annotator="udpipe")[1]
     assert [(e.label, words(a, e)) for e in a.layer(ENTITY)] == [("PER", "Mary")]
 
     srl = tmp_path / "s1.props"
@@ -205,8 +207,8 @@ def test_import_conllu_then_layers(store, tmp_path: Path) -> None:
                    "She - * (A0*)\nwins win * (V*)\n\nOK - \n")
     srl.write_text("John - (A0*)\nsleeps sleep (V*)\n\nMary - (A0*) *\nruns run (V*) *\n"
                    "She - * (A0*)\nwins win * (V*)\n\nOK -\n")
-    import_annotations(store, srl, "tb", "S1", "conll05", tool="udpipe")
-    a = analyses_for(store, _texts(store, "S1"), annotator="udpipe")[1]
+    import_annotations(store, srl, "tb", "imp", "conll05", tool="udpipe")
+    a = analyses_for(store, _texts(store, "imp"), annotator="udpipe")[1]
     assert roles(a) == {"run": [("A0", "Mary")], "win": [("A0", "She")]}
     assert storage.find_run(store, "udpipe") == rid
 
@@ -221,12 +223,12 @@ def test_import_conllu_then_layers(store, tmp_path: Path) -> None:
 def test_misaligned_import_refused(store, tmp_path: Path, fmt, text, line) -> None:
     good = tmp_path / "good.conllu"
     good.write_text(CONLLU)
-    import_annotations(store, good, "tb", "S1", "conllu", tool="t")
+    import_annotations(store, good, "tb", "imp", "conllu", tool="t")
     before = _dump(store)
     bad = tmp_path / f"bad.{fmt}"
     bad.write_text(text)
     with pytest.raises(InputError) as exc:
-        import_annotations(store, bad, "tb", "S1", fmt, tool="t")
+        import_annotations(store, bad, "tb", "imp", fmt, tool="t")
     assert exc.value.path == str(bad) and exc.value.line == line
     assert f"{bad}:{line}" in str(exc.value)
     assert _dump(store) == before
@@ -241,14 +243,14 @@ def test_cli_annotate_and_ingest(tmp_path: Path, store) -> None:
     f.write_text(CONLLU)
     runner = CliRunner()
     res = runner.invoke(app, ["--db", str(db), "ingest", "annotations", str(f), "--translator",
-                              "S1", "--format", "conllu"])
+                              "imp", "--format", "conllu"])
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["--db", str(db), "ingest", "annotations", str(f), "--translator",
                               "ref-A", "--format", "ptb"])
     assert res.exit_code == 1 and "Error:" in res.output
     res = runner.invoke(app, ["--db", str(db), "annotate", "--jobs", "1"])
     assert res.exit_code == 0, res.output
-    assert "5 texts annotated" in res.output
+    assert "8 texts annotated" in res.output
     store.con = Store(db).con  # let the fixture close something
 
 
@@ -295,3 +297,24 @@ def test_scorer_inputs_hook(store) -> None:
     got = scorer.inputs("S1", Ling())
     assert [a.status for a in got] == ["ok", "ok", "empty"]
     assert scorer.inputs("S1", Ling()) is got  # cached per translator
+
+
+def test_import_refuses_words_of_another_text_and_reads_multiword_tokens(
+        store, tmp_path: Path) -> None:
+    before = _dump(store)
+    wrong = tmp_path / "wrong.conllu"
+    wrong.write_text(CONLLU)
+    with pytest.raises(InputError) as exc:  # imp's annotation given for S1
+        import_annotations(store, wrong, "tb", "S1", "conllu", tool="t")
+    assert exc.value.line == 1 and "do not spell S1's segment 1" in str(exc.value)
+    assert _dump(store) == before
+    # "Sleeps" written as one surface word over two syntactic words (a CoNLL-U range line).
+    mwt = CONLLU.replace("2\tsleeps\tsleep\tVERB\tVBZ\t_\t0\troot\t_\t_",
+                         "2-3\tsleeps\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                         "2\tsleep\tsleep\tVERB\tVB\t_\t0\troot\t_\t_\n"
+                         "3\ts\ts\tPART\tPOS\t_\t2\tdep\t_\t_")
+    ok = tmp_path / "mwt.conllu"
+    ok.write_text(mwt)
+    import_annotations(store, ok, "tb", "imp", "conllu", tool="t")
+    a = analyses_for(store, _texts(store, "imp"), annotator="t")[0]
+    assert [t.form for t in a.tokens] == ["John", "sleep", "s"]

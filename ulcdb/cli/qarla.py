@@ -10,6 +10,8 @@ import typer
 
 from ulcdb.cli.common import Fmt, console, err_console, open_store, render
 from ulcdb.cli.score import (
+    AnnotatorModelOpt,
+    AnnotatorOpt,
     Case,
     LevelOpt,
     MetricsOpt,
@@ -67,9 +69,10 @@ RemakeOpt = Annotated[bool, typer.Option("--remake", help="Recompute stored scor
 
 def _scope(store: Store, testbed: str | None, metrics: str | None, systems: str | None,
            refs: str | None, segments: str | None, case: Case | None, strict: bool,
-           trans_topic: bool, remake: bool, jobs: int | None, jack: bool = False) -> Scope:
+           trans_topic: bool, remake: bool, jobs: int | None, jack: bool = False,
+           annotator: tuple[str, str | None] = ("spacy", None)) -> Scope:
     """Resolve the selections and compute whatever scores are missing."""
-    sel = select(store, testbed, metrics, systems, refs, segments, case)
+    sel = select(store, testbed, metrics, systems, refs, segments, case, *annotator)
     summary = compute(store, sel.testbed, sel.metrics, sel.systems, sel.refs, sel.params,
                       remake, jobs, jack)
     err_console.print(summary, style="dim", highlight=False)
@@ -105,6 +108,8 @@ def queen(
     fmt: FmtOpt = Fmt.table,
     remake: RemakeOpt = False,
     jobs: JobsOpt = None,
+    annotator: AnnotatorOpt = "spacy",
+    annotator_model: AnnotatorModelOpt = None,
 ) -> None:
     """QUEEN of each system: how human-like its output is (QARLA).
 
@@ -116,7 +121,8 @@ def queen(
     with open_store() as store:
         check_refs(_ref_names(store, testbed, refs), QUEEN_MIN_REFS, "QUEEN")
         scope = _scope(store, testbed, metrics, systems, refs, segments, case, strict,
-                       trans_topic, remake, jobs)
+                       trans_topic, remake, jobs,
+                       annotator=(annotator, annotator_model))
         rows = {lv: queen_rows(store, scope, lv, doc_cumulative=asiya_doc, with_refs=doref)
                 for lv in _levels(level)}
         _print_queen(scope, rows, fmt)
@@ -159,6 +165,8 @@ def king(
     fmt: FmtOpt = Fmt.table,
     remake: RemakeOpt = False,
     jobs: JobsOpt = None,
+    annotator: AnnotatorOpt = "spacy",
+    annotator_model: AnnotatorModelOpt = None,
 ) -> None:
     """KING of each metric and metric set: how well it tells human from automatic output.
 
@@ -171,7 +179,8 @@ def king(
     with open_store() as store:
         measure = king_measure(_ref_names(store, testbed, refs), by.value)
         scope = _scope(store, testbed, metrics, systems, refs, segments, case, strict,
-                       trans_topic, remake, jobs)
+                       trans_topic, remake, jobs,
+                       annotator=(annotator, annotator_model))
         if optimize or exhaustive:
             search = exhaustive_king if exhaustive else optimize_king
             out = console if fmt == Fmt.table else err_console  # stdout stays machine-readable
@@ -216,6 +225,8 @@ def jack(
     fmt: FmtOpt = Fmt.table,
     remake: RemakeOpt = False,
     jobs: JobsOpt = None,
+    annotator: AnnotatorOpt = "spacy",
+    annotator_model: AnnotatorModelOpt = None,
 ) -> None:
     """JACK of the test set: how reliable its references are for the metric set (QARLA).
 
@@ -228,7 +239,8 @@ def jack(
     with open_store() as store:
         check_refs(_ref_names(store, testbed, refs), QUEEN_MIN_REFS, "JACK (through QUEEN)")
         scope = _scope(store, testbed, metrics, systems, refs, segments, case, strict,
-                       trans_topic, remake, jobs, jack=True)
+                       trans_topic, remake, jobs, jack=True,
+                       annotator=(annotator, annotator_model))
         rows = []
         for lv in _levels(level):
             result = jack_value(store, scope, lv)

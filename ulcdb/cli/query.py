@@ -9,6 +9,8 @@ import typer
 
 from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.errors import StoreError
+from ulcdb.metrics import registry
+from ulcdb.scoring import sync_catalogue
 from ulcdb.store import Store
 
 list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
@@ -154,7 +156,13 @@ def list_metrics(
     computed: Annotated[bool, typer.Option("--computed", help="Only metrics with scores.")] = False,
     fmt: FmtOpt = Fmt.table,
 ) -> None:
-    """The metric catalogue.  Example: ulcdb list metrics --computed"""
+    """The metric catalogue: every built-in metric and every imported one.
+
+    Example: ulcdb list metrics --computed
+    """
+    if not computed:  # the built-in rows appear in the store as metrics are first computed
+        with open_store() as store, store.transaction():
+            sync_catalogue(store, [spec for _, spec in registry.metric_index().values()])
     where = "where metric_id in (select metric_id from sys_score)" if computed else ""
     _list("select name, family, linguistic_level as level, higher_is_better as higher_better, "
           f"range_min, range_max, origin, description from metric {where} order by metric_id",

@@ -54,6 +54,12 @@ RefsOpt = Annotated[str | None, typer.Option(
     "-r", "--refs", help="Reference set or names, comma-separated (default: all references).")]
 SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15) shown at segment level.")]
+AnnotatorOpt = Annotated[str, typer.Option(
+    "--annotator", help="Annotation the linguistic metrics read: spacy (default), stanza, or a "
+    "tool imported with `ulcdb ingest annotations --tool NAME`.  Other than the default, "
+    "scores are stored under their own variant (e.g. case:mixed|ann:stanza).")]
+AnnotatorModelOpt = Annotated[str | None, typer.Option(
+    "--annotator-model", help="The annotator's model (default: its default one).")]
 
 
 def _check_level(value: str) -> str:
@@ -92,7 +98,8 @@ class Selection:
 
 
 def select(store: Store, testbed: str | None, metrics: str | None, systems: str | None,
-           refs: str | None, segments: str | None, case: Case | None) -> Selection:
+           refs: str | None, segments: str | None, case: Case | None,
+           annotator: str = "spacy", annotator_model: str | None = None) -> Selection:
     name = testbed or store.only_testbed()
     tid = store.testbed_id(name)
     ref_names = resolve_translators(store, tid, "reference", refs)
@@ -100,7 +107,8 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
         raise typer.BadParameter("the test bed has no reference")
     return Selection(
         testbed=name,
-        params=Params(lowercase=(case or _config_case(store, tid)) == Case.lc),
+        params=Params(lowercase=(case or _config_case(store, tid)) == Case.lc,
+                      annotator=annotator, annotator_model=annotator_model),
         metrics=resolve_metrics(store, tid, metrics),
         systems=resolve_translators(store, tid, "system", systems),
         refs=ref_names,
@@ -144,6 +152,8 @@ def score(
     out: Annotated[Path, typer.Option("--out", help="Folder for --format scr.")] = Path("."),
     queen: Annotated[bool, typer.Option("--queen", help="Add a QUEEN column (3+ references), "
                                         "as IQeval does.")] = False,
+    annotator: AnnotatorOpt = "spacy",
+    annotator_model: AnnotatorModelOpt = None,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
@@ -153,7 +163,8 @@ def score(
     Example: ulcdb score -m LEX -G all
     """
     with open_store() as store:
-        sel = select(store, testbed, metrics, systems, refs, segments, case)
+        sel = select(store, testbed, metrics, systems, refs, segments, case, annotator,
+                     annotator_model)
         name, params, segs = sel.testbed, sel.params, sel.segments
         metric_names, sys_names, ref_names = sel.metrics, sel.systems, sel.refs
         if queen:  # before any scoring

@@ -56,6 +56,7 @@ def serve(
     if not db.exists():
         raise NotFound(f"no store at {db} (build one with `ulcdb demo` or `ulcdb ingest`)")
     out = mirror or mirror_path(db)
+    signal.signal(signal.SIGTERM, _terminate)  # also while building: the temp file goes
     if refresh or (refresh is None and not mirror_is_fresh(db, out)):
         with err_console.status("building the SQLite mirror"):
             report = build_mirror(db, out)
@@ -65,7 +66,6 @@ def serve(
             err_console.print(f"  skipped {what}: {why}")
     with tempfile.TemporaryDirectory(prefix="ulcdb-serve-") as tmp:
         meta = write_metadata(out, Path(tmp) / "metadata.json")
-        signal.signal(signal.SIGTERM, _terminate)
         proc = subprocess.Popen(datasette_command(out, meta, host, port))
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
         try:

@@ -42,9 +42,20 @@ class Params:
     """Options that change numbers; every one of them goes into the signature."""
 
     lowercase: bool = False  # ULC's CASE=lc
+    # The annotation run linguistic metrics read: spaCy's default model unless a user names
+    # stanza, a model, or an imported tool (`ulcdb ingest annotations --tool NAME`).
+    annotator: str = "spacy"
+    annotator_model: str | None = None
 
     def case_tag(self) -> str:
         return "lc" if self.lowercase else "mixed"
+
+    def annotation_tag(self) -> str:
+        """'' for the default annotation, else ``ann:TOOL`` or ``ann:TOOL/MODEL``."""
+        if self.annotator == "spacy" and self.annotator_model is None:
+            return ""
+        model = f"/{self.annotator_model}" if self.annotator_model else ""
+        return f"ann:{self.annotator}{model}"
 
 
 @dataclass

@@ -114,7 +114,8 @@ def word(form: str, params: Params) -> str:
 
 
 def ling_signature(name: str, params: Params, nrefs: int, version: str, extra: str = "") -> str:
-    return (f"{name}|nrefs:{nrefs}|case:{params.case_tag()}|multiref:max|num:min|0/0:0"
+    ann = params.annotation_tag() or "ann:spacy"
+    return (f"{name}|nrefs:{nrefs}|case:{params.case_tag()}|{ann}|multiref:max|num:min|0/0:0"
             f"|failed:null|doc:mean-seg|sys:mean-seg{extra}|version:{version}")
 
 

@@ -147,9 +147,21 @@ def _metric_sets(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
         members = [m for m in dict.fromkeys(members) if m in have]
         if members and members not in sets.values():
             sets[name] = members
-    if scored and scored not in sets.values():
+    if scored and scored not in sets.values() and len(scored) <= MAX_ALL_METRICS:
         sets["all"] = scored
     return sets
+
+
+# Stores with linguistic scores hold a thousand metrics (one per part of speech, chunk,
+# role...): an "all" set over them, or correlations of every pair, would be huge and useless.
+MAX_ALL_METRICS = 60
+MAX_CORR_METRICS = 80
+
+
+def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
+    """The metrics metric_corr pairs: those of the materialised sets, at most 80."""
+    return list(dict.fromkeys(m for members in sets.values() for m in members))[
+        :MAX_CORR_METRICS]
 
 
 def _n_refs(con) -> int:
@@ -197,6 +209,7 @@ with s as (
            coalesce(seg_id, 0) as seg_id, value
     from scores
     where role = 'system' and refset_kind = 'reference' and level = $lvl and value is not null
+      and list_contains($1::varchar[], metric)
 )
 select a.testbed, a.level, a.refset, a.metric as metric_a, b.metric as metric_b,
        corr(a.value, b.value) as pearson, count(*) as n
@@ -243,7 +256,8 @@ def _derived(con, lite, report: MirrorReport,
                                      {"testbed": tb, "criterion": crit, "level": lvl,
                                       "refset": refset, "grouping_by": grouping}))
     for lvl in ("sys", "doc", "seg"):
-        jobs.append(("metric_corr", METRIC_CORR_SQL.replace("$lvl", f"'{lvl}'"), None, {}))
+        jobs.append(("metric_corr", METRIC_CORR_SQL.replace("$lvl", f"'{lvl}'"),
+                     [_corr_metrics(sets)], {}))
     for table, sql, params, extra in jobs:
         progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
         try:
@@ -252,6 +266,20 @@ def _derived(con, lite, report: MirrorReport,
         except duckdb.Error as exc:  # a macro that cannot run on this store: say so, go on
             report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
     report.tables["sys_interval"] = _intervals(con, lite)
+    for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
+        if table not in report.tables:
+            report.tables[table] = _copy(con, lite, table, sql, params, extra)
+
+
+# The analysis tables with their columns, for stores where they cannot be computed (fewer
+# than 3 references for QUEEN, 2 for KING, no human scores for meta_corr).
+EMPTY_ANALYSES = (
+    ("queen", "select * from queen(['-'], 'sys') limit 0", None, {"metric_set": ""}),
+    ("king", "select * from king(['-'], 'sys', measures := ['single']) limit 0", None,
+     {"metric_set": ""}),
+    ("meta_corr", "select * from meta_corr('', 'seg', '', '', grouping_by := 'flat') limit 0",
+     None, {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
+)
 
 
 def build_mirror(store_path: Path, out: Path | None = None,
