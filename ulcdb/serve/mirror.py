@@ -20,7 +20,7 @@ import duckdb
 import numpy as np
 
 from ulcdb.errors import StoreError
-from ulcdb.metrics import registry
+from ulcdb.metrics import combined, registry
 from ulcdb.store import Store
 
 BATCH = 50_000
@@ -135,6 +135,8 @@ def _metric_sets(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
         "select distinct m.name from sys_score s join metric m using (metric_id) "
         "order by m.name").fetchall()]
     have = set(scored)
+    have |= {d for d in combined.derived_names()  # x-b / x-i: computed by ling_backoff
+             if all(r in have for r in combined.requirements(d))}
     sets: dict[str, list[str]] = {}
     lex = [m for m in registry.BUILTIN_SETS.get("LEX", ()) if m in have]
     if lex:
@@ -162,6 +164,21 @@ def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
     """The metrics metric_corr pairs: those of the materialised sets, at most 80."""
     return list(dict.fromkeys(m for members in sets.values() for m in members))[
         :MAX_CORR_METRICS]
+
+
+# Views holding the backoff/interpolated x-b / x-i metrics, which exist for every linguistic
+# metric once x and Ol are stored (902 of them): the mirror keeps those of the metric sets.
+DERIVED_VIEWS = {
+    "scores": "select * from scores where not list_contains($1::varchar[], metric)",
+    "ling_backoff": "select * from ling_backoff where metric_id not in (select metric_id from "
+                    "metric where list_contains($1::varchar[], name))",
+}
+
+
+def _unwanted_derived(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """x-b / x-i metrics no stored metric set (nor LEX) names."""
+    wanted = {m for members in _metric_sets(con).values() for m in members}
+    return [m for m in combined.derived_names() if m not in wanted]
 
 
 def _n_refs(con) -> int:
@@ -300,9 +317,14 @@ def build_mirror(store_path: Path, out: Path | None = None,
             objects = con.execute(
                 "select table_name, table_type from information_schema.tables "
                 "where table_schema = 'main' order by table_type, table_name").fetchall()
+            unwanted = _unwanted_derived(con)
             for name, _kind in objects:
                 progress(name)
-                report.tables[name] = _copy(con, lite, name, f'select * from "{name}"')
+                if name in DERIVED_VIEWS:
+                    report.tables[name] = _copy(con, lite, name, DERIVED_VIEWS[name],
+                                                [unwanted])
+                else:
+                    report.tables[name] = _copy(con, lite, name, f'select * from "{name}"')
             _derived(con, lite, report, progress)
             for table, indexes in INDEXES.items():
                 if table not in report.tables:
