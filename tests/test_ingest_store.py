@@ -244,5 +244,5 @@ def test_long_tsv_missing_row_is_refused(db: Path, tmp_path: Path) -> None:
     before = fingerprint(db)
     result = ulcdb(db, "ingest", "testbed", path, "--name", "long")
     assert result.exit_code == 1
-    assert "long.tsv: R has no row for segment 2" in result.output
+    assert "long.tsv:3: R has no row for segment 2" in result.output
     assert fingerprint(db) == before

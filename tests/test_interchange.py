@@ -403,11 +403,17 @@ def test_one_score_per_line(db, tmp_path) -> None:
     assert len(scores(db, metrics=("BLEURT",))) == 4
 
 
+UNITS = [(d, k) for d, count in DOCS.items() for k in range(1, count + 1)]  # test-bed order
+
+
 def test_wmt_file_with_blank_lines_and_crlf(db, tmp_path) -> None:
-    lines = [f"M\ten-de\ttiny\tref-A\tS1\td1\t{k}\t0.{k}" for k in (1, 2, 3)]
-    write(tmp_path / "M.seg.tsv", "\r\n".join(lines[:2]) + "\r\n\r\n" + lines[2] + "\r\n")
+    lines = [f"M\ten-de\ttiny\tref-A\tS1\t{d}\t{k}\t0.{n}"
+             for n, (d, k) in enumerate(UNITS, start=1)]
+    write(tmp_path / "M.seg.tsv", "\r\n".join(lines[:2]) + "\r\n\r\n" + "\r\n".join(lines[2:])
+          + "\r\n")
     ok(ulcdb(db, "ingest", "scores", tmp_path / "M.seg.tsv", "--format", "wmt"))
-    assert [r[-1] for r in scores(db, metrics=("M",))] == [0.1, 0.2, 0.3]
+    assert {r[7]: r[8] for r in scores(db, metrics=("M",))} == {1: 0.1, 2: 0.2, 3: 0.3,
+                                                                 4: 0.4, 5: 0.5}
 
 
 def test_replace(db, tmp_path) -> None:
@@ -514,10 +520,10 @@ def test_later_file_failing_leaves_earlier_files_unwritten(db, tmp_path) -> None
 
 def test_gzipped_wmt_file(db, tmp_path) -> None:
     path = tmp_path / "M.seg.tsv.gz"
-    path.write_bytes(gzip.compress(_wmt([WMT_SEG.format(seg=k, score=k / 10)
-                                         for k in (1, 2, 3)]).encode()))
+    path.write_bytes(gzip.compress("".join(
+        f"M\ten-de\ttiny\tref-A\tS1\t{d}\t{k}\t{k / 10}\n" for d, k in UNITS).encode()))
     ok(ulcdb(db, "ingest", "scores", path))
-    assert len(scores(db, metrics=("M",))) == 3
+    assert len(scores(db, metrics=("M",))) == 5
 
 
 def test_direction_conflicting_with_catalogue(db, tmp_path) -> None:

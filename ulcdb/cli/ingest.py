@@ -13,7 +13,7 @@ from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest import assessments as ar
 from ulcdb.ingest.load import load_testbed
 from ulcdb.ingest.load_assessments import load_assessments
-from ulcdb.ingest.model import TestbedData
+from ulcdb.ingest.model import Assessment, TestbedData
 
 app = typer.Typer(help="Bring test beds and human assessments into the store.",
                   no_args_is_help=True)
@@ -43,8 +43,17 @@ def _pairs(values: list[str], option: str) -> dict[str, Path]:
         name, sep, file = v.partition("=")
         if not sep or not name or not file:
             raise UlcdbError(f"{option} takes NAME=FILE, got {v!r}")
+        if name in out:
+            raise UlcdbError(f"{option} {name} is given twice ({out[name]} and {file}): "
+                             "every name must be unique")
         out[name] = Path(file)
     return out
+
+
+UNRECOGNISED = ("unrecognised test-bed format (expected WMT XML, NIST SGML, a long TSV with "
+                "columns seg_id, doc_id, source, translator, kind, translation, a ULC.config or "
+                "an mt-metrics-eval folder with --lp); plain text files go with --source, "
+                "--ref NAME=FILE and --sys NAME=FILE")
 
 
 def _sniff(path: Path) -> TestbedFormat:
@@ -52,7 +61,8 @@ def _sniff(path: Path) -> TestbedFormat:
         return TestbedFormat.mtme
     if path.suffix == ".config" or path.name.endswith("config"):
         return TestbedFormat.config
-    head = path.read_bytes()[:4096].lower()
+    with path.open("rb") as handle:
+        head = handle.read(4096).lower()
     if b"<dataset" in head:
         return TestbedFormat.wmt
     if any(tag in head for tag in (b"<srcset", b"<refset", b"<tstset")):
@@ -61,15 +71,17 @@ def _sniff(path: Path) -> TestbedFormat:
 
     if is_long_tsv(path):
         return TestbedFormat.long
+    if path.suffix.lower() == ".xml" or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml"):
+        return TestbedFormat.wmt  # its reader says what is wrong with the XML
+    if path.suffix.lower() == ".tsv":
+        return TestbedFormat.long  # its reader names the columns the header lacks
     return TestbedFormat.plain
 
 
 def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source: Path | None,
                  refs: list[str], systems: list[str], docs: Path | None, lp: str | None,
                  src_lang: str | None, tgt_lang: str | None) -> TestbedData:
-    """Pick the reader for the arguments given and run it."""
-    from ulcdb.ingest import mtme, plain, sgml, ulcconfig, wmtxml
-
+    """Pick the reader for the arguments given, run it and apply --src-lang/--tgt-lang."""
     first = path or source
     if first is None:
         raise UlcdbError("give a test bed PATH, or --source with --ref/--sys files")
@@ -77,6 +89,17 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
         raise InputError(first, None, "no such file or directory")
     if fmt == TestbedFormat.auto:
         fmt = _sniff(first)
+        if fmt == TestbedFormat.plain and path is not None and not refs and not systems:
+            raise InputError(path, None, UNRECOGNISED)
+    data = _read_format(first, fmt, name, refs, systems, docs, lp)
+    _apply_languages(data, src_lang, tgt_lang)
+    return data
+
+
+def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[str],
+                 systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
+    from ulcdb.ingest import longtsv, mtme, sgml, ulcconfig, wmtxml
+
     default_name = name or (first.stem if not first.is_dir() else first.name)
     if fmt == TestbedFormat.mtme:
         if not lp:
@@ -89,17 +112,42 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
     if fmt == TestbedFormat.wmt:
         return wmtxml.read_wmtxml(default_name, first)
     if fmt == TestbedFormat.long:
-        from ulcdb.ingest.longtsv import read_long_tsv
-
-        return read_long_tsv(default_name, first, src_lang, tgt_lang)
+        return longtsv.read_long_tsv(default_name, first)
     if fmt == TestbedFormat.sgml:
         return sgml.read_sgml(default_name, first, [Path(r.split("=")[-1]) for r in refs],
                               [Path(s.split("=")[-1]) for s in systems])
+    return _read_plain(default_name, first, refs, systems, docs)
+
+
+def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
+                docs: Path | None) -> TestbedData:
+    """Plain files; languages are guessed from WMT-style file names (``source.es.txt``)."""
+    from ulcdb.ingest import plain
+
     ref_files, sys_files = _pairs(refs, "--ref"), _pairs(systems, "--sys")
+    data = plain.read_plain(name, source, ref_files, sys_files, docs)
     targets = [*ref_files.values(), *sys_files.values()]
-    return plain.read_plain(default_name, first, ref_files, sys_files, docs,
-                            src_lang=src_lang or _lang_suffix(first),
-                            tgt_lang=tgt_lang or (_lang_suffix(targets[0]) if targets else None))
+    guesses = {"src_lang": _lang_suffix(source),
+               "tgt_lang": _lang_suffix(targets[0]) if targets else None}
+    for side, guess in guesses.items():
+        if guess:
+            setattr(data, side, guess)
+            data.guessed_languages.add(side)
+    return data
+
+
+def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | None) -> None:
+    """--src-lang/--tgt-lang fill what the input leaves open; contradicting it is an error."""
+    for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
+        if not given:
+            continue
+        have = getattr(data, side)
+        if have and have != given and side not in data.guessed_languages:
+            option = "--" + side.replace("_", "-")
+            raise InputError(data.origin or data.name, None,
+                             f"{option} {given} contradicts the input's {side} {have!r}")
+        setattr(data, side, given)
+        data.guessed_languages.discard(side)
 
 
 def _lang_suffix(path: Path) -> str | None:
@@ -136,7 +184,12 @@ def ingest_testbed(
     Formats: plain files (--source, --ref NAME=FILE, --sys NAME=FILE, --docs), NIST/MetricsMATR
     SGML, WMT XML, the mt-metrics-eval layout (folder + --lp), ULC.config / IQsetup.config, and
     long TSV (one row per segment and translator: seg_id, doc_id, source, translator, kind,
-    translation).
+    translation; seg_ids other than 1..n are renumbered in order).
+
+    Adding to an existing test bed without --docs keeps its documents; --src-lang/--tgt-lang
+    fill languages the input or the store leaves empty.  --replace replaces a translator whose
+    text differs (dropping its scores and human assessments) or, when the source segments or
+    the documents differ, the whole test bed (the error says what that drops).
 
     Example: ulcdb ingest testbed --name demo --source src.txt --ref ref-A=a.txt --sys S1=s1.txt
     """
@@ -156,30 +209,52 @@ def _mapping(values: list[str]) -> dict[str, str]:
     return out
 
 
+def _renames(values: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values:
+        old, sep, new = (part.strip() for part in v.partition("="))
+        if not sep or not old or not new:
+            raise UlcdbError(f"--rename takes OLD=NEW, got {v!r}")
+        if old in out:
+            raise UlcdbError(f"--rename {old} is given twice")
+        out[old] = new
+    return out
+
+
+def _assessment_format(path: Path, fmt: AssessmentFormat,
+                       mapping: list[str]) -> AssessmentFormat:
+    if fmt != AssessmentFormat.auto:
+        return fmt
+    if path.name.endswith(".score"):
+        return AssessmentFormat.mtme
+    if mapping:
+        return AssessmentFormat.table
+    if "mqm" in path.name.lower():
+        return AssessmentFormat.mqm
+    return AssessmentFormat.nist
+
+
 def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | None,
-                         mapping: list[str], level: str, rename: list[str]):
+                         mapping: list[str], level: str, rename: list[str]
+                         ) -> list[Assessment]:
+    """Read ``path`` in its format, with --rename OLD=NEW applied to every format."""
     if not path.exists():
         raise InputError(path, None, "no such file")
-    if fmt == AssessmentFormat.auto:
-        if path.name.endswith(".score"):
-            fmt = AssessmentFormat.mtme
-        elif mapping:
-            fmt = AssessmentFormat.table
-        elif "mqm" in path.name.lower():
-            fmt = AssessmentFormat.mqm
-        else:
-            fmt = AssessmentFormat.nist
+    renames = _renames(rename)
+    fmt = _assessment_format(path, fmt, mapping)
     if fmt == AssessmentFormat.mtme:
-        return ar.read_mtme_human(path)
-    if fmt == AssessmentFormat.mqm:
-        return ar.read_wmt_mqm(path, rename=_mapping(rename))
-    if fmt == AssessmentFormat.table:
+        items = ar.read_mtme_human(path)
+    elif fmt == AssessmentFormat.mqm:
+        items = ar.read_wmt_mqm(path)
+    elif fmt == AssessmentFormat.table:
         if not mapping:
             raise UlcdbError("--format table needs --map system=COL --map score=COL ...")
-        return ar.read_table(path, _mapping(mapping), criterion=criterion, level=level)
-    if not criterion:
+        items = ar.read_table(path, _mapping(mapping), criterion=criterion, level=level)
+    elif not criterion:
         raise UlcdbError("NIST CSV files need --criterion (e.g. adequacy)")
-    return ar.read_nist_csv(path, criterion)
+    else:
+        items = ar.read_nist_csv(path, criterion)
+    return ar.rename_translators(items, renames)
 
 
 @app.command("assessments")
@@ -195,8 +270,8 @@ def ingest_assessments(
                                                "system, score, seg_id, seg_in_doc, doc_id, "
                                                "judge, criterion.")] = [],  # noqa: B006
     level: Annotated[str, typer.Option("--level", help="table format: seg, doc or sys.")] = "seg",
-    rename: Annotated[list[str], typer.Option("--rename", help="OLD=NEW system name.")] =
-    [],  # noqa: B006
+    rename: Annotated[list[str], typer.Option("--rename", help="OLD=NEW system or reference "
+                                              "name (any format); repeat.")] = [],  # noqa: B006
     replace: Annotated[bool, typer.Option("--replace", help="Replace differing values.")] = False,
     skip_unknown: Annotated[bool, typer.Option(
         "--skip-unknown", help="Leave out rows of systems the test bed lacks (reported).")] =
@@ -205,8 +280,8 @@ def ingest_assessments(
     """Ingest human assessments (segment, document or system level).
 
     Formats: NIST/Asiya CSV (systemId,documentId,segmentId,judgeId,score), mt-metrics-eval
-    human-scores files (LP.NAME.{seg,doc,sys}.score), generic CSV/TSV with --map, WMT MQM
-    average segment scores.
+    human-scores files (LP.NAME.{seg,doc,sys}.score; refA names reference ref-A there), generic
+    CSV/TSV with --map, WMT MQM average segment scores.
 
     Example: ulcdb ingest assessments human/da.tsv --map system=system --map seg_id=seg_id
     --map score=da_raw --map judge=judge -c DA-raw
@@ -217,6 +292,8 @@ def ingest_assessments(
             a.criterion = a.criterion or criterion
     with open_store() as store:
         name = testbed or store.only_testbed()
+        if _assessment_format(path, fmt, mapping) == AssessmentFormat.mtme:
+            ar.match_mtme_names(items, store.translators(store.testbed_id(name)))
         report = load_assessments(store, name, items, path, replace=replace,
                                   skip_unknown=skip_unknown)
     typer.echo(report.summary())
@@ -237,7 +314,8 @@ class ScoreFormat(str, Enum):
 
 @app.command("scores")
 def ingest_scores(
-    paths: Annotated[list[Path], typer.Argument(help="Score files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help=(
+        "Score files or folders (a sacrebleu, comet or table folder: the files within)."))],
     fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.")] =
     ScoreFormat.auto,
     testbed: Annotated[str | None, typer.Option("--testbed", "-t",
@@ -287,13 +365,18 @@ def ingest_scores(
     folder with --lp; WMT metrics-task files (METRIC LP TESTSET REFSET SYSTEM [DOCID [SEG]]
     SCORE, plain or .gz); the whole WMT20 release folder (--format wmt20: scores-only test
     beds, DA, outlier and human system sets, every metric); NIST/MetricsMATR .scr files;
-    sacrebleu JSON or --sentence-level output; comet-score output (text or --to_json);
-    CSV/TSV/Parquet/JSON tables with --map; one score per line (--format lines).
+    sacrebleu JSON or --sentence-level output; comet-score output (text or --to_json; a
+    file named METRIC.REFSET.txt, as `ulcdb export comet` writes, gives the metric and the
+    reference set); CSV/TSV/Parquet/JSON tables with --map; one score per line (--format
+    lines).  A folder of sacrebleu, comet or table files stands for the files within.
 
     A new metric gets a catalogue entry (direction, range, description from the options or
     the file).  Scores already stored for the same metric, target, reference set and level
-    are refused unless --replace.  Unknown systems, documents or segments, count mismatches,
-    NaN and duplicates stop the import with the file and line; nothing is written.
+    are refused unless --replace.  Segment (document) scores of a metric, target and
+    reference set must cover every segment (document) of the test bed (None marks a missing
+    one where the format has it).  Unknown systems, documents or segments, missing ones,
+    a WMT language pair other than the test bed's, NaN and duplicates stop the import with
+    the file and line; nothing is written.
 
     WMT files name their test bed TESTSET:LP; with --create-testbed --details
     input_details/LP.txt a scores-only test bed (no texts) and its translators are created.

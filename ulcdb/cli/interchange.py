@@ -25,6 +25,8 @@ TargetOpt = Annotated[list[str], typer.Option("--target", help="System or refere
                                               "repeat (default: all).")]
 RefsetOpt = Annotated[list[str], typer.Option("--refset", help="Reference set as stored "
                                               "(ref-A+ref-B); repeat (default: all).")]
+# Named metrics, targets, reference sets and the variant must exist (the writers check it
+# through fetch.check_selection before writing): an unknown one is an error naming what is.
 LevelOpt = Annotated[list[str], typer.Option("--level", help="seg, doc or sys; repeat "
                                              "(default: all the format holds).")]
 VariantOpt = Annotated[str, typer.Option("--variant", help="Score variant.")]
@@ -97,22 +99,27 @@ def export_mtme(
     refset: RefsetOpt = [],  # noqa: B006
     level: LevelOpt = [],  # noqa: B006
     variant: VariantOpt = "case:mixed",
+    lp: Annotated[str | None, typer.Option("--lp", help=(
+        "Language pair SRC-TGT for the file names, where the test bed has no languages."))] =
+    None,
 ) -> None:
     """mt-metrics-eval's layout, so its tools run on the store.
 
     FOLDER is the test-set folder: metric-scores/LP/NAME-REF.LEVEL.score,
     human-scores/LP.CRITERION.LEVEL.score and, unless --no-texts, sources/, references/,
     system-outputs/, documents/.  Reference names lose their dashes (ref-A is refA), as
-    mt-metrics-eval requires.
+    mt-metrics-eval requires.  mt-metrics-eval holds one human score per system and unit:
+    where the store has several judges' scores (and no averaged one), their mean is written.
 
     Example: ulcdb export mtme mtme/wmt21.news -t ende
+    Example: ulcdb export mtme mtme/sample --lp es-en
     """
     from ulcdb.interchange.mtme import write_mtme
 
     with open_store(read_only=True) as store:
         name = testbed or store.only_testbed()
         sel = _selection([name], metric, target, refset, level, variant)
-        _done(write_mtme(store, name, folder, sel, texts), folder)
+        _done(write_mtme(store, name, folder, sel, texts, lp), folder)
 
 
 @app.command("wmt")
@@ -212,7 +219,8 @@ def export_comet(
     """comet-score's text output.
 
     FOLDER/METRIC.REFSET.txt: TARGET<TAB>Segment N<TAB>score: X (N from 0), then
-    TARGET<TAB>score: X.
+    TARGET<TAB>score: X.  `ulcdb ingest scores FOLDER --format comet` reads them back,
+    metric and reference set taken from the file names.
 
     Example: ulcdb export comet comet/ -m COMET
     """
@@ -236,7 +244,9 @@ def export_table_cmd(
 ) -> None:
     """Any table, view or query as CSV, TSV, Parquet or JSON (one record a line).
 
-    The `scores` view written this way reads back with `ulcdb ingest scores FILE`.
+    CSV is quoted as RFC 4180 says; TSV is raw (no quoting), so a value holding a tab or a
+    line break is refused: export such tables as CSV or Parquet.  The `scores` view written
+    this way reads back with `ulcdb ingest scores FILE`.
 
     Example: ulcdb export table scores scores.parquet
     Example: ulcdb export table -q "select * from scores where metric = 'COMET'" comet.csv

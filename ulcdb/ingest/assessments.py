@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from ulcdb.errors import InputError
@@ -115,6 +115,32 @@ def _check_count(path: str | Path, line: int, fields: list[str], expected: int, 
     if len(fields) != expected:
         message = f"expected {expected} columns ({form}), found {len(fields)}"
         raise InputError(path, line, message)
+
+
+def rename_translators(items: list[Assessment], rename: Mapping[str, str]) -> list[Assessment]:
+    """Give translators their test-bed names (``--rename OLD=NEW``); others stay as read."""
+    for a in items:
+        a.translator = rename.get(a.translator, a.translator)
+    return items
+
+
+def match_mtme_names(items: list[Assessment], names: Collection[str]) -> list[Assessment]:
+    """Map mt-metrics-eval's dashless reference names (``refA``) to the test bed's (``ref-A``).
+
+    The same matching as ``ingest scores`` (``ulcdb.interchange.mtme.match_translator``); a name
+    that matches no translator stays as read, for the store's unknown-translator check.
+    """
+    from ulcdb.interchange.mtme import match_translator
+
+    found: dict[str, str] = {}
+    for a in items:
+        if a.translator not in found:
+            try:
+                found[a.translator] = match_translator("", a.translator, names)
+            except InputError:
+                found[a.translator] = a.translator
+        a.translator = found[a.translator]
+    return items
 
 
 # --- NIST / Asiya CSV -----------------------------------------------------------------------

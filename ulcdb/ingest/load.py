@@ -21,6 +21,7 @@ class LoadReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     sets: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         parts = [f"test bed {self.testbed!r}: {self.segments} segments, {self.documents} documents"]
@@ -30,7 +31,7 @@ class LoadReport:
                              ("unchanged", self.unchanged), ("sets", self.sets)):
             if names:
                 parts.append(f"{label}: {', '.join(names)}")
-        return "; ".join(parts)
+        return "; ".join(parts + self.notes)
 
 
 def text_hash(text: str) -> str:
@@ -68,17 +69,15 @@ def validate(data: TestbedData) -> None:
 def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> LoadReport:
     """Create or extend test bed ``data.name``; refuse changed content unless ``replace``."""
     validate(data)
-    report = LoadReport(data.name, segments=len(data.segments), documents=len(data.documents))
+    if not data.translators:
+        raise InputError(data.origin or data.name, None,
+                         "no systems or references: a test bed needs at least one of them")
+    report = LoadReport(data.name, segments=len(data.segments), documents=len(data.documents),
+                        notes=list(data.notes))
     with store.transaction():
         tid = store.scalar("select testbed_id from testbed where name = ?", [data.name])
-        if tid is not None and not _same_segments(store, tid, data):
-            if not replace:
-                raise Conflict(
-                    f"test bed {data.name!r} already exists with different segments or "
-                    "documents; use --replace to replace it (its scores are dropped)"
-                )
-            _drop_testbed(store, tid)
-            tid = None
+        if tid is not None:
+            tid = _match_existing(store, tid, data, replace, report)
         if tid is None:
             tid = _create_testbed(store, data)
             report.created = True
@@ -90,12 +89,78 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
     return report
 
 
-def _same_segments(store: Store, tid: int, data: TestbedData) -> bool:
-    rows = store.query(
+def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,
+                    report: LoadReport) -> int | None:
+    """``tid`` when ``data`` fits the stored test bed; None once ``replace`` has dropped it.
+
+    Without document information in ``data`` only the source segments must match, and the
+    stored documents stay.
+    """
+    difference = _segment_difference(store, tid, data)
+    if difference is None:
+        if not data.has_documents:
+            report.documents = store.scalar(
+                "select count(*) from document where testbed_id = ?", [tid])
+        _update_languages(store, tid, data, report)
+        return tid
+    contents = _contents(store, tid)
+    if not replace:
+        raise Conflict(f"test bed {data.name!r} already exists with {difference}; --replace "
+                       f"replaces the whole test bed, dropping its {contents}")
+    _drop_testbed(store, tid)
+    report.notes.append(f"replaced the whole test bed ({difference}): dropped its {contents}")
+    return None
+
+
+def _segment_difference(store: Store, tid: int, data: TestbedData) -> str | None:
+    """How the stored segments differ from ``data``'s (sources, then documents), or None."""
+    stored = store.query(
         "select seg_id, doc_id, seg_in_doc, source from segment where testbed_id = ? "
         "order by seg_id", [tid])
-    new = [(s.seg_id, s.doc_id, s.seg_in_doc, s.source) for s in data.segments]
-    return rows == new
+    if len(stored) != len(data.segments):
+        return f"{len(stored)} segments (the input has {len(data.segments)})"
+    for (seg_id, doc_id, seg_in_doc, source), new in zip(stored, data.segments, strict=True):
+        if source != new.source:
+            return f"another source text of segment {seg_id}"
+        if data.has_documents and (doc_id, seg_in_doc) != (new.doc_id, new.seg_in_doc):
+            return (f"other documents (segment {seg_id} is number {seg_in_doc} of {doc_id!r} "
+                    f"in the store, number {new.seg_in_doc} of {new.doc_id!r} in the input; "
+                    "give no documents to keep the stored ones)")
+    return None
+
+
+def _contents(store: Store, tid: int) -> str:
+    """What dropping test bed ``tid`` loses, e.g. ``4 systems, 3 references, 0 scores, ...``."""
+    roles = dict(store.query(
+        "select role, count(*) from translator where testbed_id = ? group by role", [tid]))
+    ids = "select translator_id from translator where testbed_id = ?"
+    scores = sum(store.scalar(f"select count(*) from {table} where translator_id in ({ids})",
+                              [tid]) for table in ("seg_score", "doc_score", "sys_score"))
+    counts = {
+        "systems": roles.get("system", 0),
+        "references": roles.get("reference", 0),
+        "scores": scores,
+        "human assessments": store.scalar(
+            "select count(*) from assessment where testbed_id = ?", [tid]),
+        "documents": store.scalar("select count(*) from document where testbed_id = ?", [tid]),
+        "named sets": store.scalar("select count(*) from named_set where testbed_id = ?", [tid]),
+    }
+    parts = [f"{n} {what}" for what, n in counts.items()]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _update_languages(store: Store, tid: int, data: TestbedData, report: LoadReport) -> None:
+    """Fill empty languages of a stored test bed; a different stored language is a Conflict."""
+    row = store.query("select src_lang, tgt_lang from testbed where testbed_id = ?", [tid])[0]
+    for side, old in zip(("src_lang", "tgt_lang"), row, strict=True):
+        new = getattr(data, side)
+        if not new or new == old:
+            continue
+        if not old:
+            store.con.execute(f"update testbed set {side} = ? where testbed_id = ?", [new, tid])
+            report.notes.append(f"{side} set to {new}")
+        elif side not in data.guessed_languages:
+            raise Conflict(f"test bed {data.name!r} has {side} {old!r}, the input says {new!r}")
 
 
 def _create_testbed(store: Store, data: TestbedData) -> int:
@@ -145,22 +210,15 @@ def _load_translator(
         [tid, tr.name])
     if row:
         trid, role = row[0]
-        texts = [r[0] for r in store.query(
-            "select text from translation where translator_id = ? order by seg_id", [trid])]
-        if texts == tr.texts and role == tr.role:
+        problem = _translator_difference(store, trid, role, tr, report.testbed)
+        if problem is None:
             report.unchanged.append(tr.name)
             return
         if not replace:
-            raise Conflict(
-                f"{tr.role} {tr.name!r} already exists in test bed with different content; "
-                "use --replace to replace it (its scores are dropped)"
-            )
-        drop_translator_scores(store, trid)
-        store.con.execute("delete from translation where translator_id = ?", [trid])
-        store.con.execute(
-            "update translator set role = ?, origin = ? where translator_id = ?",
-            [tr.role, tr.origin, trid])
-        report.replaced.append(tr.name)
+            action = "replace it" if role == tr.role else f"make it a {tr.role}"
+            raise Conflict(f"{problem}; use --replace to {action} (its scores and human "
+                           "assessments are dropped)")
+        report.replaced.append(_clear_translator(store, trid, tr))
     else:
         trid = store.scalar(
             "insert into translator (testbed_id, name, role, origin) values (?, ?, ?, ?) "
@@ -175,12 +233,44 @@ def _load_translator(
     })
 
 
-def drop_translator_scores(store: Store, trid: int) -> None:
-    """Scores of a translator as target and every score against a set it belongs to."""
+def _translator_difference(store: Store, trid: int, role: str, tr: TranslatorText,
+                           testbed: str) -> str | None:
+    """Why ``tr`` is not what is stored under its name, or None when it is."""
+    if role != tr.role:
+        return f"the name {tr.name!r} is already used by a {role} of test bed {testbed!r}"
+    texts = [r[0] for r in store.query(
+        "select text from translation where translator_id = ? order by seg_id", [trid])]
+    if texts == tr.texts:
+        return None
+    if not texts:
+        return f"{role} {tr.name!r} of test bed {testbed!r} has scores but no text"
+    first = next(i for i, (a, b) in enumerate(zip(texts, tr.texts, strict=True), 1) if a != b)
+    return (f"{role} {tr.name!r} already exists in test bed {testbed!r} with another text "
+            f"(first difference at segment {first})")
+
+
+def _clear_translator(store: Store, trid: int, tr: TranslatorText) -> str:
+    """Drop a translator's texts, scores and human assessments before new texts go in.
+
+    The assessments judged the old text, so they go too.  Returns the report entry.
+    """
+    scores = drop_translator_scores(store, trid)
+    assessments = store.con.execute(
+        "delete from assessment where translator_id = ?", [trid]).fetchone()[0]
+    store.con.execute("delete from translation where translator_id = ?", [trid])
+    store.con.execute(
+        "update translator set role = ?, origin = ? where translator_id = ?",
+        [tr.role, tr.origin, trid])
+    return f"{tr.name} ({scores} scores and {assessments} human assessments dropped)"
+
+
+def drop_translator_scores(store: Store, trid: int) -> int:
+    """Delete the scores of a translator as target and every score against a set it belongs
+    to; returns how many went."""
     sets = "select refset_id from refset_member where translator_id = ?"
-    for table in ("seg_score", "doc_score", "sys_score"):
-        store.con.execute(
-            f"delete from {table} where translator_id = ? or refset_id in ({sets})", [trid, trid])
+    return sum(store.con.execute(
+        f"delete from {table} where translator_id = ? or refset_id in ({sets})",
+        [trid, trid]).fetchone()[0] for table in ("seg_score", "doc_score", "sys_score"))
 
 
 def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "") -> bool:

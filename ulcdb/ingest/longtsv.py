@@ -2,14 +2,25 @@
 
 Header columns (any order, others ignored): ``seg_id``, ``doc_id``, ``source``, ``translator``,
 ``kind`` (``system`` or ``reference``), ``translation``; optional ``seg_in_doc``, ``orig_lang``.
-Fields are tab-separated, quoted as CSV writers do (a field holding a quote is wrapped in
-quotes, inner quotes doubled).  Every translator must have exactly one row per
-segment, and the source and document of a segment must agree across its rows.
+Every translator must have exactly one row per segment, and the source and document of a
+segment must agree across its rows.
+
+Fields are tab-separated and read as written: a field cannot hold a tab or a line break, and a
+``"`` is an ordinary character (``"Quoted" start`` stays as it is).  The one exception is a file
+written by a CSV writer with a tab delimiter (pandas' ``to_csv(sep="\\t")``, as the shared WMT
+files are): when every field holding a ``"`` is wrapped in quotes with its inner quotes doubled
+(``"a ""quoted"" word"``), the whole file is read with CSV quoting.
+
+Segments are taken in ``seg_id`` order.  The ids may be any increasing positive numbers (WMT
+samples keep the original ids, e.g. 47, 48, 52, ...); ids other than 1..n are renumbered 1..n
+and the ingest report says so.
 """
 
 from __future__ import annotations
 
 import csv
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError
@@ -18,6 +29,18 @@ from ulcdb.ingest.textio import read_lines
 
 REQUIRED = ("seg_id", "doc_id", "source", "translator", "kind", "translation")
 KINDS = {"system": "system", "reference": "reference", "ref": "reference"}
+_CSV_ESCAPED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')  # "...""...": a CSV writer's quoting
+
+
+@dataclass
+class _Rows:
+    """What the rows say, by segment id and translator, with the line each segment starts on."""
+
+    segments: dict[int, Segment] = field(default_factory=dict)
+    first_line: dict[int, int] = field(default_factory=dict)
+    texts: dict[str, dict[int, str]] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    origlang: dict[str, str | None] = field(default_factory=dict)
 
 
 def is_long_tsv(path: Path) -> bool:
@@ -29,68 +52,106 @@ def is_long_tsv(path: Path) -> bool:
 
 def read_long_tsv(name: str, path: Path, src_lang: str | None = None,
                   tgt_lang: str | None = None) -> TestbedData:
-    rows = list(csv.reader(read_lines(path), delimiter="\t"))
-    header = rows[0]
+    rows = split_rows(path, read_lines(path))
+    if not rows:
+        raise InputError(path, None, "only blank lines, no header")
+    header_line, header = rows[0]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
-        raise InputError(path, 1, f"header lacks column(s) {', '.join(missing)}")
+        raise InputError(path, header_line, "not a long-TSV test bed: the header lacks "
+                         f"column(s) {', '.join(missing)}")
     col = {c: header.index(c) for c in header}
-    segments: dict[int, Segment] = {}
-    texts: dict[str, dict[int, str]] = {}
-    roles: dict[str, str] = {}
-    origlang: dict[str, str | None] = {}
-    for number, row in enumerate(rows[1:], start=2):
+    found = _Rows()
+    for number, row in rows[1:]:
         if len(row) != len(header):
             raise InputError(path, number, f"{len(row)} fields, the header has {len(header)}")
-        _add_row(path, number, row, col, segments, texts, roles, origlang)
-    ordered = _check_complete(path, segments, texts)
-    docs = list(dict.fromkeys(s.doc_id for s in ordered))
-    return TestbedData(
+        _add_row(path, number, row, col, found)
+    ordered = _check_complete(path, found)
+    data = TestbedData(
         name=name, src_lang=src_lang, tgt_lang=tgt_lang, origin=str(path),
-        documents=[Document(d, origlang=origlang.get(d)) for d in docs],
-        segments=ordered,
-        translators=[TranslatorText(t, roles[t], [texts[t][s.seg_id] for s in ordered],
-                                    str(path)) for t in texts],
+        documents=[Document(d, origlang=found.origlang.get(d))
+                   for d in dict.fromkeys(s.doc_id for s in ordered)],
+        segments=_renumber(ordered),
+        translators=[TranslatorText(t, found.roles[t], [texts[s.seg_id] for s in ordered],
+                                    str(path)) for t, texts in found.texts.items()],
     )
+    if [s.seg_id for s in ordered] != list(range(1, len(ordered) + 1)):
+        data.notes.append(f"seg_id {ordered[0].seg_id}..{ordered[-1].seg_id} of {path.name} "
+                          f"renumbered 1..{len(ordered)}")
+    return data
 
 
-def _add_row(path: Path, number: int, row: list[str], col: dict[str, int],
-             segments: dict[int, Segment], texts: dict[str, dict[int, str]],
-             roles: dict[str, str], origlang: dict[str, str | None]) -> None:
-    try:
-        seg_id = int(row[col["seg_id"]])
-    except ValueError:
-        raise InputError(path, number, f"seg_id {row[col['seg_id']]!r} is not a number") from None
+def split_rows(path: Path, lines: list[str]) -> list[tuple[int, list[str]]]:
+    """Non-blank lines as (line number, fields), raw or CSV-unquoted (see the module doc)."""
+    quoted = _csv_quoted(lines)
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            continue
+        if quoted and '"' in line:
+            try:
+                fields = next(csv.reader([line], delimiter="\t", strict=True))
+            except csv.Error as exc:
+                raise InputError(path, number, f"bad quoting: {exc}") from None
+        else:
+            fields = line.split("\t")
+        rows.append((number, fields))
+    return rows
+
+
+def _csv_quoted(lines: list[str]) -> bool:
+    """True when every field holding a quote is CSV-escaped (and at least one is)."""
+    verdicts = {_CSV_ESCAPED.fullmatch(f) is not None
+                for line in lines if '"' in line for f in line.split("\t") if '"' in f}
+    return verdicts == {True}
+
+
+def _add_row(path: Path, number: int, row: list[str], col: dict[str, int], found: _Rows) -> None:
+    seg_id = _seg_id(path, number, row[col["seg_id"]])
     doc_id, source = row[col["doc_id"]], row[col["source"]]
-    seg_in_doc = int(row[col["seg_in_doc"]]) if "seg_in_doc" in col else 0
+    seg_in_doc = _seg_in_doc(path, number, row[col["seg_in_doc"]]) if "seg_in_doc" in col else 0
     seg = Segment(seg_id, doc_id, seg_in_doc, source)
-    known = segments.setdefault(seg_id, seg)
+    known = found.segments.setdefault(seg_id, seg)
+    found.first_line.setdefault(seg_id, number)
     if known != seg:
         raise InputError(path, number, f"segment {seg_id} has another source or document than "
-                                       "on an earlier row")
+                                       f"on line {found.first_line[seg_id]}")
     translator, kind = row[col["translator"]], row[col["kind"]]
     if kind not in KINDS:
         raise InputError(path, number, f"kind must be system or reference, not {kind!r}")
-    if roles.setdefault(translator, KINDS[kind]) != KINDS[kind]:
+    if found.roles.setdefault(translator, KINDS[kind]) != KINDS[kind]:
         raise InputError(path, number, f"{translator} is both a system and a reference")
-    if seg_id in texts.setdefault(translator, {}):
+    texts = found.texts.setdefault(translator, {})
+    if seg_id in texts:
         raise InputError(path, number, f"a second row for {translator}, segment {seg_id}")
-    texts[translator][seg_id] = row[col["translation"]]
+    texts[seg_id] = row[col["translation"]]
     if "orig_lang" in col:
-        origlang[doc_id] = row[col["orig_lang"]] or None
+        found.origlang[doc_id] = row[col["orig_lang"]] or None
 
 
-def _check_complete(path: Path, segments: dict[int, Segment],
-                    texts: dict[str, dict[int, str]]) -> list[Segment]:
-    ids = sorted(segments)
-    if ids != list(range(1, len(ids) + 1)):
-        raise InputError(path, None, "seg_id values must run 1..n without gaps")
-    for translator, by_seg in texts.items():
+def _seg_id(path: Path, number: int, text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise InputError(path, number, f"seg_id {text!r} is not a positive integer")
+    return int(text)
+
+
+def _seg_in_doc(path: Path, number: int, text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise InputError(path, number, f"seg_in_doc {text!r} is not a positive integer")
+    return int(text)
+
+
+def _check_complete(path: Path, found: _Rows) -> list[Segment]:
+    """Segments in seg_id order, once every translator is known to have all of them."""
+    ids = sorted(found.segments)
+    for translator, by_seg in found.texts.items():
         if len(by_seg) != len(ids):
             first = next(i for i in ids if i not in by_seg)
-            raise InputError(path, None, f"{translator} has no row for segment {first} "
-                                         f"({len(by_seg)} of {len(ids)} segments)")
-    ordered = [segments[i] for i in ids]
+            raise InputError(path, found.first_line[first],
+                             f"{translator} has no row for segment {first}, which starts "
+                             f"on this line ({translator} has {len(by_seg)} of {len(ids)} "
+                             "segments)")
+    ordered = [found.segments[i] for i in ids]
     if any(s.seg_in_doc == 0 for s in ordered):
         ordered = _number_in_documents(ordered)
     return ordered
@@ -102,3 +163,8 @@ def _number_in_documents(segments: list[Segment]) -> list[Segment]:
         counts[s.doc_id] = counts.get(s.doc_id, 0) + 1
         out.append(Segment(s.seg_id, s.doc_id, counts[s.doc_id], s.source))
     return out
+
+
+def _renumber(segments: list[Segment]) -> list[Segment]:
+    """The same segments numbered 1..n in order."""
+    return [Segment(i, s.doc_id, s.seg_in_doc, s.source) for i, s in enumerate(segments, 1)]

@@ -15,7 +15,7 @@ class Document:
 
 @dataclass
 class Segment:
-    seg_id: int  # 1-based, test-bed order
+    seg_id: int  # 1..n in test-bed order
     doc_id: str
     seg_in_doc: int  # 1-based position in its document
     source: str
@@ -49,6 +49,13 @@ class TestbedData:
     translators: list[TranslatorText] = field(default_factory=list)
     sets: list[NamedSet] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)  # e.g. CASE from a ULC.config
+    # False when the input had no document information (one document named after the test
+    # bed): adding to an existing test bed then keeps the documents it has.
+    has_documents: bool = True
+    # "src_lang"/"tgt_lang" whose value is only guessed from file names: it fills an empty
+    # language of an existing test bed but never conflicts with a stored one.
+    guessed_languages: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)  # what the reader changed, for the report
 
     __test__ = False  # not a pytest class
 

@@ -8,7 +8,8 @@ Documents come from an optional ``--docs`` file in one of three layouts:
 * one document id per line, one line per segment.
 
 Documents must be contiguous runs of segments.  Without a docs file the whole test bed is one
-document named after the test bed.  Lines are kept exactly as written (only the newline goes).
+document named after the test bed (added to an existing test bed: the documents it has).
+Lines are kept exactly as written (only the newline goes).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def read_plain(
         documents=layout.documents,
         segments=build_segments(sources, layout),
         translators=translators,
+        has_documents=docs is not None,
     )
 
 

@@ -47,6 +47,9 @@ def read_wmtxml(
 ) -> TestbedData:
     """Read a WMT XML file into a test bed (languages from the ``lang`` attributes)."""
     root = _parse(path)
+    if root.tag != "dataset":
+        raise InputError(path, root.sourceline, f"not a WMT XML test bed: the root element is "
+                         f"<{root.tag}>, expected <dataset>")
     state = _State(path)
     for doc in root.iter("doc"):
         if doc.get("testsuite") and not include_testsuites:

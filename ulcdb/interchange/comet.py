@@ -11,7 +11,9 @@ and the ``--to_json`` file: ``{"HYP1": [{"src": .., "mt": .., "ref": .., "COMET"
 (``systems/Online-B.de.txt``) names the target as itself, its file name, or the file name up
 to its first dot, whichever is a translator of the test bed; ``target`` overrides.  COMET
 does not say which references it used (give ``refs``) nor its model (give the metric name;
-default ``COMET``).  Other tools printing the same layout (BLEURT wrappers, ...) read the same.
+default ``COMET``).  A file named as ``write_comet`` names them, ``METRIC.REFSET.txt`` with
+REFSET the members joined with ``+`` (``BLEU.ref-A+ref-B.txt``), gives both where they are
+not given.  Other tools printing the same layout (BLEURT wrappers, ...) read the same.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ulcdb.interchange.model import (
     parse_score,
     read_bytes,
     safe_file_name,
+    split_names,
 )
 from ulcdb.store import Store
 
@@ -56,14 +59,32 @@ def target_of(path, line: int | None, label: str | None, names: Collection[str],
                      "(give --target)")
 
 
+def export_name(path: str | Path, names: Collection[str]) -> tuple[str, tuple[str, ...]] | None:
+    """(metric, reference set) of a file named ``METRIC.REFSET.txt`` (``write_comet``'s
+    names), where exactly one split of the name gives a REFSET of translators in ``names``."""
+    name = Path(path).name
+    if not name.endswith(".txt"):
+        return None
+    parts = name.removesuffix(".txt").split(".")
+    found = []
+    for cut in range(1, len(parts)):
+        readings = split_names(".".join(parts[cut:]), "+", names)
+        if len(readings) == 1:
+            found.append((".".join(parts[:cut]), tuple(sorted(readings[0]))))
+    return found[0] if len(found) == 1 else None
+
+
 def read_comet(path: str | Path, testbed: str, names: Collection[str], refs: tuple[str, ...],
                metric: str | None = None, target: str | None = None,
                score_key: str = "COMET") -> ScoreFrame:
-    """``comet-score`` text output or its ``--to_json`` file."""
+    """``comet-score`` text output or its ``--to_json`` file; ``refs`` and ``metric``, where
+    not given, from an export name ``METRIC.REFSET.txt``."""
+    named = None if refs and metric else export_name(path, names)
+    refs = refs or (named[1] if named else ())
     if not refs:
         raise InputError(path, None, "COMET output does not say which references were used: "
-                         "give --ref")
-    metric = metric or DEFAULT_METRIC
+                         "give --ref (or name the file METRIC.REFSET.txt)")
+    metric = metric or (named[0] if named else DEFAULT_METRIC)
     data = read_bytes(path)
     if data.lstrip()[:1] in (b"{", b"["):
         sets = _json_sets(path, data, names, refs, metric, target, score_key)

@@ -86,14 +86,47 @@ def _params(sel: Selection) -> dict:
             "refsets": list(sel.refsets)}
 
 
+_SCORED = """
+with units as (
+    select metric_id, translator_id, variant from seg_score
+    union all select metric_id, translator_id, variant from doc_score
+    union all select metric_id, translator_id, variant from sys_score
+)
+select distinct m.name, u.variant
+from units u join metric m using (metric_id) join translator t using (translator_id)
+where list_contains($ids::integer[], t.testbed_id)
+"""
+
+
 def check_selection(store: Store, sel: Selection) -> None:
-    """Named test beds and metrics must exist: a typo should not export nothing silently."""
-    for name in sel.testbeds:
-        store.testbed_id(name)
-    known = {r[0] for r in store.query("select name from metric")}
-    for name in sel.metrics:
-        if name not in known:
-            raise NotFound(f"no metric named {name!r} in the catalogue")
+    """Every name the selection gives must exist in its test beds (all where none is named),
+    metrics and the variant with scores there: a typo must not export nothing silently.
+    The error names what exists."""
+    ids = ([store.testbed_id(n) for n in sel.testbeds]
+           or [r[0] for r in store.query("select testbed_id from testbed")])
+    where = (f"test bed {', '.join(map(repr, sel.testbeds))}" if sel.testbeds
+             else "the store")
+    scored = store.query(_SCORED, {"ids": ids})
+    targets = store.query("select name from translator where list_contains(?, testbed_id)",
+                          [ids])
+    refsets = store.query("select name from refset where list_contains(?, testbed_id)", [ids])
+    for given, known, what in (
+            (sel.metrics, {m for m, _ in scored}, "scores of metric"),
+            ((sel.variant,) if scored else (), {v for _, v in scored}, "scores with variant"),
+            (sel.targets, {r[0] for r in targets}, "system or reference"),
+            (sel.refsets, {r[0] for r in refsets}, "reference set")):
+        missing = [name for name in given if name not in known]
+        if missing:
+            raise NotFound(f"no {what} {missing[0]!r} in {where} (there: {_listing(known)})")
+
+
+def _listing(names: set[str], limit: int = 20) -> str:
+    """Sorted names, at most ``limit`` of them."""
+    ordered = sorted(names)
+    if not ordered:
+        return "none"
+    more = f", ... ({len(ordered) - limit} more)" if len(ordered) > limit else ""
+    return ", ".join(ordered[:limit]) + more
 
 
 def score_sets(store: Store, sel: Selection) -> Iterator[tuple[str, ScoreSet]]:

@@ -13,11 +13,16 @@ Formats (``fmt``; ``auto`` guesses from names and content):
 - ``comet``: comet-score output (text or ``--to_json``);
 - ``table``: CSV/TSV/Parquet/JSON with a column mapping;  ``lines``: one score per line.
 
+A folder given for ``sacrebleu``, ``comet`` or ``table`` stands for the files of those
+formats within it (recursively, sorted by path; hidden files left out); ``lines`` files
+hold one target's scores each and must be named one by one.
+
 Test bed: ``testbed``, else the only one (WMT and tables name theirs per row).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import re
 from dataclasses import dataclass, field
@@ -33,6 +38,11 @@ from ulcdb.store import Store
 
 FORMATS = ("auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet", "table",
            "lines")
+FOLDER_FILES = {  # formats whose folders stand for the files within, by name ending
+    "sacrebleu": (".json", ".txt"),
+    "comet": (".txt", ".json"),
+    "table": (".csv", ".tsv", ".tab", ".txt", ".parquet", ".pq", ".json", ".jsonl", ".ndjson"),
+}
 HUMAN_NAME = re.compile(r"^[a-z]{2,3}-[a-z]{2,3}(_[a-z]+)?\..+\.(seg|doc|sys|domain)\.score$")
 
 
@@ -130,6 +140,7 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
     fmt = req.fmt if req.fmt != "auto" else sniff(req.paths[0])
     if fmt not in FORMATS:
         raise UlcdbError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    req = dataclasses.replace(req, paths=expand_folders(req.paths, fmt))
     if fmt == "wmt20":
         from ulcdb.interchange.wmt20 import ingest_wmt20
 
@@ -169,6 +180,27 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
     if frame is not None and frame.rows == 0 and not human:
         raise InputError(req.paths[0], None, "no scores found")
     return report
+
+
+def expand_folders(paths: list[Path], fmt: str) -> list[Path]:
+    """Folders of formats read file by file, replaced by the files within (sorted)."""
+    out: list[Path] = []
+    for path in paths:
+        if not path.is_dir() or (fmt not in FOLDER_FILES and fmt != "lines"):
+            out.append(path)
+            continue
+        if fmt == "lines":
+            raise InputError(path, None, "--format lines reads files one by one (each one "
+                             "target's scores): name the files, not a folder")
+        endings = tuple(e + gz for e in FOLDER_FILES[fmt] for gz in ("", ".gz"))
+        found = sorted(p for p in path.rglob("*") if p.is_file()
+                       and p.name.lower().endswith(endings)
+                       and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        if not found:
+            raise InputError(path, None, f"no {fmt} files here (names ending "
+                             f"{', '.join(FOLDER_FILES[fmt])})")
+        out += found
+    return out
 
 
 def _read_one(fmt: str, path: Path, testbed: str, roles: dict[str, str], store: Store,
@@ -304,11 +336,21 @@ def _wmt_testbeds(store: Store, raw: wmt.WmtRaw, req: ScoreImport,
                         "--details FILE")
                 raise InputError(raw.sources[where["f"]].path, where["l"],
                                  f"no test bed for {testset} {lp}: {hint}")
+        _check_lp(store, raw, name, lp, where)
         out[(testset, lp)] = name
     for name, plan in plans.items():
         if name in existing and name in out.values():
             ensure_testbed(store, plan)  # checks the layout of an existing one
     return out
+
+
+def _check_lp(store: Store, raw: wmt.WmtRaw, testbed: str, lp: str, where: dict) -> None:
+    """The LP column must be the test bed's language pair, where the test bed has one."""
+    found = store.query("select src_lang, tgt_lang from testbed where name = ?", [testbed])
+    src, tgt = found[0] if found else (None, None)
+    if src and tgt and lp != f"{src}-{tgt}":
+        raise InputError(raw.sources[where["f"]].path, where["l"], f"language pair {lp!r}, but "
+                         f"test bed {testbed!r} is {src}-{tgt}")
 
 
 def _create_wmt_translators(store: Store, raw: wmt.WmtRaw, testbeds: dict,

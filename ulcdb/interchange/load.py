@@ -3,9 +3,13 @@
 Checks, each reported as one line naming the file and line of the first offending row:
 NaN or infinite values, unknown test beds, targets, references, documents and segments,
 a segment in another document than the file says, duplicate scores, values outside the
-catalogue range of their metric.  Scores already stored for the same metric, target,
-reference set, variant and level are a Conflict unless ``replace``; then they are replaced
-(all units of that level, not only the ones the file has).
+catalogue range of their metric.  Then coverage: the segment (document) scores of a metric,
+target and reference set must cover every segment (document) of the test bed; the error
+names the file and the first unit without a score.  A row whose value is null is a score
+the file marks missing (``None``): it covers its unit but is not stored.  Scores already
+stored for the same metric, target, reference set, variant and level are a Conflict unless
+``replace``; then they are replaced (all units of that level, not only the ones the file
+has).
 
 A metric the catalogue lacks is added: a built-in name gets its built-in entry, any other
 name an ``imported`` entry from the facts the file and the command line give.  Each source
@@ -69,9 +73,10 @@ def load_scores(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
 def store_frame(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
                 replace: bool = False, flags: MetricInfo | None = None) -> ImportReport:
     """``load_scores`` inside a transaction the caller holds."""
-    if frame.rows == 0:
+    if frame.rows == 0 or frame.table["value"].null_count == frame.rows:
         where = frame.sources[0].path if frame.sources else "input"
-        raise InputError(where, None, "no scores found")
+        raise InputError(where, None, "no scores found" if frame.rows == 0
+                         else "no scores found: every score is marked missing")
     loader = _Loader(store, frame, variant, replace, flags)
     try:
         return loader.run()
@@ -114,6 +119,7 @@ class _Loader:
         self._check_resolved()
         self._check_duplicates()
         self._check_ranges()
+        self._check_coverage()
         self._clear_existing()
         self._insert()
         return self.report
@@ -157,7 +163,7 @@ class _Loader:
         levels = ", ".join(f"'{lvl}'" for lvl in LEVELS)
         row = self._first(f"""(select *, case
                 when level is null or level not in ({levels}) then 'level'
-                when value is null or isnan(value) or isinf(value) then 'value'
+                when isnan(value) or isinf(value) then 'value'
                 when metric is null or trim(metric) = '' then 'metric'
                 when target is null or trim(target) = '' then 'target'
                 when testbed is null then 'testbed'
@@ -169,7 +175,7 @@ class _Loader:
         problem, level, target = row[2:]
         raise self._fail(row, {
             "level": f"level must be seg, doc or sys, not {level!r}",
-            "value": "score is missing, NaN or infinite",
+            "value": "score is NaN or infinite",
             "metric": "no metric name",
             "target": "no target named",
             "testbed": "no test bed named",
@@ -348,6 +354,8 @@ class _Loader:
                 return f"segment {seg} is in document {actual!r} in the test bed, not in " \
                        f"{in_doc!r}"
             return f"segment {seg} does not exist (test bed has 1..{n_segs})"
+        if seg is None:
+            return "a document-level score names no document (is it a segment-level row?)"
         return f"document number {seg} does not exist (test bed has 1..{n_docs})"
 
     def _check_duplicates(self) -> None:
@@ -374,13 +382,64 @@ class _Loader:
             from _imp_res i join metric m using (metric_id)
             where i.value < m.range_min or i.value > m.range_max
             order by i.file_no, i.line limit 1""").fetchall()
+        if not rows:
+            return
+        row = rows[0]
+        span = (f"[{'-inf' if row[4] is None else row[4]}, "
+                f"{'inf' if row[5] is None else row[5]}]")
+        if row[2] in self.report.metrics_added:
+            raise self._fail(row, f"score {row[3]} is outside the range {span} given for the "
+                             f"new metric {row[2]!r} (--range-min / --range-max)")
+        raise self._fail(row, f"score {row[3]} is outside the range {span} of metric "
+                         f"{row[2]!r} in the catalogue (name the metric otherwise with "
+                         "--metric / --rename)")
+
+    def _check_coverage(self) -> None:
+        """The first (metric, target, reference set) whose segment or document scores leave
+        a unit of the test bed out: its file and the first unit missing."""
+        rows = self.con.execute("""
+            with groups as (
+                select metric_id, translator_id, refset_id, level, count(*) as n,
+                       min(file_no) as file_no, min(line) as line
+                from _imp_res where level in ('seg', 'doc') group by all),
+            sized as (
+                select g.*, t.testbed_id, case g.level
+                    when 'seg' then (select count(*) from segment s
+                                     where s.testbed_id = t.testbed_id)
+                    else (select count(*) from document d where d.testbed_id = t.testbed_id)
+                    end as total
+                from groups g join translator t using (translator_id))
+            select file_no, line, metric_id, translator_id, refset_id, level, n, total,
+                   testbed_id
+            from sized where n < total
+            order by file_no, line nulls first, level desc limit 1""").fetchall()
         if rows:
-            row = rows[0]
-            lo = "-inf" if row[4] is None else row[4]
-            hi = "inf" if row[5] is None else row[5]
-            raise self._fail(row, f"score {row[3]} is outside the range [{lo}, {hi}] of metric "
-                             f"{row[2]!r} in the catalogue (name the metric otherwise with "
-                             "--metric / --rename)")
+            raise self._coverage_error(rows[0])
+
+    def _coverage_error(self, row: tuple) -> InputError:
+        file_no, _, metric_id, translator_id, refset_id, level, n, total, tid = row
+        metric, target, refset = self.store.query(
+            "select m.name, t.name, r.name from metric m, translator t, refset r "
+            "where m.metric_id = ? and t.translator_id = ? and r.refset_id = ?",
+            [metric_id, translator_id, refset_id])[0]
+        key = [tid, level, metric_id, translator_id, refset_id]
+        if level == "seg":
+            seg, doc, k = self.store.query(
+                "select seg_id, doc_id, seg_in_doc from segment s where testbed_id = ? and "
+                "not exists (select 1 from _imp_res r where r.level = ? and r.metric_id = ? "
+                "and r.translator_id = ? and r.refset_id = ? and r.seg_id = s.seg_id) "
+                "order by seg_id limit 1", key)[0]
+            unit, units = f"segment {seg} (segment {k} of document {doc!r})", "segments"
+        else:
+            doc = self.store.query(
+                "select doc_id from document d where testbed_id = ? and "
+                "not exists (select 1 from _imp_res r where r.level = ? and r.metric_id = ? "
+                "and r.translator_id = ? and r.refset_id = ? and r.doc_id = d.doc_id) "
+                "order by doc_index limit 1", key)[0][0]
+            unit, units = f"document {doc!r}", "documents"
+        return InputError(self.frame.sources[file_no].path, None,
+                          f"{metric} scores of {target!r} against {refset} lack {unit}: "
+                          f"only {n} of the test bed's {total} {units} have one")
 
     # -- writing ------------------------------------------------------------------------------
     def _clear_existing(self) -> None:
@@ -413,7 +472,7 @@ class _Loader:
         per_file: dict[int, list[str]] = {}
         for number, name in self.store.query(
                 "select distinct r.file_no, m.name from _imp_res r join metric m "
-                "using (metric_id) order by 1, 2"):
+                "using (metric_id) where r.value is not null order by 1, 2"):
             per_file.setdefault(number, []).append(name)
         for number, source in enumerate(self.frame.sources):
             if number not in per_file:
@@ -444,7 +503,8 @@ class _Loader:
                 f"select r.metric_id, r.translator_id, r.refset_id, ?, {unit}r.value, "
                 "b.batch_id from _imp_res r join _imp_batch b using (file_no) "
                 # key order: the primary-key index builds about twice as fast
-                f"where r.level = ? order by r.metric_id, r.translator_id, r.refset_id{key}",
+                "where r.level = ? and r.value is not null "
+                f"order by r.metric_id, r.translator_id, r.refset_id{key}",
                 [self.variant, level])
             self.report.stored[level] = int(self._value(
-                "select count(*) from _imp_res where level = ?", [level]))
+                "select count(value) from _imp_res where level = ?", [level]))

@@ -13,7 +13,9 @@ Where a score sits, per level (the same conventions as ``ulcdb.ingest.assessment
 * ``sys``: ``doc_id`` and ``seg`` are null.
 
 ``in_doc``, where set on a seg row, is the document the file says the segment is in (Asiya's
-``<DOC>``); the loader checks it against the test bed.
+``<DOC>``); the loader checks it against the test bed.  A null ``value`` is a score the file
+marks missing (``None``): it counts towards the coverage of the test bed's segments and
+documents, but is not stored.
 """
 
 from __future__ import annotations
@@ -81,13 +83,13 @@ class ScoreSet:
     target: str
     refs: tuple[str, ...]
     level: str
-    values: list[float] = field(default_factory=list)
+    values: list[float | None] = field(default_factory=list)  # None: marked missing
     segs: list[int | None] = field(default_factory=list)
     doc_ids: list[str | None] = field(default_factory=list)
     lines: list[int | None] = field(default_factory=list)
     in_docs: list[str | None] | None = None
 
-    def add(self, value: float, seg: int | None = None, doc_id: str | None = None,
+    def add(self, value: float | None, seg: int | None = None, doc_id: str | None = None,
             line: int | None = None, in_doc: str | None = None) -> None:
         self.values.append(value)
         self.segs.append(seg)

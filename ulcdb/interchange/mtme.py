@@ -5,7 +5,8 @@ a system's n-th line is segment (document) n in test-bed order; ``sys`` files ha
 per system.  REF is a reference name, several joined with ``.``, ``all`` (every reference)
 or ``src`` (no reference: give ``src_refs`` to say which set to file such scores under).
 Reference names cannot hold ``-`` there, so ulcdb's ``ref-A`` is written ``refA``; reading
-matches a name with or without its dashes.  ``None`` marks a missing score (not stored).
+matches a name with or without its dashes.  ``None`` marks a missing score (it counts as
+a line of its system, but is not stored).
 ``LP.NAME.LEVEL.score`` files under ``human-scores/`` are read by
 ``ulcdb.ingest.assessments.read_mtme_human`` (human scores go to the assessment table).
 Domain-level files (``DOMAIN SYSTEM SCORE``) have no place in the store: a folder import
@@ -16,7 +17,10 @@ mt-metrics-eval does not read and ulcdb does.
 The writer produces the whole layout mt-metrics-eval's ``EvalSet(name, lp, path=...)``
 reads: sources, references, system outputs (references also appear there under their own
 name, as mt-metrics-eval lists human translations), documents, human and metric scores.
-Translators without texts (scores-only test beds) get empty lines.
+Translators without texts (scores-only test beds) get empty lines.  mt-metrics-eval has one
+human score per system and unit: where the store has individual judges' scores (and no
+averaged one, judge ``''``), the mean over the judges is written.  Files are named by
+language pair: a test bed without languages needs ``lp``.
 """
 
 from __future__ import annotations
@@ -25,9 +29,15 @@ import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from ulcdb.errors import InputError, NotFound
+from ulcdb.errors import InputError, NotFound, UlcdbError
 from ulcdb.ingest.model import Assessment
-from ulcdb.interchange.fetch import Selection, TestbedInfo, score_sets, testbed_info
+from ulcdb.interchange.fetch import (
+    Selection,
+    TestbedInfo,
+    check_selection,
+    score_sets,
+    testbed_info,
+)
 from ulcdb.interchange.model import (
     ScoreFrame,
     ScoreSet,
@@ -40,6 +50,7 @@ from ulcdb.interchange.model import (
 from ulcdb.store import Store
 
 METRIC_NAME = re.compile(r"^(?P<name>.+)-(?P<refs>[^-]+)\.(?P<level>[^.]+)\.score$")
+LP = re.compile(r"^[A-Za-z0-9_]+-[A-Za-z0-9_]+$")
 MISSING = frozenset({"None"})
 JACK = "system-vs-system"  # sub-folder of metric-scores/LP that mt-metrics-eval does not read
 
@@ -95,8 +106,7 @@ def read_mtme_metric(path: str | Path, testbed: str, roles: Mapping[str, str],
         first_line.setdefault(target, line)
         seen[target] = seen.get(target, 0) + 1
         value = parse_score(path, line, fields[1], MISSING)
-        if value is not None:
-            block.add(value, seg=None if level == "sys" else seen[target], line=line)
+        block.add(value, seg=None if level == "sys" else seen[target], line=line)
     expected = 1 if level == "sys" else counts.get(level)
     unit = {"seg": "segments", "doc": "documents", "sys": "system score"}[level]
     for target, n in seen.items():
@@ -147,21 +157,20 @@ def find_human_files(root: str | Path, lp: str) -> list[Path]:
 
 
 def write_mtme(store: Store, testbed: str, folder: str | Path, sel: Selection | None = None,
-               texts: bool = True) -> list[Path]:
-    """Write the mt-metrics-eval layout of ``testbed`` (one language pair) into ``folder``."""
-    info = testbed_info(store, testbed)
+               texts: bool = True, lp: str | None = None) -> list[Path]:
+    """Write the mt-metrics-eval layout of ``testbed`` (one language pair) into ``folder``;
+    ``lp`` (``src-tgt``) names the pair where the test bed has no languages."""
+    info = _with_lp(testbed_info(store, testbed), lp)
     lp = info.lp
-    if lp is None:
-        raise NotFound(f"test bed {testbed!r} has no source/target language: mt-metrics-eval "
-                       "names files by language pair")
+    sel = sel or Selection()
+    sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets, sel.levels, sel.variant)
+    check_selection(store, sel)  # before anything is written
     folder = Path(folder)
     names = _mtme_names(folder, info)
     written: list[Path] = []
     if texts:
         written += _write_texts(store, folder, info, names)
     written += _write_human(store, folder, info, names)
-    sel = sel or Selection()
-    sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets, sel.levels, sel.variant)
     files: dict[Path, list[str]] = {}
     for _, block in score_sets(store, sel):
         refs = ".".join(names[r] for r in block.refs)
@@ -175,6 +184,21 @@ def write_mtme(store: Store, testbed: str, folder: str | Path, sel: Selection | 
         _write(path, lines)
         written.append(path)
     return written
+
+
+def _with_lp(info: TestbedInfo, lp: str | None) -> TestbedInfo:
+    """``info`` with the language pair ``lp`` (which must agree with the test bed's own)."""
+    if lp is None:
+        if info.lp is None:
+            raise NotFound(f"test bed {info.name!r} has no source/target language: "
+                           "mt-metrics-eval names files by language pair; give it (--lp SRC-TGT)")
+        return info
+    if not LP.match(lp):
+        raise UlcdbError(f"the language pair must be SRC-TGT (e.g. en-de), not {lp!r}")
+    if info.lp is not None and info.lp != lp:
+        raise UlcdbError(f"test bed {info.name!r} is {info.lp}, not {lp}")
+    info.src_lang, info.tgt_lang = lp.split("-")
+    return info
 
 
 def _mtme_names(folder: Path, info: TestbedInfo) -> dict[str, str]:
@@ -245,12 +269,14 @@ def _one_line(text: str) -> str:
 
 def _write_human(store: Store, folder: Path, info: TestbedInfo,
                  names: dict[str, str]) -> list[Path]:
-    """``human-scores/LP.CRITERION.LEVEL.score`` for averaged assessments (judge '')."""
+    """``human-scores/LP.CRITERION.LEVEL.score``: per system and unit the averaged assessment
+    (judge ''), else the mean over the judges."""
     rows = store.query(
-        "select a.criterion, a.level, t.name, a.seg_id, coalesce(a.doc_id, s.doc_id), a.value "
+        "select a.criterion, a.level, t.name, a.seg_id, coalesce(a.doc_id, s.doc_id), "
+        "coalesce(any_value(a.value) filter (where a.judge = ''), avg(a.value)) "
         "from assessment a join translator t using (translator_id) "
         "left join segment s on s.testbed_id = a.testbed_id and s.seg_id = a.seg_id "
-        "where a.testbed_id = ? and a.judge = '' order by a.criterion, a.level, t.name",
+        "where a.testbed_id = ? group by all order by 1, 2, 3",
         [store.testbed_id(info.name)])
     grouped: dict[tuple[str, str], dict[str, dict]] = {}
     for criterion, level, name, seg_id, doc_id, value in rows:

@@ -9,8 +9,10 @@ gives (``--testbed``, ``--metric``, ``--target``, ``--ref``, ``--level``).  With
 a row with a segment is seg level, one with only a document doc level, else sys level.  A
 seg row with ``seg_id`` and ``doc_id`` checks that the segment is in that document.  So the
 ``scores`` view, exported with ``ulcdb export table scores``, imports back as it is.
-Empty and ``None`` scores are skipped; line numbers assume one record per line (CSV/TSV)
-or count records (Parquet, JSON).
+Empty and ``None`` scores mark a missing score: the row must still be valid and counts
+towards the coverage of the test bed, but nothing is stored for it.  A doc or sys row
+that names a segment, or a sys row that names a document, is refused.  Line numbers
+assume one record per line (CSV/TSV) or count records (Parquet, JSON).
 
 ``lines``: one score per line, line n = segment n (BLEURT's and many scripts' output).
 """
@@ -18,6 +20,7 @@ or count records (Parquet, JSON).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -44,6 +47,7 @@ KEYS = ("testbed", "metric", "target", "refset", "level", "seg_id", "seg_in_doc"
 ALIASES = {"target": ("target", "translator", "system"), "value": ("value", "score")}
 FORMATS = ("csv", "tsv", "parquet", "json")
 MISSING = ("", "None", "none", "NA")
+BREAKS = r"[\t\n\r]"  # RE2 class: what raw TSV cannot hold in a value
 
 
 def table_format(path: str | Path) -> str:
@@ -133,14 +137,17 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
                    {expr['target']} as target, {expr['refset']} as refset,
                    {expr['level']} as level, {expr['seg_id']} as seg_id,
                    {expr['seg_in_doc']} as seg_in_doc, {expr['doc_id']} as doc_id,
-                   {expr['value']} as value, {expr['variant']} as variant
-            from t where {expr['value']} is not null and {expr['value']} not in {MISSING!r}""")
+                   case when {expr['value']} not in {MISSING!r} then {expr['value']} end
+                   as value, {expr['variant']} as variant
+            from t""")
         _check(con, path, variant)
+        con.execute("""
+            create temp view typed as
+            select *, coalesce(level, case when seg_id is not null or seg_in_doc is not null
+                   then 'seg' when doc_id is not null then 'doc' else 'sys' end) as lvl
+            from rows""")
+        _check_levels(con, path)
         frame = to_arrow(con.sql("""
-            with typed as (
-                select *, coalesce(level, case when seg_id is not null or seg_in_doc is not null
-                       then 'seg' when doc_id is not null then 'doc' else 'sys' end) as lvl
-                from rows)
             select 0::integer as file_no, line, testbed, metric, target,
                    list_sort(string_split(refset, '+')) as refs, lvl as level,
                    case when lvl = 'seg' and seg_id is null then doc_id
@@ -156,7 +163,8 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
 
 def _check(con: duckdb.DuckDBPyConnection, path: Path, variant: str | None) -> None:
     checks = [
-        ("try_cast(value as double) is null", "value", "score {!r} is not a number"),
+        ("value is not null and try_cast(value as double) is null", "value",
+         "score {!r} is not a number"),
         ("seg_id is not null and (try_cast(seg_id as integer) is null "
          "or try_cast(seg_id as integer) < 1)", "seg_id", "seg_id {!r} is not a whole number >= 1"),
         ("seg_in_doc is not null and (try_cast(seg_in_doc as integer) is null "
@@ -174,6 +182,21 @@ def _check(con: duckdb.DuckDBPyConnection, path: Path, variant: str | None) -> N
                            params).fetchall()
         if rows:
             raise InputError(path, rows[0][0], message.format(rows[0][1]))
+
+
+def _check_levels(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """A doc or sys row must not name a segment, a sys row no document."""
+    rows = con.execute(
+        "select line, lvl, coalesce(seg_id, seg_in_doc), doc_id from typed "
+        "where (lvl in ('doc', 'sys') and coalesce(seg_id, seg_in_doc) is not null) "
+        "or (lvl = 'sys' and doc_id is not null) order by line limit 1").fetchall()
+    if not rows:
+        return
+    line, level, seg, doc = rows[0]
+    unit = f"segment {seg}" if seg is not None else f"document {doc!r}"
+    raise InputError(path, line, f"the row names {unit}, but its level is {level} (--level or "
+                     "the level column): the file has "
+                     f"{'segment' if seg is not None else 'document'}-level rows")
 
 
 def _ident(name: str) -> str:
@@ -194,9 +217,7 @@ def read_score_lines(path: str | Path, testbed: str, metric: str, target: str,
     for position, (line, text) in enumerate(lines, start=1):
         if line != position:
             raise InputError(path, position, "blank line: line n must be segment n")
-        value = parse_score(path, line, text, {"None"})
-        if value is not None:
-            block.add(value, seg=position, line=line)
+        block.add(parse_score(path, line, text, {"None"}), seg=position, line=line)
     if n_segments is not None and len(lines) != n_segments:
         raise InputError(path, lines[-1][0], f"{len(lines)} lines, the test bed has "
                          f"{n_segments} segments")
@@ -208,28 +229,51 @@ def read_score_lines(path: str | Path, testbed: str, metric: str, target: str,
 
 def export_table(store: Store, source: str, path: str | Path, fmt: str | None = None,
                  is_query: bool = False) -> int:
-    """Write a table, view or (``is_query``) SQL query to CSV, TSV, Parquet or JSON (one
+    """Write a table, view or (``is_query``) SQL query to CSV (RFC 4180 quoting), raw TSV
+    (no quoting: a value holding a tab or line break is refused), Parquet or JSON (one
     record a line).  Returns the rows written."""
     path = Path(path)
     fmt = fmt or table_format(path)
     if fmt not in FORMATS:
         raise InputError(path, None, f"format must be one of {FORMATS}")
-    if is_query:
-        body = source
-    else:
-        known = {r[0] for r in store.query(
-            "select table_name from information_schema.tables where table_schema = 'main'")}
-        if source not in known:
-            raise NotFound(f"no table or view named {source!r} (see `ulcdb list tables`; "
-                           "or pass a query with --query)")
-        body = f"select * from {_ident(source)}"
+    body = source if is_query else f"select * from {_ident(_known_table(store, source))}"
     options = {"csv": "format csv, header true", "tsv": "format csv, header true, "
-               "delimiter '\t', quote ''", "parquet": "format parquet",
+               "delimiter '\t', quote '', escape ''", "parquet": "format parquet",
                "json": "format json"}[fmt]
-    path.parent.mkdir(parents=True, exist_ok=True)
     target = str(path).replace("'", "''")
     try:
+        if fmt == "tsv":
+            _check_tsv(store, body, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         store.con.execute(f"copy ({body}) to '{target}' ({options})")
         return int(store.query(f"select count(*) from ({body})")[0][0])
     except duckdb.Error as exc:
         raise InputError(path, None, f"export failed: {exc}") from None
+
+
+def _known_table(store: Store, name: str) -> str:
+    known = {r[0] for r in store.query(
+        "select table_name from information_schema.tables where table_schema = 'main'")}
+    if name not in known:
+        raise NotFound(f"no table or view named {name!r} (list them with `ulcdb sql \"select "
+                       "table_name, table_type from information_schema.tables\"`; or pass a "
+                       "query with --query)")
+    return name
+
+
+def _check_tsv(store: Store, body: str, path: Path) -> None:
+    """Raw TSV cannot hold a tab or line break in a value or a column name."""
+    columns = [d[0] for d in store.con.execute(f"select * from ({body}) limit 0").description]
+    for name in columns:
+        if re.search(r"[\t\n\r]", name):
+            raise InputError(path, None, f"column name {name!r} holds a tab or line break, "
+                             "which TSV cannot hold: export as .csv or .parquet")
+    broken = [f"regexp_matches({_ident(c)}::varchar, '{BREAKS}')" for c in columns]
+    picks = ", ".join(f"case when {test} then {i} end" for i, test in enumerate(broken))
+    rows = store.query(
+        f"select _ulcdb_row, coalesce({picks}) from (select row_number() over () as "
+        f"_ulcdb_row, * from ({body})) where {' or '.join(broken)} order by 1 limit 1")
+    if rows:
+        n, column = rows[0]
+        raise InputError(path, None, f"row {n}, column {columns[column]!r}: the value holds a "
+                         "tab or line break, which TSV cannot hold: export as .csv or .parquet")

@@ -214,11 +214,9 @@ def wmt_frame(raw: WmtRaw, testbeds: Mapping[tuple[str, str], str],
               refsets: Mapping[str, tuple[str, ...]], rename: Mapping[str, str] | None = None,
               metrics: Mapping[str, MetricInfo] | None = None) -> ScoreFrame:
     """The rows as a ScoreFrame: (TESTSET, LP) -> test bed, REFSET -> members, metric renames.
-    Missing scores (``None``) are dropped."""
+    Missing scores (``None``) stay as null values: they cover their unit, are not stored."""
     rename = dict(rename or {})
     table = raw.table
-    if table["value"].null_count:
-        table = table.filter(pc.is_valid(table["value"]))
     testsets = table["testset"].combine_chunks().dictionary_encode()
     lps = table["lp"].combine_chunks().dictionary_encode()
     pairs = [(t, lp) for t in testsets.dictionary.to_pylist() for lp in lps.dictionary.to_pylist()]
