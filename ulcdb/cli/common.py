@@ -16,6 +16,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ulcdb.store import Store, default_db_path
 
@@ -75,9 +76,10 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt
         typer.echo(json.dumps([{c: _json_value(v) for c, v in zip(columns, r, strict=True)}
                                for r in rows], default=str, ensure_ascii=False, indent=1))
         return
-    table = Table(title=title, show_lines=False)
+    # Text, not markup: a label like "BLEU [case:lc]" or a translation "[laughs]" is data.
+    table = Table(title=Text(title) if title else None, show_lines=False)
     for c in columns:
-        table.add_column(str(c), overflow="fold")
+        table.add_column(Text(str(c)), overflow="fold")
     for r in rows:
-        table.add_row(*[_cell(v) for v in r])
+        table.add_row(*[Text(_cell(v)) for v in r])
     console.print(table)
