@@ -147,3 +147,13 @@ def test_annotate_with_a_missing_model_is_one_line(db: Path) -> None:
 def test_tables_print_brackets_as_data_not_markup(db: Path) -> None:
     result = ulcdb(db, "sql", "select '[laughs] ok' as t, 'BLEU [case:lc]' as label")
     assert "[laughs] ok" in result.output and "BLEU [case:lc]" in result.output
+
+
+def test_demo_keeps_a_store_of_other_test_beds_and_checks_its_folder(tmp_path: Path) -> None:
+    db = tmp_path / "mine.duckdb"
+    assert ulcdb(db, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "mine").exit_code == 0
+    result = ulcdb(db, "demo", SAMPLE)
+    assert result.exit_code == 1 and "holds test beds mine" in result.output
+    result = ulcdb(db, "demo", tmp_path / "nowhere")
+    assert result.exit_code == 1 and "ULC.config: no such file" in result.output
+    assert ulcdb(db, "list", "testbeds", "-f", "csv").stdout.splitlines()[1].startswith("mine")

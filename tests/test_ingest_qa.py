@@ -224,7 +224,10 @@ def languages(db: Path) -> tuple:
 
 def test_config_takes_language_options(tmp_path: Path) -> None:
     db = tmp_path / "cfg.duckdb"
-    config = SAMPLE / "ULC.config"
+    config = tmp_path / "ULC.config"  # the sample's, without its SRCLANG line
+    text = (SAMPLE / "ULC.config").read_text(encoding="utf-8").replace("./", f"{SAMPLE}/")
+    config.write_text("".join(line for line in text.splitlines(keepends=True)
+                              if not line.startswith("SRCLANG")), encoding="utf-8")
     assert ulcdb(db, "ingest", "testbed", config, "--name", "sample").exit_code == 0
     assert languages(db) == (None, "en")  # LANG=ENG, no source language
     result = ulcdb(db, "ingest", "testbed", config, "--name", "sample", "--src-lang", "es")

@@ -12,6 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ulcdb.cli.common import Fmt, console, err_console, open_store, render
+from ulcdb.errors import InputError, StoreError
 from ulcdb.metrics.base import Params
 from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.report import LEVELS, higher_is_better, rankings, score_matrix, write_scr
@@ -229,9 +230,16 @@ TABLE_WIDTH = 12
 
 def demo(
     folder: Annotated[Path, typer.Argument(help="A sample test bed folder.")] = Path("sample"),
-    metrics: MetricsOpt = None,
+    metrics: Annotated[str | None, typer.Option(
+        "-m", "--metrics", help="Metrics to score (default: the ULC.config's metrics_LEX).")
+    ] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Also delete a store that holds other test beds.")] = False,
 ) -> None:
     """The main job on the bundled sample: a fresh store, ingest, score, the ULC table.
+
+    The store (--db) is deleted and rebuilt; one holding test beds other than the demo's is
+    kept unless --force.
 
     Example: ulcdb --db demo.duckdb demo sample
     """
@@ -239,6 +247,18 @@ def demo(
     from ulcdb.cli.ingest import ingest_assessments, ingest_testbed
     from ulcdb.cli.query import init
 
+    for need in (folder / "ULC.config", folder / "human" / "adequacy.csv",
+                 folder / "human" / "da.tsv"):
+        if not need.is_file():
+            raise InputError(need, None, "no such file (FOLDER is a sample test bed folder "
+                             "such as ulcdb's sample/)")
+    if state.db.exists() and not force:
+        with Store(state.db, read_only=True) as store:
+            others = [r[0] for r in store.query("select name from testbed where name <> "
+                                                "'sample' order by name")]
+        if others:
+            raise StoreError(f"{state.db} holds test beds {', '.join(others)}: the demo "
+                             "rebuilds its store from scratch; use another --db, or --force")
     init(force=True)
     typer.echo(f"fresh store {state.db}; ingesting {folder}/ULC.config")
     ingest_testbed(path=folder / "ULC.config", name="sample")
