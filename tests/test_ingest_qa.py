@@ -10,6 +10,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from test_ingest_store import plain_args
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
@@ -52,12 +53,7 @@ def base_args(docs: bool = True) -> list[object]:
 
 
 def sample_args() -> list[object]:
-    args = base_args()
-    for r in "ABC":
-        args += ["--ref", f"ref-{r}={PLAIN / 'refs' / f'ref-{r}.en.txt'}"]
-    for s in "ABCD":
-        args += ["--sys", f"sys{s}={PLAIN / 'systems' / f'sys{s}.en.txt'}"]
-    return args
+    return plain_args()  # the whole plain sample as test bed 'sample'
 
 
 @pytest.fixture
