@@ -6,16 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from ulcdb.cli.main import app
+from cli_helpers import ulcdb
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
 METRICS = "BLEU,NIST,GTM-2,Ol,chrF"
-
-
-def ulcdb(db: Path, *args: str):
-    return CliRunner().invoke(app, ["--db", str(db), *map(str, args)])
 
 
 @pytest.fixture(scope="module")

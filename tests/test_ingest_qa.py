@@ -10,24 +10,19 @@ import csv
 from pathlib import Path
 
 import pytest
+from cli_helpers import ulcdb
 from test_ingest_store import plain_args
-from typer.testing import CliRunner
 
-from ulcdb.cli.main import app
 from ulcdb.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample"
 PLAIN = SAMPLE / "plain"
-runner = CliRunner()
 
 TABLES = ("testbed", "document", "segment", "translator", "translation", "assessment",
           "named_set", "named_set_member", "refset", "seg_score", "doc_score", "sys_score")
 LONG_HEADER = "seg_id\tdoc_id\tsource\ttranslator\tkind\ttranslation\n"
 
-
-def ulcdb(db: Path, *args: object):
-    return runner.invoke(app, ["--db", str(db), *map(str, args)])
 
 
 def fingerprint(db: Path) -> dict[str, tuple]:

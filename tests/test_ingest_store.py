@@ -6,21 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import ulcdb
 
-from ulcdb.cli.main import app
 from ulcdb.store import SCHEMA_VERSION, Store
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample"
-runner = CliRunner()
 
 TABLES = ("testbed", "document", "segment", "translator", "translation", "assessment",
           "named_set", "named_set_member", "metric", "refset", "seg_score", "sys_score")
 
-
-def ulcdb(db: Path, *args: str):
-    return runner.invoke(app, ["--db", str(db), *map(str, args)])
 
 
 def fingerprint(db: Path) -> dict[str, tuple]:

@@ -9,18 +9,13 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from typer.testing import CliRunner
+from cli_helpers import ulcdb
 
-from ulcdb.cli.main import app
 from ulcdb.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample"
-runner = CliRunner()
 
-
-def ulcdb(db: Path, *args: str):
-    return runner.invoke(app, ["--db", str(db), *map(str, args)])
 
 
 def lines(path: Path) -> list[str]:
