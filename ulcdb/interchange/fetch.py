@@ -48,20 +48,9 @@ with members as (
     select m.refset_id, list(t.name order by t.name) as refs
     from refset_member m join translator t using (translator_id) group by m.refset_id
 ),
-seg as (
-    select metric_id, translator_id, refset_id, 'seg' as level, seg_id, null::varchar as doc_id,
-           value from seg_score where variant = $variant
-),
-doc as (
-    select metric_id, translator_id, refset_id, 'doc' as level, null::integer as seg_id, doc_id,
-           value from doc_score where variant = $variant
-),
-sys as (
-    select metric_id, translator_id, refset_id, 'sys' as level, null::integer as seg_id,
-           null::varchar as doc_id, value from sys_score where variant = $variant
-),
-unioned as (
-    select * from seg union all select * from doc union all select * from sys
+unioned as (  -- stored and derived scores
+    select metric_id, translator_id, refset_id, level, seg_id, doc_id, value
+    from score_rows where variant = $variant
 )
 select tb.name as testbed, m.name as metric, t.name as target, mb.refs, u.level,
        u.doc_id, u.seg_id, u.value
@@ -87,11 +76,7 @@ def _params(sel: Selection) -> dict:
 
 
 _SCORED = """
-with units as (
-    select metric_id, translator_id, variant from seg_score
-    union all select metric_id, translator_id, variant from doc_score
-    union all select metric_id, translator_id, variant from sys_score
-)
+with units as (select metric_id, translator_id, variant from score_rows)
 select distinct m.name, u.variant
 from units u join metric m using (metric_id) join translator t using (translator_id)
 where list_contains($ids::integer[], t.testbed_id)

@@ -344,14 +344,7 @@ with members as (
     select m.refset_id, string_agg(t.name, '+' order by t.name) as refset_name
     from refset_member m join translator t using (translator_id) group by m.refset_id
 ),
-units as (
-    select metric_id, translator_id, refset_id, variant, 'seg' as level, seg_id,
-           null::varchar as doc_id, value from seg_score
-    union all
-    select metric_id, translator_id, refset_id, variant, 'doc', null, doc_id, value from doc_score
-    union all
-    select metric_id, translator_id, refset_id, variant, 'sys', null, null, value from sys_score
-)
+units as (select * from score_rows)  -- stored and derived scores
 select m.name as metric, tb.name as testbed, coalesce(tb.src_lang || '-' || tb.tgt_lang,
        tb.name) as lp, t.name as target, mb.refset_name,
        coalesce(n.written, mb.refset_name) as refset, u.level, u.variant,

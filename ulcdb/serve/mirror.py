@@ -175,6 +175,10 @@ DERIVED_VIEWS = {
 }
 
 
+# Id-keyed staging views whose rows a named view already holds (`scores`): not mirrored.
+NOT_MIRRORED = {"score_rows"}
+
+
 def _unwanted_derived(con: duckdb.DuckDBPyConnection) -> list[str]:
     """x-b / x-i metrics no stored metric set (nor LEX) names."""
     wanted = {m for members in _metric_sets(con).values() for m in members}
@@ -319,6 +323,8 @@ def build_mirror(store_path: Path, out: Path | None = None,
                 "where table_schema = 'main' order by table_type, table_name").fetchall()
             unwanted = _unwanted_derived(con)
             for name, _kind in objects:
+                if name in NOT_MIRRORED:
+                    continue
                 progress(name)
                 if name in DERIVED_VIEWS:
                     report.tables[name] = _copy(con, lite, name, DERIVED_VIEWS[name],
