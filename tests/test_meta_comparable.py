@@ -17,8 +17,7 @@ import numpy as np
 import pytest
 import sacrebleu
 import scipy.stats
-
-from tests.cli_helpers import ulcdb
+from cli_helpers import ulcdb
 
 TWO = ("AFRL", "Online-Y")
 FULL = "ref-A+ref-B"
