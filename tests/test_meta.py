@@ -308,6 +308,15 @@ def test_metrics_are_correlated_on_common_items(tiny, tmp_path):
         sql = dict(store.query("select metric, n_items from meta_corr('tiny', 'seg', 'DA', "
                                "'ref1', metrics := ['M1', 'M3'], common_items := true)"))
     assert sql == {"M1": 8, "M3": 8}
+    with Store(copy) as store:  # M4 scores only sD: nothing is common to M3 and M4
+        store.con.execute("insert into metric (metric_id, name, family, linguistic_level, "
+                          "higher_is_better, description) values (4, 'M4', 'test', 'lexical', "
+                          "true, 'test metric')")
+        store.con.execute("insert into seg_score values (4, ?, 1, 'case:mixed', 1, 0.5, null, 1)",
+                          [ids["sD"]])
+    refused = CliRunner().invoke(app, ["--db", str(copy), "meta", "-G", "seg", "--criterion",
+                                       "DA", "-m", "M3,M4", "--coef", "pearson"])
+    assert refused.exit_code == 1 and "--own-items" in refused.output
 
 
 def test_bootstrap_is_seeded_and_brackets_the_estimate(tiny):
