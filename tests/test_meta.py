@@ -302,6 +302,10 @@ def test_metrics_are_correlated_on_common_items(tiny, tmp_path):
                                                        abs=1e-12)
         assert got[metric]["kendall_tau_b"] == pytest.approx(
             scipy.stats.kendalltau(h, scores)[0], abs=1e-12)
+    run_info = json.loads(run(copy, *args, "--format", "json"))["run"]
+    assert run_info["targets"] == list(some) and run_info["n_items"] == 8
+    assert run_info["left_out"] == {"ref2": "human translation"}  # scored by M1 only
+    assert set(run_info["dropped_targets"]) == {"sD", "sE"}
     own = records(copy, *args, "--own-items")
     assert own["M1"]["n_items"] == len(vectors(truth, "M1", "seg")[0])
     with Store(copy) as store:

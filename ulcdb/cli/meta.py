@@ -93,7 +93,8 @@ def meta(
         "(default: the only one).")] = None,
     coef: Annotated[str | None, typer.Option(
         "--coef", help=f"Coefficients, comma-separated: {', '.join(COEFFICIENTS)} (default: "
-        "all but darr_tau_noties; no DARR at sys level).")] = None,
+        "all but darr_tau_noties; DARR neither at sys level nor for a criterion whose scale is "
+        "not 0..100).")] = None,
     grouping: Annotated[Grouping, typer.Option(
         "--grouping", help="flat (all items), item (per segment/document, averaged) or "
         "system (per system, averaged).")] = Grouping.flat,

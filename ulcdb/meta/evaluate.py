@@ -38,7 +38,7 @@ def prepare(store: Store, task: MetaTask) -> tuple[MetaTask, dict[str, str], Sca
     coefficients, threshold, notes = _darr_choice(task, scale)
     resolved = replace(task, systems=systems, coefficients=coefficients, threshold=threshold)
     if left_out:
-        present = _scored_targets(store, replace(resolved, systems=None))
+        present = _scored_targets(store, replace(resolved, systems=None, items="own"))
         left_out = {n: why for n, why in left_out.items() if n in present}
     return resolved, left_out, scale, notes
 
