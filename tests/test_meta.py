@@ -358,6 +358,10 @@ def test_formats_sort_and_significance(tiny):
     assert r"\begin{tabular}{lrrr}" in latex and r"\scriptsize[" in latex
     sig = json.loads(run(path, *base, "--sig", "paired-bootstrap", "--format", "json"))
     assert len(sig["significance"]) == 1 and 0 <= sig["significance"][0]["p_value"] <= 1
+    # M1 and M2 score the same items: --own-items changes nothing and --sig is allowed
+    own = json.loads(run(path, *base, "--own-items", "--sig", "paired-bootstrap", "--format",
+                         "json"))
+    assert own["significance"] == sig["significance"] and own["run"]["items"] == "own"
     # CSV keeps stdout one table: the significance table goes to --sig-out.
     refused = CliRunner().invoke(app, ["--db", str(path), "meta", *base, "--sig",
                                        "paired-bootstrap", "--format", "csv"])
