@@ -49,9 +49,10 @@ def _darr_choice(task: MetaTask, scale: Scale) -> tuple[tuple[str, ...], float |
         return task.coefs, task.threshold, []
     if scale.fits_darr_default():
         return task.coefs, DARR_THRESHOLD, []
-    why = (f"criterion {task.criterion!r} has an {scale.describe()}"
-           if scale.source is None or scale.lo is None
-           else f"criterion {task.criterion!r} is on the {scale.describe()}")
+    described = scale.describe()
+    why = (f"criterion {task.criterion!r} has an {described}"
+           if described.startswith(("unknown", "unbounded"))
+           else f"criterion {task.criterion!r} is on the {described}")
     why += f", but DARR's default threshold {DARR_THRESHOLD:g} is on the raw DA scale 0..100"
     if task.coefficients:
         raise MetaError(f"{why}: give --threshold (or record the scale with `ulcdb ingest "
