@@ -25,6 +25,7 @@ from ulcdb.meta import (
     records_csv,
     select,
 )
+from ulcdb.store import Store
 
 
 class MetaFmt(str, Enum):
@@ -75,6 +76,14 @@ def _ci_levels(spec: str) -> tuple[float, ...]:
     return tuple(v / 100 for v in values)
 
 
+def _excluded(store: Store, tid: int, specs: list[str], exclude_human: bool
+              ) -> tuple[str, ...]:
+    names = [n for spec in specs for n in select.translators(store, tid, spec)]
+    if exclude_human:
+        names += select.human_translations(store, tid)
+    return tuple(dict.fromkeys(names))
+
+
 def meta(
     testbed: Annotated[str | None, typer.Option("--testbed", "-t",
                                                 help="Test bed (default: the only one).")] = None,
@@ -103,7 +112,8 @@ def meta(
         "targets and the system set 'human'); without it, and without -s, they are left "
         "out, as in mt-metrics-eval.")] = False,
     exclude_human: Annotated[bool, typer.Option(
-        "--exclude-human", hidden=True, help="The default; kept for old scripts.")] = False,
+        "--exclude-human", hidden=True, help="The default (with -s: also drops the human "
+        "translations it names); kept for old scripts.")] = False,
     exclude: Annotated[list[str] | None, typer.Option(
         "--exclude", "-x", help="Leave out a system set (e.g. outliers) or systems; "
         "repeatable.")] = None,
@@ -183,8 +193,7 @@ def meta(
             testbed=name, level=level.value, criterion=select.criterion(store, name, criterion),
             refset=refset, metrics=chosen,
             systems=tuple(select.translators(store, tid, systems)) if systems else None,
-            exclude=tuple(n for spec in exclude or [] for n in select.translators(store, tid,
-                                                                                   spec)),
+            exclude=_excluded(store, tid, exclude or [], exclude_human),
             include_human=include_human, items="own" if own_items else "common",
             variant=variant, coefficients=tuple(select.split(coef)), grouping=grouping.value,
             threshold=threshold, accuracy_ties=acc_ties, reading=reading_name,
