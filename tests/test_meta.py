@@ -149,7 +149,7 @@ def records(path: Path, *args: str) -> dict[str, dict]:
     return {r["label"]: r for r in out["results"]}
 
 
-def vectors(truth: Truth, metric: str, level: str, targets=TARGETS):
+def vectors(truth: Truth, metric: str, level: str, targets=SYSTEMS):
     """(human, oriented metric, unit) vectors as the store should join them."""
     if level == "seg":
         human = truth.seg_human()
@@ -253,6 +253,9 @@ def test_exclusions_and_dr_reading(tiny):
     assert got["M1"]["n_targets"] == 4
     assert got["M1"]["reading"] == "doc_mean"
     assert got["M1"]["pearson"] == pytest.approx(scipy.stats.pearsonr(h, dr)[0], abs=1e-12)
+    named = records(path, "-G", "sys", "--criterion", "DA", "--bootstrap", "0", "--coef",
+                    "pearson", "-s", "sA,sB,ref2", "--exclude-human")
+    assert named["M1"]["targets"] == "sA sB"  # the old option still drops named humans
     derived = records(path, "-G", "sys", "--criterion", "DA", "--bootstrap", "0", "--coef",
                       "pearson", "-s", "sA,sB,sC,ref2", "--human", "derived")
     seg = truth.seg_human()
@@ -260,6 +263,67 @@ def test_exclusions_and_dr_reading(tiny):
     md = [truth.sys["M1"][s] for s in ("sA", "sB", "sC", "ref2")]
     assert derived["M1"]["human_source"] == "derived"
     assert derived["M1"]["pearson"] == pytest.approx(scipy.stats.pearsonr(hd, md)[0], abs=1e-12)
+
+
+def test_human_translations_need_include_human(tiny):
+    path, truth = tiny
+    args = ("-G", "seg", "--criterion", "DA", "--bootstrap", "0", "--coef", "pearson")
+    out = json.loads(run(path, *args, "--format", "json"))
+    assert out["run"]["targets"] == SYSTEMS and out["run"]["left_out"] == {
+        "ref2": "human translation"}
+    got = records(path, *args, "--include-human")
+    h, m, _, _ = vectors(truth, "M1", "seg", TARGETS)
+    assert got["M1"]["n_targets"] == 6 and got["M1"]["n_items"] == len(h)
+    assert got["M1"]["pearson"] == pytest.approx(scipy.stats.pearsonr(h, m)[0], abs=1e-12)
+
+
+def test_metrics_are_correlated_on_common_items(tiny, tmp_path):
+    """M3 scores three systems on the first document only: M1 is correlated there too."""
+    path, truth = tiny
+    copy = tmp_path / "common.duckdb"
+    copy.write_bytes(path.read_bytes())
+    some = ("sA", "sB", "sC")
+    m3 = {(t, s): float(s * 7 % 5 + ord(t[-1])) for t in some for s in range(1, 4)}
+    with Store(copy) as store:
+        ids = store.translators(store.testbed_id("tiny"))
+        store.con.execute("insert into metric (metric_id, name, family, linguistic_level, "
+                          "higher_is_better, description) values (3, 'M3', 'test', 'lexical', "
+                          "true, 'test metric')")
+        for (t, s), v in m3.items():
+            store.con.execute("insert into seg_score values (3, ?, 1, 'case:mixed', ?, ?, null, "
+                              "1)", [ids[t], s, v])
+    args = ("-G", "seg", "--criterion", "DA", "--bootstrap", "0", "--coef",
+            "pearson,kendall_tau_b", "-m", "M1,M3")
+    got = records(copy, *args)
+    human = truth.seg_human()
+    keys = sorted(k for k in m3 if k in human)
+    h = [human[k] for k in keys]
+    for metric, scores in (("M1", [truth.seg["M1"][k] for k in keys]),
+                           ("M3", [m3[k] for k in keys])):
+        assert got[metric]["n_items"] == len(keys) == 8  # sA lacks a judgment of segment 2
+        assert got[metric]["pearson"] == pytest.approx(scipy.stats.pearsonr(h, scores)[0],
+                                                       abs=1e-12)
+        assert got[metric]["kendall_tau_b"] == pytest.approx(
+            scipy.stats.kendalltau(h, scores)[0], abs=1e-12)
+    run_info = json.loads(run(copy, *args, "--format", "json"))["run"]
+    assert run_info["targets"] == list(some) and run_info["n_items"] == 8
+    assert run_info["left_out"] == {"ref2": "human translation"}  # scored by M1 only
+    assert set(run_info["dropped_targets"]) == {"sD", "sE"}
+    own = records(copy, *args, "--own-items")
+    assert own["M1"]["n_items"] == len(vectors(truth, "M1", "seg")[0])
+    with Store(copy) as store:
+        sql = dict(store.query("select metric, n_items from meta_corr('tiny', 'seg', 'DA', "
+                               "'ref1', metrics := ['M1', 'M3'], common_items := true)"))
+    assert sql == {"M1": 8, "M3": 8}
+    with Store(copy) as store:  # M4 scores only sD: nothing is common to M3 and M4
+        store.con.execute("insert into metric (metric_id, name, family, linguistic_level, "
+                          "higher_is_better, description) values (4, 'M4', 'test', 'lexical', "
+                          "true, 'test metric')")
+        store.con.execute("insert into seg_score values (4, ?, 1, 'case:mixed', 1, 0.5, null, 1)",
+                          [ids["sD"]])
+    refused = CliRunner().invoke(app, ["--db", str(copy), "meta", "-G", "seg", "--criterion",
+                                       "DA", "-m", "M3,M4", "--coef", "pearson"])
+    assert refused.exit_code == 1 and "--own-items" in refused.output
 
 
 def test_bootstrap_is_seeded_and_brackets_the_estimate(tiny):
@@ -294,9 +358,16 @@ def test_formats_sort_and_significance(tiny):
     assert [r["metric"] for r in rows] == ["M1", "M2"] and "pearson_hi99" in rows[0]
     assert float(rows[0]["pearson_lo95_fisher"]) < float(rows[0]["pearson"])
     latex = run(path, *base, "--format", "latex")
-    assert r"\begin{tabular}{lrr}" in latex and r"\scriptsize[" in latex
+    assert r"\begin{tabular}{lrrr}" in latex and r"\scriptsize[" in latex
     sig = json.loads(run(path, *base, "--sig", "paired-bootstrap", "--format", "json"))
     assert len(sig["significance"]) == 1 and 0 <= sig["significance"][0]["p_value"] <= 1
+    # M1 and M2 score the same items: --own-items changes nothing and --sig is allowed
+    own = json.loads(run(path, *base, "--own-items", "--sig", "paired-bootstrap", "--format",
+                         "json"))
+    assert own["run"]["items"] == "own"
+    assert own["significance"][0]["p_value"] == sig["significance"][0]["p_value"]
+    assert own["significance"][0]["delta"] == pytest.approx(sig["significance"][0]["delta"],
+                                                            abs=1e-12)
     # CSV keeps stdout one table: the significance table goes to --sig-out.
     refused = CliRunner().invoke(app, ["--db", str(path), "meta", *base, "--sig",
                                        "paired-bootstrap", "--format", "csv"])

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ulcdb.errors import NotFound, StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DB = "ulcdb.duckdb"
 
 

@@ -8,12 +8,14 @@
 create or replace macro darr_pairs(testbed_name, lvl, criterion_name, refset_name,
                                    threshold := 25, systems := null, metrics := null,
                                    variant_name := null, reading := 'metric',
-                                   human_from := 'auto', min_segments := 1) as table
+                                   human_from := 'auto', min_segments := 1,
+                                   common_items := false) as table
 with items as (
     select * from meta_items(testbed_name, lvl, criterion_name, refset_name,
                              systems := systems, metrics := metrics,
                              variant_name := variant_name, reading := reading,
-                             human_from := human_from, min_segments := min_segments)
+                             human_from := human_from, min_segments := min_segments,
+                             common_items := common_items)
 ),
 pairs as (
     select a.metric, a.variant, a.unit, a.doc_id, a.seg_id,

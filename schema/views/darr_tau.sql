@@ -7,12 +7,14 @@
 create or replace macro darr_tau(testbed_name, lvl, criterion_name, refset_name,
                                  threshold := 25, systems := null, metrics := null,
                                  variant_name := null, reading := 'metric',
-                                 human_from := 'auto', min_segments := 1) as table
+                                 human_from := 'auto', min_segments := 1,
+                                 common_items := false) as table
 with pairs as (
     select * from darr_pairs(testbed_name, lvl, criterion_name, refset_name,
                              threshold := threshold, systems := systems, metrics := metrics,
                              variant_name := variant_name, reading := reading,
-                             human_from := human_from, min_segments := min_segments)
+                             human_from := human_from, min_segments := min_segments,
+                             common_items := common_items)
 ),
 counted as (
     select metric, variant,

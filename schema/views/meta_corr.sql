@@ -8,14 +8,16 @@
 create or replace macro meta_corr(testbed_name, lvl, criterion_name, refset_name,
                                   grouping_by := 'flat', systems := null, metrics := null,
                                   variant_name := null, reading := 'metric',
-                                  human_from := 'auto', min_segments := 1) as table
+                                  human_from := 'auto', min_segments := 1,
+                                  common_items := false) as table
 with items as (
     select metric, variant, human, score,
            case grouping_by when 'item' then unit when 'system' then translator else '' end
                as grp
     from meta_items(testbed_name, lvl, criterion_name, refset_name, systems := systems,
                     metrics := metrics, variant_name := variant_name, reading := reading,
-                    human_from := human_from, min_segments := min_segments)
+                    human_from := human_from, min_segments := min_segments,
+                    common_items := common_items)
 ),
 ranked as (
     select *,

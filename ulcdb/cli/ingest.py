@@ -276,6 +276,9 @@ def ingest_assessments(
     skip_unknown: Annotated[bool, typer.Option(
         "--skip-unknown", help="Leave out rows of systems the test bed lacks (reported).")] =
     False,
+    scale: Annotated[str | None, typer.Option(
+        "--scale", help="The criterion's scale MIN:MAX, e.g. 0:100, -25:0, or : (unbounded); "
+        "values outside it are refused.")] = None,
 ) -> None:
     """Ingest human assessments (segment, document or system level).
 
@@ -286,6 +289,7 @@ def ingest_assessments(
     Example: ulcdb ingest assessments human/da.tsv --map system=system --map seg_id=seg_id
     --map score=da_raw --map judge=judge -c DA-raw
     """
+    bounds = ar.parse_scale(scale) if scale is not None else None
     items = read_assessment_file(path, fmt, criterion, mapping, level, rename)
     if criterion:
         for a in items:
@@ -295,7 +299,7 @@ def ingest_assessments(
         if _assessment_format(path, fmt, mapping) == AssessmentFormat.mtme:
             ar.match_mtme_names(items, store.translators(store.testbed_id(name)))
         report = load_assessments(store, name, items, path, replace=replace,
-                                  skip_unknown=skip_unknown)
+                                  skip_unknown=skip_unknown, scale=bounds)
     typer.echo(report.summary())
 
 

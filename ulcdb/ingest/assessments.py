@@ -143,6 +143,27 @@ def match_mtme_names(items: list[Assessment], names: Collection[str]) -> list[As
     return items
 
 
+def parse_scale(text: str) -> tuple[float | None, float | None]:
+    """``MIN:MAX`` (``--scale``) as two bounds; an empty side is unbounded (``:`` for z-scores).
+
+    Example: ``parse_scale("0:100") == (0.0, 100.0)``, ``parse_scale("-25:0")``
+    """
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise InputError("--scale", None, f"give the scale as MIN:MAX (e.g. 0:100), not {text!r}")
+    bounds = []
+    for part in parts:
+        try:
+            bounds.append(float(part) + 0.0 if part.strip() else None)
+        except ValueError:
+            raise InputError("--scale", None, f"{part!r} in {text!r} is not a number") from None
+    lo, hi = bounds
+    if any(b is not None and not math.isfinite(b) for b in bounds) or (
+            lo is not None and hi is not None and lo >= hi):
+        raise InputError("--scale", None, f"the scale {text!r} needs finite MIN < MAX")
+    return lo, hi
+
+
 # --- NIST / Asiya CSV -----------------------------------------------------------------------
 
 

@@ -87,12 +87,15 @@ class _Resolver:
 
 def load_assessments(
     store: Store, testbed: str, items: list[Assessment], path: Path, replace: bool = False,
-    skip_unknown: bool = False,
+    skip_unknown: bool = False, scale: tuple[float | None, float | None] | None = None,
 ) -> AssessmentReport:
     """Check and store ``items`` read from ``path``, all or nothing.
 
     ``skip_unknown`` leaves out rows of translators the test bed does not have (e.g. MQM
     scores of systems whose outputs were not released) instead of refusing the file.
+    ``scale`` (MIN, MAX; None = unbounded) is recorded for every criterion of the file
+    (table ``criterion``); a value outside it is refused, and so is a scale other than the
+    one already recorded unless ``replace``.
     """
     if not items:
         raise InputError(path, None, "no assessments found")
@@ -115,10 +118,15 @@ def load_assessments(
             raise InputError(path, a.line, f"duplicate assessment (first at line {seen[key]})")
         if a.value != a.value:  # NaN
             raise InputError(path, a.line, "score is NaN")
+        if scale is not None and not _within(a.value, scale):
+            raise InputError(path, a.line, f"score {a.value:g} lies outside the scale "
+                             f"{_scale_text(scale)} given with --scale")
         seen[key] = a.line
         for name, value in zip((*KEY, "value"), (*key, a.value), strict=True):
             cols[name].append(value)
     with store.transaction():
+        if scale is not None:
+            _record_scale(store, tid, sorted(set(cols["criterion"])), scale, str(path), replace)
         report = _merge(store, tid, cols, str(path), replace, len(items))
     report.skipped = skipped
     return report
@@ -150,3 +158,29 @@ def _merge(store: Store, tid: int, cols: dict[str, list], origin: str, replace: 
         [tid, origin, tid])
     con.execute("drop table _new_assessment")
     return AssessmentReport(read=n, inserted=n - same, unchanged=same, replaced=differ)
+
+
+def _within(value: float, scale: tuple[float | None, float | None]) -> bool:
+    lo, hi = scale
+    return (lo is None or value >= lo) and (hi is None or value <= hi)
+
+
+def _scale_text(scale: tuple[float | None, float | None]) -> str:
+    return ":".join("" if b is None else f"{b:g}" for b in scale)
+
+
+def _record_scale(store: Store, tid: int, criteria: list[str],
+                  scale: tuple[float | None, float | None], origin: str, replace: bool) -> None:
+    """Record ``scale`` for each criterion; a different recorded scale needs ``replace``."""
+    for name in criteria:
+        row = store.query("select scale_min, scale_max from criterion where testbed_id = ? "
+                          "and name = ?", [tid, name])
+        if row and tuple(row[0]) == tuple(scale):
+            continue
+        if row and not replace:
+            raise Conflict(f"{origin}: criterion {name!r} has the scale "
+                           f"{_scale_text(tuple(row[0]))}, not {_scale_text(scale)}; use "
+                           "--replace to change it")
+        store.con.execute("delete from criterion where testbed_id = ? and name = ?", [tid, name])
+        store.con.execute("insert into criterion values (?, ?, ?, ?, ?)",
+                          [tid, name, *scale, origin])

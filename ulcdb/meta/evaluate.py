@@ -1,184 +1,82 @@
-"""Meta-evaluation: how well stored metric scores agree with stored human judgments.
+"""Running a meta-evaluation: resolve the task, fetch the items, estimate, compare metrics.
 
-What is SQL and what is Python:
-- SQL (schema/views): ``meta_human`` (human scores per unit: ingested or derived by averaging
-  segment assessments), ``meta_metric`` (metric scores per unit, incl. the DR' reading),
-  ``meta_items`` (the two joined), ``meta_corr`` (Pearson and Spearman, flat or averaged per
-  item or system), ``darr_pairs`` and ``darr_tau`` (the WMT DARR Kendall-like tau).
-- Python, pure functions: ``ulcdb.stats`` (the Kendall family and pairwise accuracy, grouped
-  averages, DARR pairs for resampling, Fisher intervals, the tests comparing two metrics) and
-  ``ulcdb.bootstrap`` (every bootstrap replicate, vectorised).  This module only runs the
-  macros, hands the vectors to those functions and collects the results.
-
-A task is a frozen ``MetaTask``; its fields name the result and it records the seed.
+Point estimates of Pearson, Spearman and DARR come from the SQL macros (``meta_corr``,
+``darr_tau``); Kendall, accuracy, grouped averages and every bootstrap replicate from the
+pure functions of ``ulcdb.stats`` and ``ulcdb.bootstrap``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
 
 from ulcdb import bootstrap, stats
-from ulcdb.errors import UlcdbError
+from ulcdb.meta import select
+from ulcdb.meta.report import Coverage, Estimate, Interval, Items, MetaReport, MetricComparison
+from ulcdb.meta.task import (
+    DARR,
+    DARR_THRESHOLD,
+    MIN_DARR_PAIRS,
+    MetaError,
+    MetaTask,
+    Scale,
+    _choice,
+)
 from ulcdb.store import Store
 
-LEVELS = ("seg", "doc", "sys")
-GROUPINGS = ("flat", "item", "system")
-READINGS = ("metric", "seg_mean", "doc_mean")
-HUMAN_FROM = ("auto", "ingested", "derived")
-DARR = ("darr_tau", "darr_tau_noties")
-COEFFICIENTS = ("pearson", "spearman", "kendall_tau_b", "kendall_tau_c", *DARR, "accuracy")
-DEFAULT_COEFFICIENTS = {
-    "seg": ("pearson", "spearman", "kendall_tau_b", "kendall_tau_c", "darr_tau", "accuracy"),
-    "doc": ("pearson", "spearman", "kendall_tau_b", "kendall_tau_c", "darr_tau", "accuracy"),
-    "sys": ("pearson", "spearman", "kendall_tau_b", "kendall_tau_c", "accuracy"),
-}
-# Units a level's items can be resampled by: segments, documents or systems.
-RESAMPLE_UNITS = {"seg": ("seg", "doc", "sys"), "doc": ("doc", "sys"), "sys": ("sys",)}
-UNIT_NAMES = {"seg": "segments", "doc": "documents", "sys": "systems"}
-HUMAN_SET = "human"  # a stored system set of human translations submitted as systems
+# -- resolving the task ------------------------------------------------------------------------
 
 
-class MetaError(UlcdbError):
-    """A meta-evaluation that cannot be run as asked."""
+def prepare(store: Store, task: MetaTask) -> tuple[MetaTask, dict[str, str], Scale, list[str]]:
+    """The task as it will run (targets, coefficients and DARR threshold resolved), the
+    targets left out and why, the criterion's scale, and notes for the header."""
+    scale = select.criterion_scale(store, task.testbed, task.criterion)
+    systems, left_out = select.targets(store, task.testbed, task.systems, task.exclude,
+                                       task.include_human)
+    coefficients, threshold, notes = _darr_choice(task, scale)
+    resolved = replace(task, systems=systems, coefficients=coefficients, threshold=threshold)
+    if left_out:
+        present = _scored_targets(store, replace(resolved, systems=None, items="own"))
+        left_out = {n: why for n, why in left_out.items() if n in present}
+    return resolved, left_out, scale, notes
 
 
-def _choice(value, allowed, what: str) -> None:
-    if value not in allowed:
-        raise MetaError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+def _darr_choice(task: MetaTask, scale: Scale) -> tuple[tuple[str, ...], float | None, list[str]]:
+    """DARR's default threshold (25) is on raw DA 0..100: elsewhere it needs --threshold."""
+    if not any(c in DARR for c in task.coefs) or task.threshold is not None:
+        return task.coefs, task.threshold, []
+    if scale.fits_darr_default():
+        return task.coefs, DARR_THRESHOLD, []
+    described = scale.describe()
+    why = (f"criterion {task.criterion!r} has an {described}"
+           if described.startswith(("unknown", "unbounded"))
+           else f"criterion {task.criterion!r} is on the {described}")
+    why += f", but DARR's default threshold {DARR_THRESHOLD:g} is on the raw DA scale 0..100"
+    if task.coefficients:
+        raise MetaError(f"{why}: give --threshold (or record the scale with `ulcdb ingest "
+                        f"assessments --scale MIN:MAX`)")
+    kept = tuple(c for c in task.coefs if c not in DARR)
+    return kept, None, [f"DARR left out: {why} (give --coef darr_tau --threshold T)"]
 
 
-@dataclass(frozen=True)
-class MetaTask:
-    """One meta-evaluation: which scores are compared with which judgments, and how."""
-
-    testbed: str
-    level: str
-    criterion: str
-    refset: str
-    metrics: tuple[str, ...] | None = None  # None: every metric scored against refset
-    systems: tuple[str, ...] | None = None  # targets kept; None: every scored target
-    variant: str | None = None  # None: every variant
-    coefficients: tuple[str, ...] = ()  # (): DEFAULT_COEFFICIENTS[level]
-    grouping: str = "flat"
-    threshold: float = 25.0  # DARR: minimum difference of human scores
-    accuracy_ties: str = "acc_eq"
-    reading: str = "metric"  # metric, seg_mean or doc_mean (DR')
-    human_from: str = "auto"
-    min_segments: int = 1
-    resample: str | None = None  # unit: seg, doc or sys; None: the level's own
-    n_resamples: int = 1000
-    seed: int = 1234
-    ci_levels: tuple[float, ...] = (0.95, 0.99)
-
-    def __post_init__(self) -> None:
-        _choice(self.level, LEVELS, "level")
-        _choice(self.grouping, GROUPINGS, "grouping")
-        _choice(self.reading, READINGS, "reading")
-        _choice(self.human_from, HUMAN_FROM, "human source")
-        _choice(self.accuracy_ties, stats.ACCURACY_TIES, "accuracy ties")
-        for c in self.coefs:
-            _choice(c, COEFFICIENTS, "coefficient")
-        _choice(self.resample_unit, RESAMPLE_UNITS[self.level],
-                f"resampling unit at {self.level} level")
-        if self.n_resamples < 0:
-            raise MetaError("the number of resamples cannot be negative")
-        if not all(0 < c < 1 for c in self.ci_levels):
-            raise MetaError("confidence levels must lie between 0 and 1 (e.g. 0.95)")
-        if self.threshold < 0:
-            raise MetaError("the DARR threshold cannot be negative")
-        if self.level == "sys" and self.grouping != "flat":
-            raise MetaError("at system level there is one item per system: use grouping flat")
-
-    @property
-    def coefs(self) -> tuple[str, ...]:
-        return self.coefficients or DEFAULT_COEFFICIENTS[self.level]
-
-    @property
-    def resample_unit(self) -> str:
-        return self.resample or self.level
-
-    def macro_args(self) -> tuple[str, list]:
-        """Argument list and parameters shared by the meta_* macros."""
-        sql = ("?, ?, ?, ?, systems := ?::varchar[], metrics := ?::varchar[], "
-               "variant_name := ?, reading := ?, human_from := ?, min_segments := ?")
-        params = [self.testbed, self.level, self.criterion, self.refset,
-                  list(self.systems) if self.systems is not None else None,
-                  list(self.metrics) if self.metrics is not None else None,
-                  self.variant, self.reading, self.human_from, self.min_segments]
-        return sql, params
-
-
-@dataclass(frozen=True)
-class Interval:
-    level: float
-    lo: float
-    hi: float
-    method: str  # bootstrap or fisher
-
-
-@dataclass(frozen=True)
-class Estimate:
-    metric: str
-    variant: str
-    coefficient: str
-    value: float
-    n_items: int
-    n_groups: int | None = None  # groups averaged (grouping item or system)
-    n_pairs: int | None = None  # DARR pairs
-    intervals: tuple[Interval, ...] = ()
-
-    def interval(self, level: float, method: str = "bootstrap") -> Interval | None:
-        return next((i for i in self.intervals if i.level == level and i.method == method),
-                    None)
-
-
-@dataclass(frozen=True)
-class Items:
-    """One metric's item vectors, aligned: human and oriented metric scores per target/unit."""
-
-    translator: np.ndarray
-    unit: np.ndarray
-    doc: np.ndarray
-    human: np.ndarray
-    score: np.ndarray
-
-    def key(self) -> np.ndarray:
-        return np.char.add(np.char.add(self.translator.astype(str), "\x1f"),
-                           self.unit.astype(str))
-
-
-@dataclass
-class MetaReport:
-    task: MetaTask
-    estimates: list[Estimate]
-    human_source: str
-    targets: tuple[str, ...]
-    n_units: int  # units of the resampling universe
-    items: dict[tuple[str, str], Items] = field(repr=False, default_factory=dict)
-    replicates: dict[tuple[str, str, str], np.ndarray] = field(repr=False, default_factory=dict)
-
-    def metrics(self) -> list[tuple[str, str]]:
-        return list(dict.fromkeys((e.metric, e.variant) for e in self.estimates))
-
-    def value(self, metric: str, variant: str, coefficient: str) -> float:
-        for e in self.estimates:
-            if (e.metric, e.variant, e.coefficient) == (metric, variant, coefficient):
-                return e.value
-        raise KeyError((metric, variant, coefficient))
+def _scored_targets(store: Store, task: MetaTask) -> set[str]:
+    args, params = task.macro_args()
+    return {r[0] for r in store.query(f"select distinct translator from meta_items({args})",
+                                      params)}
 
 
 # -- fetching ----------------------------------------------------------------------------------
 
 
 def fetch_items(store: Store, task: MetaTask) -> tuple[dict[tuple[str, str], Items], str]:
-    """Item vectors per (metric, variant) from meta_items, and the human source used."""
-    args, params = task.macro_args()
+    """Each metric's own item vectors (``common`` marks those every metric scores) from
+    meta_items, and the human source used."""
+    args, params = replace(task, items="own").macro_args()
     cols = store.con.execute(
         f"select metric, variant, translator, unit, coalesce(doc_id, '') as doc_id, human, "
-        f"score, human_source from meta_items({args}) "
+        f"score, common, human_source from meta_items({args}) "
         f"order by metric, variant, translator, unit", params).fetchnumpy()
     if len(cols["metric"]) == 0:
         raise MetaError(_why_empty(store, task))
@@ -194,7 +92,8 @@ def fetch_items(store: Store, task: MetaTask) -> tuple[dict[tuple[str, str], Ite
             np.asarray(cols["unit"][lo:hi], dtype=object),
             np.asarray(cols["doc_id"][lo:hi], dtype=object),
             np.asarray(cols["human"][lo:hi], dtype=float),
-            np.asarray(cols["score"][lo:hi], dtype=float))
+            np.asarray(cols["score"][lo:hi], dtype=float),
+            np.asarray(cols["common"][lo:hi], dtype=bool))
         lo = hi
     sources = sorted(set(cols["human_source"].astype(str)))
     return out, "+".join(sources)
@@ -307,9 +206,31 @@ def _intervals(task: MetaTask, est: Estimate, reps: np.ndarray | None) -> tuple[
     return tuple(out)
 
 
+def _used(task: MetaTask, own: dict[tuple[str, str], Items]) -> dict[tuple[str, str], Items]:
+    if not task.common:
+        return own
+    used = {k: it.subset(it.common) for k, it in own.items()}
+    if not any(len(it.human) for it in used.values()):
+        raise MetaError("no item (target and unit) is scored by every metric of the run: "
+                        "choose metrics with -m, or give --own-items")
+    return used
+
+
+def _few_pairs(task: MetaTask, estimates: list[Estimate], labels: dict) -> list[str]:
+    few = [f"{labels[(e.metric, e.variant)]} ({e.n_pairs})" for e in estimates
+           if e.n_pairs is not None and e.n_pairs < MIN_DARR_PAIRS]
+    few = list(dict.fromkeys(few))
+    if not few:
+        return []
+    return [f"warning: DARR rests on fewer than {MIN_DARR_PAIRS} pairs for {', '.join(few)} "
+            f"(threshold {task.threshold:g} on {task.criterion})"]
+
+
 def evaluate(store: Store, task: MetaTask) -> MetaReport:
     """Every coefficient of ``task`` for every metric, with bootstrap and Fisher intervals."""
-    items, human_source = fetch_items(store, task)
+    task, left_out, scale, notes = prepare(store, task)
+    own, human_source = fetch_items(store, task)
+    items = _used(task, own)
     corr, darr = sql_estimates(store, task)
     unit = task.resample_unit
     universe = np.unique(np.concatenate([_unit_column(it, unit) for it in items.values()])
@@ -330,25 +251,13 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
             estimates.append(est)
             if coef in reps:
                 replicates[metric, variant, coef] = reps[coef]
-    targets = tuple(sorted({str(t) for it in items.values() for t in it.translator}))
-    return MetaReport(task, estimates, human_source, targets, len(universe), items, replicates)
+    report = MetaReport(task, estimates, human_source, Coverage.of(task, own, items, left_out),
+                        len(universe), scale, notes, [], items, replicates)
+    report.warnings = _few_pairs(task, estimates, report.labels())
+    return report
 
 
 # -- comparing metrics -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MetricComparison:
-    better: tuple[str, str]  # (metric, variant) with the higher point estimate
-    worse: tuple[str, str]
-    coefficient: str
-    result: stats.Comparison
-
-
-def _aligned(a: Items, b: Items) -> tuple[Items, np.ndarray]:
-    _, ia, ib = np.intersect1d(a.key(), b.key(), return_indices=True)
-    sub = Items(a.translator[ia], a.unit[ia], a.doc[ia], a.human[ia], a.score[ia])
-    return sub, b.score[ib]
 
 
 def _statistic(task: MetaTask, coef: str, items: Items):
@@ -362,13 +271,25 @@ def _statistic(task: MetaTask, coef: str, items: Items):
     return lambda m: stats.grouped(coef, h, m, groups, task.accuracy_ties)[0]
 
 
+def _check_same_items(report: MetaReport) -> None:
+    """Significance tests compare metrics on the same items only."""
+    keys = {k: it.key() for k, it in report.items.items()}
+    first = next(iter(keys.values()))
+    if all(len(k) == len(first) and np.array_equal(k, first) for k in keys.values()):
+        return
+    labels = report.labels()
+    sizes = ", ".join(f"{labels[k]} {len(v)}" for k, v in keys.items())
+    raise MetaError(f"--sig needs every metric on the same items, but their item sets differ "
+                    f"({sizes} items): drop --own-items")
+
+
 def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstrap"
             ) -> list[MetricComparison]:
     """Every pair of metrics: is the better one (by point estimate) significantly better?
 
-    paired-bootstrap reuses the report's resamples (the same units for every metric);
-    permutation runs PERM-BOTH on the items both metrics score, with the task's seed and as
-    many permutations as the task has resamples.
+    Refused when the metrics' item sets differ (--own-items).  paired-bootstrap reuses the
+    report's resamples (the same units for every metric); permutation runs PERM-BOTH on the
+    items, with the task's seed and as many permutations as the task has resamples.
     """
     task = report.task
     _choice(method, ("paired-bootstrap", "permutation"), "significance test")
@@ -376,6 +297,7 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
         raise MetaError(f"coefficient {coefficient!r} was not computed ({', '.join(task.coefs)})")
     if task.n_resamples == 0:
         raise MetaError("significance tests need resamples (--bootstrap above 0)")
+    _check_same_items(report)
     ranked = sorted(report.metrics(), key=lambda mv: -np.nan_to_num(
         report.value(*mv, coefficient), nan=-np.inf))
     out = []
@@ -385,38 +307,8 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
             result = stats.paired_bootstrap(va, vb, report.replicates[(*a, coefficient)],
                                             report.replicates[(*b, coefficient)], task.seed)
         else:
-            sub, other = _aligned(report.items[a], report.items[b])
-            result = stats.permutation_test(_statistic(task, coefficient, sub), sub.score,
-                                            other, task.n_resamples, task.seed)
+            items = report.items[a]
+            result = stats.permutation_test(_statistic(task, coefficient, items), items.score,
+                                            report.items[b].score, task.n_resamples, task.seed)
         out.append(MetricComparison(a, b, coefficient, result))
     return out
-
-
-# -- selections --------------------------------------------------------------------------------
-
-
-def human_translations(store: Store, testbed_id: int) -> list[str]:
-    """Translators that are human translations: references, and the stored system set
-    'human' (human translations submitted as systems, e.g. WMT20's Human-B.0)."""
-    from ulcdb.selection import stored_set
-
-    refs = list(store.translators(testbed_id, "reference"))
-    return list(dict.fromkeys(refs + (stored_set(store, testbed_id, "system", HUMAN_SET) or [])))
-
-
-def scored_metrics(store: Store, testbed: str, refset: str, level: str) -> list[str]:
-    return [r[0] for r in store.query(
-        "select distinct metric from scores where testbed = ? and refset = ? and level = ? "
-        "order by metric", [testbed, refset, level])]
-
-
-def scored_refsets(store: Store, testbed: str) -> list[str]:
-    return [r[0] for r in store.query(
-        "select distinct refset from scores where testbed = ? and refset_kind = 'reference' "
-        "order by refset", [testbed])]
-
-
-def criteria(store: Store, testbed: str) -> list[str]:
-    return [r[0] for r in store.query(
-        "select distinct criterion from assessments where testbed = ? order by criterion",
-        [testbed])]
