@@ -37,31 +37,13 @@ def init(
     typer.echo(f"store ready: {state.db}")
 
 
-INFO_SQL = """
-select tb.name as testbed, tb.src_lang || '-' || tb.tgt_lang as lp,
-  (select count(*) from document d where d.testbed_id = tb.testbed_id) as documents,
-  (select count(*) from segment s where s.testbed_id = tb.testbed_id) as segments,
-  (select count(*) from translator t where t.testbed_id = tb.testbed_id
-     and role = 'system') as systems,
-  (select count(*) from translator t where t.testbed_id = tb.testbed_id
-     and role = 'reference') as refs,
-  (select string_agg(distinct criterion, ', ' order by criterion) from assessment a
-     where a.testbed_id = tb.testbed_id) as criteria,
-  (select count(distinct metric_id) from sys_score x join translator t using (translator_id)
-     where t.testbed_id = tb.testbed_id) as metrics_scored,
-  (select count(*) from seg_score x join translator t using (translator_id)
-     where t.testbed_id = tb.testbed_id) as seg_scores
-from testbed tb order by tb.testbed_id
-"""
-
-
 def info(fmt: FmtOpt = Fmt.table) -> None:
     """Summarise the store: test beds with their counts, criteria and metrics computed.
 
     Example: ulcdb info
     """
     with open_store(read_only=True) as store:
-        cur = store.con.execute(INFO_SQL)
+        cur = store.con.execute("select * from testbed_summary")
         cols = [d[0] for d in cur.description]
         rows = cur.fetchall()
         if fmt == Fmt.table:

@@ -44,28 +44,8 @@ class TestbedInfo:
 
 
 _SCORES = """
-with members as (
-    select m.refset_id, list(t.name order by t.name) as refs
-    from refset_member m join translator t using (translator_id) group by m.refset_id
-),
-unioned as (  -- stored and derived scores
-    select metric_id, translator_id, refset_id, level, seg_id, doc_id, value
-    from score_rows where variant = $variant
-)
-select tb.name as testbed, m.name as metric, t.name as target, mb.refs, u.level,
-       u.doc_id, u.seg_id, u.value
-from unioned u
-join metric m using (metric_id)
-join translator t using (translator_id)
-join testbed tb on tb.testbed_id = t.testbed_id
-join members mb using (refset_id)
-join refset r using (refset_id)
-where list_contains($levels::varchar[], u.level)
-  and (len($testbeds::varchar[]) = 0 or list_contains($testbeds::varchar[], tb.name))
-  and (len($metrics::varchar[]) = 0 or list_contains($metrics::varchar[], m.name))
-  and (len($targets::varchar[]) = 0 or list_contains($targets::varchar[], t.name))
-  and (len($refsets::varchar[]) = 0 or list_contains($refsets::varchar[], r.name))
-order by tb.name, m.name, r.name, t.name, u.level, u.seg_id, u.doc_id
+select * from export_scores($variant, $levels::varchar[], $testbeds::varchar[],
+                            $metrics::varchar[], $targets::varchar[], $refsets::varchar[])
 """
 
 

@@ -126,7 +126,8 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
         if cols[key] is None and constants.get(key) is None:
             raise InputError(path, 1, f"no {key} column and no {key} given (columns: {columns})")
     expr = {k: f"nullif(trim({_ident(cols[k])}::varchar), '')" if cols[k]
-            else _literal(constants.get(k)) for k in KEYS}
+            else f"${k}::varchar" for k in KEYS}
+    given = {k: constants.get(k) for k in KEYS if not cols[k]}
     con = duckdb.connect()
     try:
         con.register("t", table.append_column("_line", pa.array(
@@ -139,7 +140,7 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
                    {expr['seg_in_doc']} as seg_in_doc, {expr['doc_id']} as doc_id,
                    case when {expr['value']} not in {MISSING!r} then {expr['value']} end
                    as value, {expr['variant']} as variant
-            from t""")
+            from t""", given)
         _check(con, path, variant)
         con.execute("""
             create temp view typed as
@@ -203,10 +204,6 @@ def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _literal(value: str | None) -> str:
-    return "null::varchar" if value is None else "'" + value.replace("'", "''") + "'"
-
-
 def read_score_lines(path: str | Path, testbed: str, metric: str, target: str,
                      refs: tuple[str, ...], n_segments: int | None = None) -> ScoreFrame:
     """One score per line: line n is segment n (``None`` = missing)."""
@@ -240,12 +237,11 @@ def export_table(store: Store, source: str, path: str | Path, fmt: str | None = 
     options = {"csv": "format csv, header true", "tsv": "format csv, header true, "
                "delimiter '\t', quote '', escape ''", "parquet": "format parquet",
                "json": "format json"}[fmt]
-    target = str(path).replace("'", "''")
     try:
         if fmt == "tsv":
             _check_tsv(store, body, path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        store.con.execute(f"copy ({body}) to '{target}' ({options})")
+        store.con.execute(f"copy ({body}) to $path ({options})", {"path": str(path)})
         return int(store.query(f"select count(*) from ({body})")[0][0])
     except duckdb.Error as exc:
         raise InputError(path, None, f"export failed: {exc}") from None

@@ -224,22 +224,6 @@ def _intervals(con, lite) -> int:
     return len(rows)
 
 
-METRIC_CORR_SQL = """
-with s as (
-    select testbed, level, refset, metric, translator, coalesce(doc_id, '') as doc_id,
-           coalesce(seg_id, 0) as seg_id, value
-    from scores
-    where role = 'system' and refset_kind = 'reference' and level = $lvl and value is not null
-      and list_contains($1::varchar[], metric)
-)
-select a.testbed, a.level, a.refset, a.metric as metric_a, b.metric as metric_b,
-       corr(a.value, b.value) as pearson, count(*) as n
-from s a
-join s b using (testbed, level, refset, translator, doc_id, seg_id)
-group by all
-"""
-
-
 def _derived(con, lite, report: MirrorReport,
              progress: Callable[[str], None]) -> None:
     sets = _metric_sets(con)
@@ -277,7 +261,7 @@ def _derived(con, lite, report: MirrorReport,
                                      {"testbed": tb, "criterion": crit, "level": lvl,
                                       "refset": refset, "grouping_by": grouping}))
     for lvl in ("sys", "doc", "seg"):
-        jobs.append(("metric_corr", METRIC_CORR_SQL.replace("$lvl", f"'{lvl}'"),
+        jobs.append(("metric_corr", f"select * from metric_corr($1::varchar[], '{lvl}')",
                      [_corr_metrics(sets)], {}))
     for table, sql, params, extra in jobs:
         progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
