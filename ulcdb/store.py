@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +37,17 @@ def schema_files() -> list[Path]:
     return [base / ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
 
 
+def schema_hash() -> str:
+    """Digest of the shipped schema (manifest order and every file's text)."""
+    digest = hashlib.sha256()
+    for path in schema_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+_SHADOW = re.compile(r"^create\s+or\s+replace\s+(view|macro)\b", re.IGNORECASE | re.MULTILINE)
+
+
 class Store:
     """One DuckDB file holding test beds, translations, judgments and scores."""
 
@@ -48,23 +61,24 @@ class Store:
             raise StoreError(f"cannot open store {self.path}: {exc}") from exc
         try:
             self._check_version()
-            if not read_only:
-                self.apply_schema()
+            self._sync_schema(read_only)
         except BaseException:
             self.con.close()
             raise
 
     # -- schema ---------------------------------------------------------------------------
-    def _stored_version(self) -> int | None:
+    def _stored(self, key: str) -> str | None:
         has = self.con.execute(
             "select count(*) from information_schema.tables where table_name = 'schema_info'"
         ).fetchone()[0]
         if not has:
             return None
-        row = self.con.execute(
-            "select value from schema_info where key = 'schema_version'"
-        ).fetchone()
-        return int(row[0]) if row else None
+        row = self.con.execute("select value from schema_info where key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def _stored_version(self) -> int | None:
+        value = self._stored("schema_version")
+        return int(value) if value is not None else None
 
     def _check_version(self) -> None:
         version = self._stored_version()
@@ -80,15 +94,38 @@ class Store:
             f"({SCHEMA_VERSION}): re-create it with `ulcdb init --force` and ingest again"
         )
 
+    def _sync_schema(self, read_only: bool) -> None:
+        """Bring the views up to the shipped SQL when its digest differs from the stored one:
+        written on a writable open, as temporary shadows on a read-only one."""
+        if self._stored("schema_hash") == schema_hash():
+            return
+        if not read_only:
+            self.apply_schema()
+        elif self._stored_version() is None:
+            raise StoreError(f"{self.path} is not a ulcdb store (it has no schema_info table): "
+                             "give the path of one, or create one with `ulcdb init`")
+        else:
+            self._shadow_views()
+
     def apply_schema(self) -> None:
-        """Create missing tables and (re)create every view, in the manifest's order."""
+        """Create missing tables and (re)create every view, in the manifest's order; records
+        the schema's digest, so later opens skip this while the shipped SQL is unchanged."""
         with self.transaction():
             for path in schema_files():
                 self.con.execute(path.read_text(encoding="utf-8"))
-            self.con.execute(
-                "insert or replace into schema_info values ('schema_version', ?)",
-                [str(SCHEMA_VERSION)],
+            self.con.executemany(
+                "insert or replace into schema_info values (?, ?)",
+                [("schema_version", str(SCHEMA_VERSION)), ("schema_hash", schema_hash())],
             )
+
+    def _shadow_views(self) -> None:
+        """A read-only open of a store whose views predate the shipped SQL: this connection
+        gets the shipped views and macros as temporary ones, which shadow the stored ones, so
+        no stale view code runs and nothing is written."""
+        for path in schema_files():
+            if path.parent.name == "views":
+                self.con.execute(_SHADOW.sub(r"create or replace temp \1",
+                                             path.read_text(encoding="utf-8")))
 
     # -- transactions and helpers ----------------------------------------------------------
     @contextmanager
