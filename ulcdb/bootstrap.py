@@ -138,13 +138,6 @@ def _kendall_replicates(h, m, units, ct, classes: bool = True) -> dict[str, np.n
     return out
 
 
-def kendall_replicates(human, metric, units, counts) -> dict[str, np.ndarray]:
-    """Kendall pair counts of every resample: s (C - D), n, pairs, ties, classes."""
-    h, m = stats.as_vectors(human, metric)
-    ct = np.ascontiguousarray(np.asarray(counts, dtype=float).T)
-    return _kendall_replicates(h, m, np.asarray(units, dtype=np.int64), ct)
-
-
 def _transposed(counts) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(counts, dtype=float).T)
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from ulcdb.store import Store
 
 LEVELS = ("seg", "doc", "sys")
-ULC_METHODS = ("asiya", "raw", "seg-mean")
 
 
 @dataclass

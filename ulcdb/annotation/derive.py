@@ -395,7 +395,7 @@ def _prep_role(tokens: Sequence[Token], kids: list[list[int]], c: int, ent_type:
     etype = ent_type[obj] if obj is not None else None
     if prep in TEMPORAL_PREP or etype in TIME_ENTS or olemma in TIME_NOUNS:
         return "AM-TMP"
-    if prep in ("because", "due") or (prep == "of" and False):
+    if prep in ("because", "due"):
         return "AM-CAU"
     if prep == "to":
         return "A2" if etype not in PLACE_ENTS else "AM-DIR"

@@ -100,21 +100,6 @@ def _delete(store: Store, run_id: int, hashes: list[str]) -> None:
                           "text_hash)", [run_id, hashes])
 
 
-def add_spans(store: Store, run_id: int, spans: dict[str, list[Span]], layer: str) -> None:
-    """Replace one layer of already stored texts (importers of PTB, SRL, NE layers)."""
-    hashes = sorted(spans)
-    store.con.execute("delete from ann_span where run_id = ? and layer = ? and "
-                      "list_contains(?, text_hash)", [run_id, layer, hashes])
-    cols: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "layer", "span_id",
-                                             "start_tok", "end_tok", "label", "parent")}
-    for h in hashes:
-        for s in spans[h]:
-            for k, v in zip(cols, (run_id, h, s.layer, s.span_id, s.start, s.end, s.label,
-                                   s.parent), strict=True):
-                cols[k].append(v)
-    store.insert_columns("ann_span", cols)
-
-
 def run_layers(store: Store, run_id: int) -> frozenset[str]:
     annotator = store.scalar("select annotator from annotation_run where run_id = ?", [run_id])
     if annotator in TOOL_LAYERS:

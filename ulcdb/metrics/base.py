@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 LEXICAL = "lexical"
 SHALLOW_SYNTACTIC = "shallow-syntactic"
@@ -84,11 +84,6 @@ class Documents:
                 out.append((self.doc_ids[start], start, i))
                 start = i
         return out
-
-
-@dataclass
-class FamilyResult:
-    scores: dict[str, LevelScores] = field(default_factory=dict)
 
 
 class Family(ABC):
