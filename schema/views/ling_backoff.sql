@@ -23,13 +23,19 @@ ol as (
     join metric m using (metric_id)
     where m.name = 'Ol'
 ),
-base as (
+rows as (
     select d.metric_id, d.family, s.translator_id, s.refset_id, s.variant, s.seg_id,
-           s.value as x, s.batch_id,
-           avg(s.value) over (partition by d.metric_id, s.translator_id, s.refset_id,
-                              s.variant) as x_ok_mean
+           s.value as x, s.batch_id
     from derived d
     join seg_score s on s.metric_id = d.base_id
+),
+ok_mean as (  -- means in segment order: the same bits on every run
+    select metric_id, translator_id, refset_id, variant, avg(x order by seg_id) as x_ok_mean
+    from rows
+    group by all
+),
+base as (
+    select * from rows join ok_mean using (metric_id, translator_id, refset_id, variant)
 ),
 seg as (
     select b.metric_id, b.translator_id, b.refset_id, b.variant, 'seg' as level,
@@ -48,14 +54,15 @@ seg as (
 ),
 doc as (
     select metric_id, translator_id, refset_id, variant, 'doc' as level, doc_id,
-           null::integer as seg_id, avg(value) as value, max(batch_id) as batch_id
+           null::integer as seg_id, avg(value order by seg_id) as value,
+           max(batch_id) as batch_id
     from seg
     group by metric_id, translator_id, refset_id, variant, doc_id
 ),
 sys as (
     select metric_id, translator_id, refset_id, variant, 'sys' as level,
-           null::varchar as doc_id, null::integer as seg_id, avg(value) as value,
-           max(batch_id) as batch_id
+           null::varchar as doc_id, null::integer as seg_id,
+           avg(value order by seg_id) as value, max(batch_id) as batch_id
     from seg
     group by metric_id, translator_id, refset_id, variant
 ),

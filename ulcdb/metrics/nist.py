@@ -95,7 +95,7 @@ def _counted_stats(
     """
     if memo is None:
         memo = {}
-    gained = [0.0] * MAX_ORDER
+    terms: list[list[float]] = [[] for _ in range(MAX_ORDER)]
     gets = [counts.get for counts in ref_counts]
     single = gets[0] if len(gets) == 1 else None
     for gram in hyp_counts.keys() & info.counts.keys():
@@ -104,7 +104,10 @@ def _counted_stats(
             weight = memo.get(gram)
             if weight is None:
                 weight = memo[gram] = info(gram)
-            gained[len(gram) - 1] += weight * min(hyp_counts[gram], clip)
+            terms[len(gram) - 1].append(weight * min(hyp_counts[gram], clip))
+    # The set's iteration order follows string hashes, which differ between processes:
+    # fsum's exactly rounded sum makes the result independent of it (bit-identical runs).
+    gained = [math.fsum(t) for t in terms]
     hyp_ngrams = [max(hyp_len - n, 0) for n in range(MAX_ORDER)]
     return [hyp_len, ref_len, *gained, *hyp_ngrams]
 
