@@ -66,5 +66,5 @@ def test_read_only_open_of_a_foreign_duckdb_file_is_refused(tmp_path):
     con = duckdb.connect(str(path))
     con.execute("create table x (a int)")
     con.close()
-    with pytest.raises(StoreError, match="is not a ulcdb store"):
+    with pytest.raises(StoreError, match="not a ulcdb store"):
         Store(path, read_only=True)

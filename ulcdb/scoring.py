@@ -78,14 +78,19 @@ _CATALOGUE_COLUMNS = ("name", "family", "linguistic_level", "higher_is_better", 
                       "range_max", "description", "reference_implementation")
 
 
+def catalogue_table(specs: Iterable[MetricSpec]) -> pa.Table:
+    """Built-in catalogue rows as Arrow, in the specs' order (a name once)."""
+    rows = {s.name: s for s in specs}.values()
+    return pa.table({c: [getattr(s, c) for s in rows] for c in _CATALOGUE_COLUMNS},
+                    schema=pa.schema([(c, pa.bool_() if c == "higher_is_better" else
+                                       pa.float64() if c.startswith("range") else
+                                       pa.string()) for c in _CATALOGUE_COLUMNS]))
+
+
 def sync_catalogue(store: Store, specs: Iterable[MetricSpec]) -> dict[str, int]:
     """Insert or refresh built-in catalogue rows (one statement); returns name -> metric_id."""
-    rows = {s.name: s for s in specs}.values()
-    if rows:
-        table = pa.table({c: [getattr(s, c) for s in rows] for c in _CATALOGUE_COLUMNS},
-                         schema=pa.schema([(c, pa.bool_() if c == "higher_is_better" else
-                                            pa.float64() if c.startswith("range") else
-                                            pa.string()) for c in _CATALOGUE_COLUMNS]))
+    table = catalogue_table(specs)
+    if table.num_rows:
         store.con.register("_catalogue_in", table)
         try:
             cols = ", ".join(_CATALOGUE_COLUMNS)

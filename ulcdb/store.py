@@ -48,6 +48,50 @@ def schema_hash() -> str:
 _SHADOW = re.compile(r"^create\s+or\s+replace\s+(view|macro)\b", re.IGNORECASE | re.MULTILINE)
 
 
+_LOCK = re.compile(r"Conflicting lock is held in (.*?) \(PID (\d+)\)")
+
+
+def check_store_file(path: Path) -> None:
+    """Refuse, before DuckDB touches it, anything that is not a DuckDB file (a SQLite file
+    would make DuckDB try to download its sqlite extension)."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise StoreError(f"{path} is not a ulcdb store: it is not a regular file")
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    if head.startswith(b"SQLite format 3"):
+        raise StoreError(f"{path} is a SQLite database, not a ulcdb store (a DuckDB file): "
+                         "give the path of a store, or create one with `ulcdb init`")
+    if len(head) < 12 or head[8:12] != b"DUCK":
+        raise StoreError(f"{path} is not a ulcdb store (not a DuckDB file, or truncated): "
+                         "give the path of a store, or create one with `ulcdb init`")
+
+
+def open_error(path: Path, exc: duckdb.Error) -> StoreError:
+    """DuckDB's failure to open a store, in one line of ulcdb's words."""
+    text = str(exc)
+    lock = _LOCK.search(text)
+    if lock:
+        return StoreError(f"the store {path} is in use by another process ({lock.group(1)}, "
+                          f"PID {lock.group(2)}); try again when it ends")
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return StoreError(f"cannot open store {path}: {first}")
+
+
+def ensure_unlocked(path: Path) -> None:
+    """Raise when another process holds the DuckDB file at ``path`` (before deleting it)."""
+    try:
+        check_store_file(path)
+    except StoreError:
+        return  # not a DuckDB file: DuckDB cannot be holding it
+    try:
+        duckdb.connect(str(path)).close()
+    except duckdb.Error as exc:
+        if _LOCK.search(str(exc)):
+            raise open_error(path, exc) from None
+
+
 class Store:
     """One DuckDB file holding test beds, translations, judgments and scores."""
 
@@ -55,10 +99,11 @@ class Store:
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise NotFound(f"no store at {self.path} (create one with `ulcdb init`)")
+        check_store_file(self.path)
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
-            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+            raise open_error(self.path, exc) from None
         try:
             self._check_version()
             self._sync_schema(read_only)
@@ -68,20 +113,25 @@ class Store:
 
     # -- schema ---------------------------------------------------------------------------
     def _stored(self, key: str) -> str | None:
-        has = self.con.execute(
-            "select count(*) from information_schema.tables where table_name = 'schema_info'"
-        ).fetchone()[0]
-        if not has:
-            return None
-        row = self.con.execute("select value from schema_info where key = ?", [key]).fetchone()
-        return row[0] if row else None
+        has = self.scalar(
+            "select count(*) from information_schema.tables where table_name = 'schema_info'")
+        return self.scalar("select value from schema_info where key = ?", [key]) if has else None
 
     def _stored_version(self) -> int | None:
         value = self._stored("schema_version")
-        return int(value) if value is not None else None
+        if value is None:
+            return None
+        if not str(value).isdigit():
+            raise StoreError(f"store {self.path} has schema version {value!r}, not a number: "
+                             "it is damaged or not a ulcdb store")
+        return int(value)
 
     def _check_version(self) -> None:
         version = self._stored_version()
+        if version is None and self.scalar("select count(*) from duckdb_tables()"):
+            raise StoreError(f"{self.path} is a DuckDB file of another program, not a ulcdb "
+                             "store (it has tables but no schema_info): give the path of a "
+                             "store, or create one with `ulcdb init`")
         if version is None or version == SCHEMA_VERSION:
             return
         if version > SCHEMA_VERSION:

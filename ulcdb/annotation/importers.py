@@ -34,6 +34,7 @@ from ulcdb.annotation import storage
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, ENTITY, OK, PREDICATE, ROLE, Analysis, Span, Token
 from ulcdb.errors import InputError
+from ulcdb.ingest.textio import read_text, split_lines
 from ulcdb.store import Store
 
 FORMATS = ("conllu", "ptb", "conll05", "iob")
@@ -79,7 +80,7 @@ def _blocks(path: Path) -> list[tuple[int, list[str]]]:
     blocks: list[tuple[int, list[str]]] = []
     cur: list[str] = []
     start = 1
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(split_lines(read_text(path)), 1):
         if line.strip():
             if not cur:
                 start = n
@@ -95,7 +96,7 @@ def _blocks(path: Path) -> list[tuple[int, list[str]]]:
 # -- CoNLL-U ----------------------------------------------------------------------------------
 def read_conllu(path: Path) -> list[Segment]:
     segs: list[Segment] = []
-    by_comment = "seg_id" in path.read_text(encoding="utf-8")
+    by_comment = "seg_id" in read_text(path)
     sent = -1
     for start, lines in _blocks(path):
         words: list[tuple[int, list[str]]] = []
@@ -210,7 +211,7 @@ def parse_ptb(text: str) -> tuple[list[tuple[str, str]], list[Span]]:
 
 def read_ptb(path: Path) -> list[Segment]:
     segs = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(split_lines(read_text(path)), 1):
         if not line.strip():
             continue
         try:
@@ -229,6 +230,9 @@ def read_conll05(path: Path) -> list[Segment]:
         verbs = [k for k, r in enumerate(rows) if len(r) > 1 and r[-1 - _npred(rows)] != "-"]
         npred = _npred(rows)
         for k, r in enumerate(rows):
+            if len(r) != len(rows[0]):
+                raise InputError(path, start + k, f"{len(r)} columns where the sentence's "
+                                 f"first row (line {start}) has {len(rows[0])}")
             if len(r) < npred + 2:
                 raise InputError(path, start + k, f"expected a word, a target column and "
                                  f"{npred} argument columns")

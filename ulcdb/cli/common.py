@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ulcdb.errors import NotFound
 from ulcdb.store import Store, default_db_path
 
 console = Console(width=None if sys.stdout.isatty() else 200)
@@ -39,8 +40,13 @@ state = State()
 
 
 @contextmanager
-def open_store(read_only: bool = False):
-    """The store named by --db / ULCDB_DB; created when missing unless read-only."""
+def open_store(read_only: bool = False, create: bool = False):
+    """The store named by --db / ULCDB_DB.  Only commands that fill a store (init, ingest,
+    demo) create a missing one: for the others a mistyped path is an error, not a new empty
+    store."""
+    if not create and not state.db.exists():
+        raise NotFound(f"no store at {state.db} (create one with `ulcdb init` or "
+                       "`ulcdb ingest testbed`; --db or ULCDB_DB names another)")
     store = Store(state.db, read_only=read_only and state.db.exists())
     try:
         yield store

@@ -14,6 +14,7 @@ from ulcdb.ingest import assessments as ar
 from ulcdb.ingest.load import load_testbed
 from ulcdb.ingest.load_assessments import load_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
+from ulcdb.ingest.textio import check_file
 
 app = typer.Typer(help="Bring test beds and human assessments into the store.",
                   no_args_is_help=True)
@@ -61,6 +62,7 @@ def _sniff(path: Path) -> TestbedFormat:
         return TestbedFormat.mtme
     if path.suffix == ".config" or path.name.endswith("config"):
         return TestbedFormat.config
+    check_file(path)  # a FIFO would block the read below
     with path.open("rb") as handle:
         head = handle.read(4096).lower()
     if b"<dataset" in head:
@@ -88,7 +90,8 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
     if not first.exists():
         raise InputError(first, None, "no such file or directory")
     if fmt == TestbedFormat.auto:
-        fmt = _sniff(first)
+        # a folder given as --source is no mt-metrics-eval layout: the text reader refuses it
+        fmt = (TestbedFormat.plain if path is None and first.is_dir() else _sniff(first))
         if fmt == TestbedFormat.plain and path is not None and not refs and not systems:
             raise InputError(path, None, UNRECOGNISED)
     data = _read_format(first, fmt, name, refs, systems, docs, lp)
@@ -100,14 +103,16 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
                  systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
     from ulcdb.ingest import longtsv, mtme, sgml, ulcconfig, wmtxml
 
-    default_name = name or (first.stem if not first.is_dir() else first.name)
+    default_name = name if name is not None else (first.stem if not first.is_dir()
+                                                   else first.name)
     if fmt == TestbedFormat.mtme:
         if not lp:
-            raise UlcdbError("the mt-metrics-eval layout needs --lp (e.g. --lp en-de)")
+            raise InputError(first, None, "a folder is read as the mt-metrics-eval layout, "
+                             "which needs --lp (e.g. --lp en-de)")
         return mtme.read_mtme(first, lp, name=name)
     if fmt == TestbedFormat.config:
         data = ulcconfig.read_ulc_config(first)
-        data.name = name or data.name
+        data.name = name if name is not None else data.name
         return data
     if fmt == TestbedFormat.wmt:
         return wmtxml.read_wmtxml(default_name, first)
@@ -194,7 +199,7 @@ def ingest_testbed(
     Example: ulcdb ingest testbed --name demo --source src.txt --ref ref-A=a.txt --sys S1=s1.txt
     """
     data = read_testbed(path, fmt, name, source, ref, sys, docs, lp, src_lang, tgt_lang)
-    with open_store() as store:
+    with open_store(create=True) as store:
         report = load_testbed(store, data, replace=replace)
     typer.echo(report.summary())
 
@@ -294,10 +299,14 @@ def ingest_assessments(
     if criterion:
         for a in items:
             a.criterion = a.criterion or criterion
-    with open_store() as store:
+    with open_store(create=True) as store:
         name = testbed or store.only_testbed()
         if _assessment_format(path, fmt, mapping) == AssessmentFormat.mtme:
-            ar.match_mtme_names(items, store.translators(store.testbed_id(name)))
+            tid = store.testbed_id(name)
+            ar.check_mtme_units(path, *store.query(
+                "select (select count(*) from segment where testbed_id = $1), "
+                "(select count(*) from document where testbed_id = $1)", [tid])[0])
+            ar.match_mtme_names(items, store.translators(tid))
         report = load_assessments(store, name, items, path, replace=replace,
                                   skip_unknown=skip_unknown, scale=bounds)
     typer.echo(report.summary())
@@ -409,7 +418,7 @@ def ingest_scores(
         refset_map=refsets, details=list(details), create_testbed=create_testbed,
         variant=variant, replace=replace,
         flags=MetricInfo("", higher_is_better, range_min, range_max, description))
-    with open_store() as store, err_console.status("reading and checking scores..."):
+    with open_store(create=True) as store, err_console.status("reading and checking scores..."):
         report = import_scores(store, request)
     typer.echo(report.summary())
     for name, counts in getattr(report, "testbeds", {}).items():
@@ -445,7 +454,7 @@ def ingest_annotations(
     """
     from ulcdb.annotation.importers import import_annotations
 
-    with open_store() as store:
+    with open_store(create=True) as store:
         name = testbed or store.only_testbed()
         report = import_annotations(store, path, name, translator, fmt.value, tool)
     typer.echo(report.summary())

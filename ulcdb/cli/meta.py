@@ -181,7 +181,7 @@ def meta(
         raise MetaError("with --format csv, --sig needs --sig-out FILE for its table (stdout "
                         "holds one CSV of results)")
     reading_name = "doc_mean" if dr else reading.value.replace("-", "_")
-    with open_store() as store:  # writable: (re)creates the meta_* macros
+    with open_store(read_only=True) as store:
         name = testbed or store.only_testbed()
         tid = store.testbed_id(name)
         refset = select.refset(store, name, refs)

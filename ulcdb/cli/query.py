@@ -10,8 +10,8 @@ import typer
 from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.errors import StoreError
 from ulcdb.metrics import registry
-from ulcdb.scoring import sync_catalogue
-from ulcdb.store import Store
+from ulcdb.scoring import catalogue_table
+from ulcdb.store import Store, ensure_unlocked
 
 list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
 
@@ -28,11 +28,12 @@ def init(
     Example: ulcdb --db my.duckdb init
     """
     if force and state.db.exists():
+        ensure_unlocked(state.db)  # never delete a store another process is writing
         state.db.unlink()
         wal = state.db.with_name(state.db.name + ".wal")
         if wal.exists():
             wal.unlink()
-    with open_store():
+    with open_store(create=True):
         pass
     typer.echo(f"store ready: {state.db}")
 
@@ -142,13 +143,18 @@ def list_metrics(
 
     Example: ulcdb list metrics --computed
     """
-    if not computed:  # the built-in rows appear in the store as metrics are first computed
-        with open_store() as store, store.transaction():
-            sync_catalogue(store, [spec for _, spec in registry.metric_index().values()])
     where = "where metric_id in (select metric_id from sys_score)" if computed else ""
-    _list("select name, family, linguistic_level as level, higher_is_better as higher_better, "
-          f"range_min, range_max, origin, description from metric {where} order by metric_id",
-          [], fmt, "metrics")
+    with open_store(read_only=True) as store:  # the built-in catalogue joins in memory
+        store.con.register("_builtin", catalogue_table(
+            spec for _, spec in registry.metric_index().values()))
+        cols = ("name, family, linguistic_level as level, higher_is_better as higher_better, "
+                "range_min, range_max, origin, description")
+        builtin = ("" if computed else f" union all select {cols}, 1e9 + row_number() over () "
+                   "from (select *, 'builtin' as origin from _builtin) "
+                   "where name not in (select name from metric)")
+        cur = store.con.execute(f"select * exclude (k) from (select {cols}, metric_id as k "
+                                f"from metric {where}{builtin}) order by k")
+        render([d[0] for d in cur.description], cur.fetchall(), fmt, title="metrics")
 
 
 @list_app.command("sets")

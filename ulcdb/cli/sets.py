@@ -11,6 +11,7 @@ from ulcdb.cli.common import open_store
 from ulcdb.errors import NotFound
 from ulcdb.ingest.load import save_set
 from ulcdb.ingest.model import NamedSet
+from ulcdb.names import check_name
 from ulcdb.selection import check_set
 
 app = typer.Typer(help="Named sets of metrics, systems, references or segments.",
@@ -38,6 +39,7 @@ def define(
     """
     with open_store() as store:
         tid = None if kind == Kind.metric else store.testbed_id(testbed or store.only_testbed())
+        check_name(f"{kind.value} set", name, "the command line")
         items = check_set(store, tid, kind.value, name, list(members))
         with store.transaction():
             changed = save_set(store, tid, NamedSet(kind.value, name, items), "cli")

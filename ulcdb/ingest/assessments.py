@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Assessment
+from ulcdb.ingest.textio import parse_number
 
 LEVELS = ("seg", "doc", "sys")
 MISSING = frozenset({"None"})
@@ -86,14 +87,7 @@ def _optional_score(path: str | Path, line: int, text: str,
 
 def _score(path: str | Path, line: int, text: str) -> float:
     """The finite number in ``text``."""
-    text = text.strip()
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(path, line, f"score {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise InputError(path, line, f"score {text!r} is NaN or infinite")
-    return value + 0.0  # -0.0 -> 0.0
+    return parse_number(path, line, text)
 
 
 def _position(path: str | Path, line: int, text: str, what: str) -> int:
@@ -251,6 +245,23 @@ def read_mtme_human(path: str | Path) -> list[Assessment]:
         position = None if level == "sys" else seen[system]
         result.append(Assessment(system, criterion, value, level, position, None, "", line))
     return result
+
+
+def check_mtme_units(path: str | Path, n_segments: int, n_documents: int) -> None:
+    """Every system of a seg (doc) human-scores file must have one line per segment
+    (document) of the test bed: a missing line would shift every later score by one."""
+    _, _, level = parse_mtme_name(path)
+    if level == "sys":
+        return
+    units, what = (n_segments, "segments") if level == "seg" else (n_documents, "documents")
+    lines: dict[str, list[int]] = {}
+    for line, text in _numbered_lines(path):
+        lines.setdefault(text.split()[0], []).append(line)
+    for system, where in lines.items():
+        if len(where) != units:
+            raise InputError(path, where[-1], f"system {system!r} has {len(where)} lines, the "
+                             f"test bed has {units} {what} (one line each, None where "
+                             "unscored)")
 
 
 # --- generic tables -------------------------------------------------------------------------

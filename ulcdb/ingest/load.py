@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
+from ulcdb.names import check_name
 from ulcdb.store import Store
 
 
@@ -41,6 +42,7 @@ def text_hash(text: str) -> str:
 def validate(data: TestbedData) -> None:
     """Checks every reader's output must pass, whatever the format."""
     origin = data.origin or data.name
+    check_name("test bed", data.name, origin)
     if not data.segments:
         raise InputError(origin, None, "no segments found")
     doc_ids = {d.doc_id for d in data.documents}
@@ -53,6 +55,7 @@ def validate(data: TestbedData) -> None:
             raise InputError(origin, None, f"segment {i} names unknown document {seg.doc_id!r}")
     seen: set[str] = set()
     for tr in data.translators:
+        check_name(tr.role, tr.name, tr.origin or origin)
         if tr.name in seen:
             raise InputError(tr.origin or origin, None, f"duplicate translator name {tr.name!r}")
         seen.add(tr.name)

@@ -31,7 +31,7 @@ def read_mtme(root: Path, lp: str, name: str | None = None) -> TestbedData:
     if not source.is_file():
         raise InputError(source, None, f"no source for {lp!r}; {_known_pairs(root)}")
     sources = read_lines(source)
-    name = name or f"{root.name}:{lp}"
+    name = name if name is not None else f"{root.name}:{lp}"
     docs = root / "documents" / f"{lp}.docs"
     layout = read_docs(docs, len(sources)) if docs.exists() else single_document(name, len(sources))
     refs = [

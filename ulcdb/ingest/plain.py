@@ -20,6 +20,7 @@ from pathlib import Path
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Document, Segment, TestbedData, TranslatorText
 from ulcdb.ingest.textio import read_lines
+from ulcdb.names import check_name
 
 _ATTRIBUTE_COLUMNS = {
     "orig_lang": "origlang",
@@ -70,9 +71,9 @@ def read_plain(
 
 def check_translator_names(refs: dict[str, Path], systems: dict[str, Path]) -> None:
     """Names must be non-empty, without surrounding blanks, and not both ref and system."""
-    for name, path in [*refs.items(), *systems.items()]:
-        if not name or name != name.strip():
-            raise InputError(path, None, f"invalid translator name {name!r}")
+    for role, names in (("reference", refs), ("system", systems)):
+        for name, path in names.items():
+            check_name(role, name, path)
     for name in refs.keys() & systems.keys():
         raise InputError(
             systems[name],

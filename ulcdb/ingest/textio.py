@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import gzip
+import math
+import os
+import re
+import stat
 from pathlib import Path
 
 from ulcdb.errors import InputError
@@ -15,16 +20,56 @@ from ulcdb.errors import InputError
 _BOM = codecs.BOM_UTF8
 
 
-def read_bytes(path: Path) -> bytes:
-    """The bytes of ``path``; a missing, unreadable or empty file is an ``InputError``."""
+# Compressed input is streamed and refused past this many decompressed bytes (a gzip bomb
+# must not exhaust memory); ULCDB_MAX_INPUT_MB changes it.
+MAX_DECOMPRESSED = int(os.environ.get("ULCDB_MAX_INPUT_MB", "1024")) * 2**20
+_GZIP = b"\x1f\x8b"
+
+
+def check_file(path: Path) -> None:
+    """A readable regular file, or an ``InputError``; never blocks (a FIFO is refused)."""
     try:
-        data = Path(path).read_bytes()
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
         raise InputError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a folder, not a file") from None
     except OSError as exc:
         raise InputError(path, None, f"cannot read file: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(path, None, "is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise InputError(path, None, "is not a regular file (a FIFO, socket or device): "
+                         "give a file")
+
+
+def _gunzip(path: Path) -> bytes:
+    chunks, size = [], 0
+    try:
+        with gzip.open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                size += len(chunk)
+                if size > MAX_DECOMPRESSED:
+                    raise InputError(path, None, "decompresses to more than "
+                                     f"{MAX_DECOMPRESSED >> 20} MiB: refused (set "
+                                     "ULCDB_MAX_INPUT_MB to allow more)")
+                chunks.append(chunk)
+    except (OSError, EOFError) as exc:
+        raise InputError(path, None, f"broken gzip data: {exc}") from None
+    return b"".join(chunks)
+
+
+def read_bytes(path: Path, gunzip: bool = False) -> bytes:
+    """The bytes of ``path`` (decompressed when ``gunzip`` and it is gzip data); a missing,
+    unreadable, empty or non-regular file is an ``InputError``."""
+    check_file(Path(path))
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(2)
+            compressed = gunzip and data == _GZIP
+            data = b"" if compressed else data + fh.read()
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read file: {exc.strerror}") from None
+    if compressed:
+        data = _gunzip(Path(path))
     if not data:
         raise InputError(path, None, "file is empty")
     return data
@@ -80,3 +125,19 @@ class LineIndex:
 
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self._starts, offset)
+
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:nan|inf|infinity)",
+                     re.IGNORECASE | re.ASCII)
+
+
+def parse_number(path: str | Path, line: int | None, text: str, what: str = "score") -> float:
+    """The finite number written in ``text`` as a plain decimal (ASCII digits, optional sign,
+    point and exponent; not Python's ``1_000`` nor other scripts' digits); -0.0 becomes 0.0."""
+    text = text.strip()
+    if not _NUMBER.fullmatch(text):
+        raise InputError(path, line, f"{what} {text!r} is not a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(path, line, f"{what} {text!r} is NaN or infinite")
+    return value + 0.0

@@ -31,7 +31,7 @@ from ulcdb.errors import InputError
 from ulcdb.ingest.model import NamedSet, TestbedData
 from ulcdb.ingest.plain import read_plain
 from ulcdb.ingest.sgml import read_sgml
-from ulcdb.ingest.textio import read_lines
+from ulcdb.ingest.textio import check_file, read_lines
 
 # docs= is a ulcdb extension: a documents file for raw input (see read_plain's --docs).
 _FILE_KEYS = {"src": "src", "source": "src", "ref": "ref", "sys": "sys", "system": "sys",
@@ -192,6 +192,7 @@ def _input_format(config: _Config, source: Path) -> str:
     """INPUT when given, else xml when the source looks like NIST SGML."""
     if "INPUT" in config.options:
         return config.options["INPUT"][0]
+    check_file(source)
     with source.open("rb") as handle:
         head = handle.read(4096)
     return "xml" if _SGML_HINT.search(head) else "raw"

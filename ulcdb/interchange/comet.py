@@ -114,6 +114,8 @@ def _text_sets(path, data: bytes, names, refs, metric, target) -> list[ScoreSet]
 def _json_sets(path, data: bytes, names, refs, metric, target, key: str) -> list[ScoreSet]:
     try:
         parsed = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise InputError(path, None, "not COMET JSON: nested too deeply") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(path, getattr(exc, "lineno", None), f"not COMET JSON: {exc}") from None
     by_label = parsed if isinstance(parsed, dict) else {None: parsed}

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
+from ulcdb.ingest.textio import check_file
 from ulcdb.interchange import comet, iqxml, mtme, nist, sacrebleu_json, table, wmt
 from ulcdb.interchange.human import store_assessments
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, load_scores, store_frame
@@ -112,6 +113,7 @@ def sniff(path: Path) -> str:
 
 
 def _head(path: Path) -> bytes:
+    check_file(path)
     try:
         with path.open("rb") as fh:
             start = fh.read(2)
@@ -145,7 +147,9 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
         from ulcdb.interchange.wmt20 import ingest_wmt20
 
         if len(req.paths) != 1 or not req.paths[0].is_dir():
-            raise UlcdbError("--format wmt20 takes one folder (the WMT20 metrics-task release)")
+            raise InputError(req.paths[0], None, "--format wmt20 takes one folder (the WMT20 "
+                             "metrics-task release)" + ("" if len(req.paths) == 1
+                                                        else f", not {len(req.paths)} paths"))
         return ingest_wmt20(store, req.paths[0], lps=[req.lp] if req.lp else None,
                             replace=req.replace, variant=req.variant, rename=req.rename)
     if fmt == "wmt":
@@ -246,17 +250,20 @@ def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str
     src_refs = tuple(sorted(req.refs)) or None
     if not path.is_dir():
         if path.parent.name == "human-scores" or HUMAN_NAME.match(path.name):
-            return [], [(path, mtme.human_items(path, roles))], []
+            return [], [(path, mtme.human_items(path, roles, counts))], []
         return [mtme.read_mtme_metric(path, testbed, roles, counts, src_refs)], [], []
     if not req.lp:
-        raise UlcdbError("an mt-metrics-eval folder needs --lp (e.g. --lp en-de)")
+        raise InputError(path, None, "an mt-metrics-eval folder needs --lp (e.g. --lp en-de)")
     files, domain = ([], [])
     if (path / "metric-scores").is_dir():
         files, domain = mtme.find_metric_files(path, req.lp)
     frames = [mtme.read_mtme_metric(p, testbed, roles, counts, src_refs) for p in files]
     human_files = mtme.find_human_files(path, req.lp)
+    if not files and not domain and not human_files:
+        raise InputError(path, None, f"no mt-metrics-eval scores here (metric-scores/{req.lp}/"
+                         f"*.score or human-scores/{req.lp}.*.score)")
     domain += [p for p in human_files if p.name.endswith(".domain.score")]
-    human = [(p, mtme.human_items(p, roles)) for p in human_files if p not in domain]
+    human = [(p, mtme.human_items(p, roles, counts)) for p in human_files if p not in domain]
     notes = [f"skipped {len(domain)} domain-level files (the store has no domain level)"] \
         if domain else []
     return frames, human, notes

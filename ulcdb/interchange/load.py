@@ -28,12 +28,14 @@ from dataclasses import dataclass, field, replace
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
 from ulcdb.interchange.model import LEVELS, MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
+from ulcdb.names import check_name
 from ulcdb.scoring import ensure_refset, sync_catalogue
 from ulcdb.store import Store
 
@@ -77,6 +79,10 @@ def store_frame(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
         where = frame.sources[0].path if frame.sources else "input"
         raise InputError(where, None, "no scores found" if frame.rows == 0
                          else "no scores found: every score is marked missing")
+    where = frame.sources[0].path if frame.sources else "input"
+    for what, column in (("metric", "metric"), ("test bed", "testbed"), ("target", "target")):
+        for name in pc.unique(frame.table[column]).to_pylist():
+            check_name(what, name or "", where)
     loader = _Loader(store, frame, variant, replace, flags)
     try:
         return loader.run()

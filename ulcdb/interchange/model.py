@@ -20,8 +20,6 @@ documents, but is not stored.
 
 from __future__ import annotations
 
-import gzip
-import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -30,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ulcdb.errors import InputError
+from ulcdb.ingest import textio
 
 LEVELS = ("seg", "doc", "sys")
 MISSING = frozenset({"None", "none", "NA", ""})
@@ -174,17 +173,8 @@ def to_arrow(relation) -> pa.Table:
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The file's bytes, gunzipped when it is gzip data."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read file: {exc.strerror}") from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise InputError(path, None, f"broken gzip data: {exc}") from None
-    return data
+    """The file's bytes, gunzipped (streamed, size-bounded) when it is gzip data."""
+    return textio.read_bytes(Path(path), gunzip=True)
 
 
 def numbered_lines(path: str | Path, data: bytes | None = None) -> list[tuple[int, str]]:
@@ -209,16 +199,9 @@ def numbered_lines(path: str | Path, data: bytes | None = None) -> list[tuple[in
 def parse_score(path: str | Path, line: int | None, text: str,
                 missing: Collection[str] = ()) -> float | None:
     """The finite number in ``text``, None where it is a ``missing`` mark; -0.0 becomes 0.0."""
-    text = text.strip()
-    if text in missing:
+    if text.strip() in missing:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(path, line, f"score {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise InputError(path, line, f"score {text!r} is NaN or infinite")
-    return value + 0.0
+    return textio.parse_number(path, line, text)
 
 
 def parse_position(path: str | Path, line: int | None, text: str, what: str,

@@ -295,11 +295,14 @@ def _write_human(store: Store, folder: Path, info: TestbedInfo,
     return written
 
 
-def human_items(path: Path, roles: Mapping[str, str]) -> list[Assessment]:
-    """Human scores of one file, with mt-metrics-eval names mapped to the test bed's."""
-    from ulcdb.ingest.assessments import read_mtme_human
+def human_items(path: Path, roles: Mapping[str, str], counts: Mapping[str, int]
+                ) -> list[Assessment]:
+    """Human scores of one file, with mt-metrics-eval names mapped to the test bed's;
+    ``counts``: the test bed's segments and documents ({"seg": n, "doc": n})."""
+    from ulcdb.ingest.assessments import check_mtme_units, read_mtme_human
 
     items = read_mtme_human(path)
+    check_mtme_units(path, counts["seg"], counts["doc"])
     for a in items:
         try:
             a.translator = match_translator(path, a.translator, roles)

@@ -69,6 +69,8 @@ def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: 
                refs: tuple[str, ...] | None) -> ScoreFrame:
     try:
         parsed = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise InputError(path, None, "not sacrebleu JSON: nested too deeply") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise InputError(path, line, f"not sacrebleu JSON: {exc}") from None

@@ -1,0 +1,112 @@
+"""Opening a store: only ulcdb stores are opened, only init/ingest create one, a store in use
+is reported in one line of ulcdb's words, and read commands write nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from cli_helpers import ulcdb
+from conftest import REPO
+
+
+def _error_line(res) -> str:
+    assert res.exit_code != 0
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, res.output
+    return lines[0]
+
+
+def test_sqlite_file_is_refused_before_duckdb_reads_it(tmp_path):
+    path = tmp_path / "x.db"
+    con = sqlite3.connect(path)
+    con.execute("create table t (a)")
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    for args in (("info",), ("sql", "select 1"), ("init",)):
+        line = _error_line(ulcdb(path, *args))
+        assert "is a SQLite database, not a ulcdb store" in line
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("content", [b"", b"hello world, not a database at all",
+                                     b"\x00" * 100])
+def test_non_duckdb_and_truncated_files_are_refused(tmp_path, content):
+    path = tmp_path / "x.duckdb"
+    path.write_bytes(content)
+    assert "is not a ulcdb store" in _error_line(ulcdb(path, "info"))
+    assert path.read_bytes() == content
+
+
+def test_duckdb_file_of_another_program_is_refused(tmp_path):
+    path = tmp_path / "other.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create table mine (a int)")
+    con.close()
+    for args in (("info",), ("ingest", "testbed", REPO / "sample" / "ULC.config")):
+        assert "DuckDB file of another program" in _error_line(ulcdb(path, *args))
+    con = duckdb.connect(str(path), read_only=True)
+    assert [r[0] for r in con.execute("select table_name from duckdb_tables()").fetchall()] \
+        == ["mine"]
+    con.close()
+
+
+def test_non_numeric_schema_version_is_one_line(tmp_path):
+    path = tmp_path / "s.duckdb"
+    assert ulcdb(path, "init").exit_code == 0
+    con = duckdb.connect(str(path))
+    con.execute("update schema_info set value = 'two' where key = 'schema_version'")
+    con.close()
+    assert "schema version 'two', not a number" in _error_line(ulcdb(path, "info"))
+
+
+@pytest.mark.parametrize("args", [("info",), ("sql", "select 1"), ("list", "metrics"),
+                                  ("list", "testbeds"), ("queen",), ("meta", "-c", "DA")])
+def test_mistyped_db_is_an_error_not_a_new_store(tmp_path, args):
+    path = tmp_path / "typo.duckdb"
+    line = _error_line(ulcdb(path, *args))
+    assert f"no store at {path}" in line
+    assert not path.exists()
+
+
+def test_list_metrics_writes_nothing(tmp_path):
+    path = tmp_path / "s.duckdb"
+    assert ulcdb(path, "init").exit_code == 0
+    res = ulcdb(path, "list", "metrics", "-f", "csv")
+    assert res.exit_code == 0 and "\nBLEU,BLEU,lexical" in res.output
+    con = duckdb.connect(str(path), read_only=True)
+    assert con.execute("select count(*) from metric").fetchone()[0] == 0
+    con.close()
+
+
+def _holder(path: Path) -> subprocess.Popen:
+    """Another process holding the store open for writing until killed."""
+    code = ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+            "print('ready', flush=True); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def test_store_in_use_is_one_line_and_init_force_refuses(tmp_path):
+    path = tmp_path / "s.duckdb"
+    assert ulcdb(path, "init").exit_code == 0
+    proc = _holder(path)
+    try:
+        line = _error_line(ulcdb(path, "info"))
+        assert "is in use by another process" in line and f"PID {proc.pid}" in line
+        line = _error_line(ulcdb(path, "init", "--force"))
+        assert "is in use by another process" in line
+        assert path.exists()
+    finally:
+        proc.kill()
+        proc.wait()
+    time.sleep(0.1)
+    assert ulcdb(path, "info").exit_code == 0
