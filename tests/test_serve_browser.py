@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import duckdb
 import pytest
 from serve_helpers import REPO, build_sample_store, free_port, start_serve, stop
 
@@ -40,10 +41,17 @@ def screenshot(url: str, name: str, height: int = 1000) -> Path:
     return out
 
 
+# A system name that would break out of an inline <script> if a page did not escape it.
+EVIL = 'sysD</script><script>document.title="pwned"</script>'
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("browser")
     store = build_sample_store(tmp / "sample.duckdb")
+    con = duckdb.connect(str(store))
+    con.execute("update translator set name = ? where name = 'sysD'", [EVIL])
+    con.close()
     port = free_port()
     proc = start_serve(store, port, tmp / "serve.log")
     try:
@@ -98,3 +106,11 @@ def test_plot_page(server) -> None:
         page = dom(f"{base}/-/plots/{slug}")
         assert 'data-rendered="1"' in page and "<svg" in page, slug
         screenshot(f"{base}/-/plots/{slug}", f"plot_{slug.replace('-', '_')}", height=800)
+
+
+def test_names_cannot_break_out_of_the_plot_script(server) -> None:
+    base, _ = server
+    page = dom(f"{base}/-/plots/system-scores?metric=BLEU&refset=ref-A")
+    assert 'data-rendered="1"' in page and "<svg" in page
+    assert "pwned" not in re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "sysD&lt;/script&gt;" in page  # the name is shown as text in the chart

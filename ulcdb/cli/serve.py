@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -55,6 +56,10 @@ def serve(
     db = state.db
     if not db.exists():
         raise NotFound(f"no store at {db} (build one with `ulcdb demo` or `ulcdb ingest`)")
+    _check_port(host, port)
+    warning = host_warning(host, port)
+    if warning:
+        err_console.print(warning)
     out = mirror or mirror_path(db)
     signal.signal(signal.SIGTERM, _terminate)  # also while building: the temp file goes
     if refresh or (refresh is None and not mirror_is_fresh(db, out)):
@@ -90,6 +95,28 @@ def serve(
                     proc.kill()
     if code not in (0, -signal.SIGINT, -signal.SIGTERM, 130):
         raise UlcdbError(f"datasette stopped with exit status {code}")
+
+
+LOOPBACK = ("localhost", "::1")
+
+
+def host_warning(host: str, port: int) -> str | None:
+    """What to say when --host makes the store reachable from other machines."""
+    if host in LOOPBACK or host.startswith("127."):
+        return None
+    return (f"warning: --host {host} makes the store readable by anyone who can reach this "
+            f"machine on port {port}")
+
+
+def _check_port(host: str, port: int) -> None:
+    """A port already in use is reported before the mirror is built."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise UlcdbError(f"cannot serve on {host}:{port}: {exc.strerror} (choose another "
+                             "--port, or stop what uses it)") from None
 
 
 def _terminate(signum, frame):  # SIGTERM ends serve like Ctrl-C, so the child goes too

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Assessment
-from ulcdb.ingest.textio import parse_number
+from ulcdb.ingest.textio import numbered_lines, parse_number
 
 LEVELS = ("seg", "doc", "sys")
 MISSING = frozenset({"None"})
@@ -47,23 +47,7 @@ Row = tuple[int, list[str]]
 
 def _numbered_lines(path: str | Path) -> list[tuple[int, str]]:
     """Non-blank lines with their 1-based numbers; invalid UTF-8 names its line."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read file: {exc.strerror}") from None
-    lines = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            message = f"invalid UTF-8 (byte {exc.start + 1} of the line)"
-            raise InputError(path, number, message) from None
-        text = text.removeprefix("\ufeff") if number == 1 else text
-        if text.strip():
-            lines.append((number, text.rstrip("\r")))
-    if not lines:
-        raise InputError(path, None, "empty file: no assessments")
-    return lines
+    return numbered_lines(path, what="assessments")
 
 
 def _csv_rows(path: str | Path, lines: list[tuple[int, str]], delimiter: str) -> list[Row]:

@@ -71,7 +71,7 @@ def read_bytes(path: Path, gunzip: bool = False) -> bytes:
     if compressed:
         data = _gunzip(Path(path))
     if not data:
-        raise InputError(path, None, "file is empty")
+        raise InputError(path, None, "empty file")
     return data
 
 
@@ -141,3 +141,24 @@ def parse_number(path: str | Path, line: int | None, text: str, what: str = "sco
     if not math.isfinite(value):
         raise InputError(path, line, f"{what} {text!r} is NaN or infinite")
     return value + 0.0
+
+
+def numbered_lines(path: str | Path, data: bytes | None = None,
+                   what: str = "lines") -> list[tuple[int, str]]:
+    """Non-blank lines with their 1-based numbers (gzip-aware, a BOM and a CR before the
+    line break dropped); invalid UTF-8 names its line; no such line: 'empty file: no WHAT'."""
+    data = read_bytes(Path(path), gunzip=True) if data is None else data
+    lines = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, number,
+                             f"invalid UTF-8 (byte {exc.start + 1} of the line)") from None
+        text = text.removeprefix("\ufeff") if number == 1 else text
+        text = text.rstrip("\r")
+        if text.strip():
+            lines.append((number, text))
+    if not lines:
+        raise InputError(path, None, f"empty file: no {what}")
+    return lines

@@ -179,21 +179,7 @@ def read_bytes(path: str | Path) -> bytes:
 
 def numbered_lines(path: str | Path, data: bytes | None = None) -> list[tuple[int, str]]:
     """Non-blank lines with their 1-based numbers; gzip-aware; bad UTF-8 names its line."""
-    data = read_bytes(path) if data is None else data
-    lines = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(path, number,
-                             f"invalid UTF-8 (byte {exc.start + 1} of the line)") from None
-        text = text.removeprefix("\ufeff") if number == 1 else text
-        text = text.rstrip("\r")
-        if text.strip():
-            lines.append((number, text))
-    if not lines:
-        raise InputError(path, None, "empty file: no scores")
-    return lines
+    return textio.numbered_lines(path, data, what="scores")
 
 
 def parse_score(path: str | Path, line: int | None, text: str,

@@ -173,6 +173,16 @@ RENDER = {"system-scores": _system_scores, "metric-human": _metric_human,
           "metric-correlation": _metric_correlation}
 
 
+def script_json(value: object) -> str:
+    """JSON safe inside an inline <script>: '<', '>' and '&' (and the JavaScript line
+    separators) escaped, so a name such as '</script><script>...' stays data."""
+    text = json.dumps(value, default=str)
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return text
+
+
 async def plot_page(request, datasette):
     slug = request.url_vars["slug"]
     plot = BY_SLUG.get(slug)
@@ -187,7 +197,7 @@ async def plot_page(request, datasette):
     spec["$schema"] = "https://vega.github.io/schema/vega-lite/v5.json"
     return Response.html(await datasette.render_template("ulcdb_plot.html", {
         "plot": plot, "plots": PLOTS, "params": params, "choices": choices,
-        "spec_json": json.dumps(spec, default=str), "n_rows": len(data),
+        "spec_json": script_json(spec), "n_rows": len(data),
         "database": db.name,
     }, request=request))
 
