@@ -42,10 +42,27 @@ class Pair:
 class ScoreReport:
     computed: dict[str, int] = field(default_factory=dict)  # family -> pairs computed
     skipped: int = 0
+    imported: dict[str, int] = field(default_factory=dict)  # metric -> pairs with imported scores
 
     def summary(self) -> str:
         done = ", ".join(f"{f}: {n} pairs" for f, n in self.computed.items()) or "nothing new"
-        return f"computed {done}; {self.skipped} family-pairs already stored"
+        text = f"computed {done}; {self.skipped} family-pairs already stored"
+        if self.imported:
+            used = ", ".join(f"{m} ({n} pairs)" for m, n in self.imported.items())
+            text += f"; imported scores used as they are: {used}"
+        return text
+
+
+def imported_metrics(store: Store, testbed_id: int, refset: str, metrics: Iterable[str]
+                     ) -> list[str]:
+    """Those of ``metrics`` whose scores against ``refset`` (in this test bed) include
+    imported ones, in the order given: commands that use them say so."""
+    names = list(metrics)
+    found = {r[0] for r in store.query(
+        "select distinct m.name from imported_keys k join metric m using (metric_id) "
+        "join refset r using (refset_id) where r.testbed_id = ? and r.name = ? and "
+        "list_contains(?, m.name)", [testbed_id, refset, names])}
+    return [m for m in names if m in found]
 
 
 def variant_of(params: Params) -> str:
@@ -177,14 +194,37 @@ class Scorer:
         return self._analyses[name]
 
     def missing(self, family: Family, metric_ids: list[int], pairs: list[Pair]) -> list[Pair]:
-        """Pairs lacking a system score for any of the family's metrics."""
+        """Pairs lacking, for any of the family's metrics, both a system score and imported
+        scores (a metric imported at segment level only is not computed beside them)."""
         rows = self.store.query(
-            "select t.name, r.name, count(distinct s.metric_id) from sys_score s "
+            "select t.name, r.name, count(distinct s.metric_id) from ("
+            "select metric_id, translator_id, refset_id, variant from sys_score union "
+            "select metric_id, translator_id, refset_id, variant from imported_keys) s "
             "join translator t using (translator_id) join refset r using (refset_id) "
             "where r.testbed_id = ? and s.variant = ? and list_contains(?, s.metric_id) "
             "group by all", [self.tid, self.variant, metric_ids])
         done = {(t, r) for t, r, n in rows if n == len(metric_ids)}
         return [p for p in pairs if (p.target, p.refset) not in done]
+
+    def imported(self, metric_ids: list[int]) -> set[tuple[int, int, int, str]]:
+        """(metric, target, reference set, variant) keys holding imported scores."""
+        return {tuple(r) for r in self.store.query(
+            "select k.metric_id, k.translator_id, k.refset_id, k.variant from imported_keys k "
+            "join refset r using (refset_id) where r.testbed_id = ? and k.variant = ? and "
+            "list_contains(?, k.metric_id)", [self.tid, self.variant, metric_ids])}
+
+    def _note_imported(self, report: ScoreReport, metrics: list[str], pairs: list[Pair],
+                       ids: dict[str, int]) -> None:
+        """Count, per requested metric, the pairs whose scores are imported ones."""
+        wanted = {ids[m]: m for m in metrics if m in ids}
+        keys = {(self.ids[p.target], p.refs) for p in pairs}
+        rid_refs = {rid: tuple(name.split("+")) for name, rid in self.store.query(
+            "select name, refset_id from refset where testbed_id = ?", [self.tid])}
+        counts: dict[str, int] = {}
+        for mid, trid, rid, _ in self.imported(list(wanted)):
+            if (trid, rid_refs.get(rid)) in keys:
+                counts[wanted[mid]] = counts.get(wanted[mid], 0) + 1
+        report.imported.update((m, counts[m]) for m in metrics if m in counts)
 
     def run(self, metrics: list[str], pairs: list[Pair], remake: bool = False,
             progress: Callable[[str, int], None] | None = None) -> ScoreReport:
@@ -215,6 +255,8 @@ class Scorer:
         finally:
             if pool is not None:
                 pool.shutdown()
+        ids = {n: int(i) for n, i in self.store.query("select name, metric_id from metric")}
+        self._note_imported(report, metrics, pairs, ids)
         return report
 
     def _compute(self, fam: Family, ids: dict[str, int], todo: list[Pair],
@@ -243,7 +285,7 @@ class Scorer:
                 progress(fam.name, len(group))
         with self.store.transaction():
             batches: dict[int, int] = {}
-            rows = _Rows()
+            rows = _Rows(skip=self.imported([ids[s.name] for s in fam.specs()]))
             for pair in todo:
                 key = (self._text_key(pair.target), *map(self._text_key, pair.refs))
                 n = len(pair.refs)
@@ -254,8 +296,12 @@ class Scorer:
                          computed[first[key]], ids)
             if progress and len(todo) > len(unique):
                 progress(fam.name, len(todo) - len(unique))
-            self._delete_existing(rows, [ids[s.name] for s in fam.specs()])
+            self._delete_existing(rows)
             rows.insert(self.store)
+            unused = [b for b in batches.values() if b not in rows.batches]
+            if unused:  # every key of those pairs was imported: no provenance without scores
+                self.store.con.execute("delete from score_batch where list_contains(?, "
+                                       "batch_id)", [unused])
 
     def _text_key(self, name: str) -> str:
         """md5 of a translator's whole output: equal outputs are scored once."""
@@ -271,37 +317,41 @@ class Scorer:
             [fam.name, fam.signature(self.params, nrefs), json.dumps(params), fam.version,
              __version__]))
 
-    def _delete_existing(self, rows: _Rows, metric_ids: list[int]) -> None:
-        """Drop stored scores of these metrics for the pairs about to be written (--remake or
-        a family that gained metrics); one pass per table, skipped when nothing is there."""
+    def _delete_existing(self, rows: _Rows) -> None:
+        """Drop the stored scores under the keys about to be written (--remake, or a family
+        that gained metrics); imported keys are never among them.  One pass per table,
+        skipped when nothing is there."""
         con = self.store.con
-        con.execute("create or replace temp table _pairs (translator_id integer, "
-                    "refset_id integer, variant varchar)")
-        self.store.insert_columns("_pairs", rows.pair_keys())
-        exists = ("exists (select 1 from _pairs p where p.translator_id = t.translator_id and "
-                  "p.refset_id = t.refset_id and p.variant = t.variant)")
-        stored = con.execute(f"select count(*) from sys_score t where list_contains(?, "
-                             f"t.metric_id) and {exists}", [metric_ids]).fetchone()[0]
-        if stored:
-            for table in ("seg_score", "doc_score", "sys_score"):
-                con.execute(f"delete from {table} t where list_contains(?, t.metric_id) and "
-                            f"{exists}", [metric_ids])
-        con.execute("drop table _pairs")
+        con.execute("create or replace temp table _keys (metric_id integer, "
+                    "translator_id integer, refset_id integer, variant varchar)")
+        self.store.insert_columns("_keys", rows.keys())
+        exists = ("exists (select 1 from _keys k where k.metric_id = t.metric_id and "
+                  "k.translator_id = t.translator_id and k.refset_id = t.refset_id and "
+                  "k.variant = t.variant)")
+        for table in ("sys_score", "doc_score", "seg_score"):
+            if self.store.scalar(f"select count(*) from {table} t where {exists}"):
+                con.execute(f"delete from {table} t where {exists}")
+        con.execute("drop table _keys")
 
 
 class _Rows:
     """Score rows of one family run, gathered for one bulk insert per table."""
 
-    def __init__(self) -> None:
+    def __init__(self, skip: set[tuple[int, int, int, str]] | None = None) -> None:
         self.seg: dict[str, list] = {k: [] for k in (*KEYS, "seg_id", "value", "stats")}
         self.doc: dict[str, list] = {k: [] for k in (*KEYS, "doc_id", "value")}
         self.sys: dict[str, list] = {k: [] for k in (*KEYS, "value")}
-        self.pairs: set[tuple[int, int, str]] = set()
+        self.skip = skip or set()  # imported keys: left as they are
+        self.written: set[tuple[int, int, int, str]] = set()
+        self.batches: set[int] = set()
 
     def add(self, trid: int, rid: int, variant: str, batch: int,
             result: dict[str, LevelScores], ids: dict[str, int]) -> None:
-        self.pairs.add((trid, rid, variant))
         for name, sc in result.items():
+            if (ids[name], trid, rid, variant) in self.skip:
+                continue
+            self.written.add((ids[name], trid, rid, variant))
+            self.batches.add(batch)
             key = (ids[name], trid, rid, variant, batch)
             n = len(sc.seg)
             _extend(self.seg, key, n)
@@ -314,9 +364,10 @@ class _Rows:
             _extend(self.sys, key, 1)
             self.sys["value"].append(sc.sys)
 
-    def pair_keys(self) -> dict[str, list]:
-        trids, rids, variants = zip(*sorted(self.pairs), strict=True) if self.pairs else ((),) * 3
-        return {"translator_id": list(trids), "refset_id": list(rids), "variant": list(variants)}
+    def keys(self) -> dict[str, list]:
+        columns = ("metric_id", "translator_id", "refset_id", "variant")
+        rows = sorted(self.written)
+        return {c: [r[i] for r in rows] for i, c in enumerate(columns)}
 
     def insert(self, store: Store) -> None:
         for table, cols in (("seg_score", self.seg), ("doc_score", self.doc),

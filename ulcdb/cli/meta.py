@@ -25,6 +25,7 @@ from ulcdb.meta import (
     records_csv,
     select,
 )
+from ulcdb.scoring import imported_metrics
 from ulcdb.store import Store
 
 
@@ -201,6 +202,10 @@ def meta(
             resample=resample.value if resample else None, n_resamples=bootstrap, seed=seed,
             ci_levels=_ci_levels(ci))
         report = evaluate(store, task)
+        imported = imported_metrics(store, tid, refset, chosen)
+    if imported:
+        err_console.print(f"imported scores used as they are: {', '.join(imported)}",
+                          highlight=False, soft_wrap=True)
     if sort and sort not in report.task.coefs:
         raise MetaError(f"--sort {sort!r} is not among the coefficients "
                         f"({', '.join(report.task.coefs)})")

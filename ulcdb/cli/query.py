@@ -23,7 +23,7 @@ TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
 def init(
     force: Annotated[bool, typer.Option("--force", help="Delete an existing store first.")] = False,
 ) -> None:
-    """Create an empty store (every command also creates it when missing).
+    """Create an empty store (`ingest` also creates a missing one; other commands refuse it).
 
     Example: ulcdb --db my.duckdb init
     """

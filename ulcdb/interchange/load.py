@@ -7,7 +7,8 @@ catalogue range of their metric.  Then coverage: the segment (document) scores o
 target and reference set must cover every segment (document) of the test bed; the error
 names the file and the first unit without a score.  A row whose value is null is a score
 the file marks missing (``None``): it covers its unit but is not stored.  Scores already
-stored for the same metric, target, reference set, variant and level are a Conflict unless
+stored for the same metric, target, reference set, variant and level with exactly the file's
+values are left as they are ("already there"); with other values they are a Conflict unless
 ``replace``; then they are replaced (all units of that level, not only the ones the file
 has).
 
@@ -49,12 +50,15 @@ class ImportReport:
     files: int = 0
     stored: dict[str, int] = field(default_factory=dict)  # level -> rows
     replaced: int = 0
+    unchanged: int = 0  # scores already stored with the same values: left as they are
     metrics_added: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         levels = ", ".join(f"{lvl} {n}" for lvl, n in self.stored.items() if n) or "none"
         text = f"{self.files} file(s): stored scores {levels}"
+        if self.unchanged:
+            text += f"; {self.unchanged} already there"
         if self.replaced:
             text += f"; replaced {self.replaced} earlier scores"
         if self.metrics_added:
@@ -449,29 +453,55 @@ class _Loader:
 
     # -- writing ------------------------------------------------------------------------------
     def _clear_existing(self) -> None:
-        self.con.execute("create or replace temp table _imp_keys as select distinct metric_id, "
-                         "translator_id, refset_id, level from _imp_res")
+        """Keys already stored with exactly the file's values are left out ("already
+        there"); keys stored with other values are a Conflict, or replaced with --replace."""
         for level, table in TABLES.items():
-            match = (f"from {table} s where s.variant = ? and exists (select 1 from _imp_keys k "
-                     "where k.level = ? and k.metric_id = s.metric_id and "
-                     "k.translator_id = s.translator_id and k.refset_id = s.refset_id)")
-            n = self._value(f"select count(*) {match}", [self.variant, level])
-            if not n:
+            self._keys_stored(level, table)
+            if not self._value("select count(*) from _imp_keys"):
                 continue
-            if not self.replace:
-                metric, target, refset = self.store.query(
-                    "select m.name, t.name, r.name from _imp_keys k join metric m using "
-                    "(metric_id) join translator t using (translator_id) join refset r using "
-                    f"(refset_id) where k.level = ? and exists (select 1 from {table} s where "
-                    "s.variant = ? and k.metric_id = s.metric_id and k.translator_id = "
-                    "s.translator_id and k.refset_id = s.refset_id) order by 1, 2, 3 limit 1",
-                    [level, self.variant])[0]
-                raise Conflict(
-                    f"{n} {level}-level scores are already stored for the metrics, targets and "
-                    f"reference sets of this import (e.g. {metric} of {target} against "
-                    f"{refset}, variant {self.variant}); use --replace to replace them")
-            self.con.execute(f"delete {match}", [self.variant, level])
-            self.report.replaced += int(n)
+            differ = self._value("select count(*) from _imp_keys where differs")
+            if differ and not self.replace:
+                raise self._conflict(level)
+            same = ("exists (select 1 from _imp_keys k where not k.differs and "
+                    "k.metric_id = r.metric_id and k.translator_id = r.translator_id and "
+                    "k.refset_id = r.refset_id)")
+            self.report.unchanged += int(self._value(
+                f"select count(value) from _imp_res r where level = ? and {same}", [level]))
+            self.con.execute(f"delete from _imp_res r where level = ? and {same}", [level])
+            match = (f"from {table} s where s.variant = ? and exists (select 1 from _imp_keys k "
+                     "where k.differs and k.metric_id = s.metric_id and "
+                     "k.translator_id = s.translator_id and k.refset_id = s.refset_id)")
+            self.report.replaced += int(self._value(f"select count(*) {match}", [self.variant]))
+            self.con.execute(f"delete {match}", [self.variant])
+
+    def _keys_stored(self, level: str, table: str) -> None:
+        """_imp_keys: the import's keys at ``level`` already stored, each flagged ``differs``
+        unless the stored units and values equal the file's exactly."""
+        unit = {"seg": ", seg_id", "doc": ", doc_id", "sys": ""}[level]
+        cols = f"metric_id, translator_id, refset_id{unit}, value"
+        self.con.execute(
+            "create or replace temp table _imp_keys as "
+            f"with imp as (select {cols} from _imp_res where level = ? and value is not null), "
+            f"stored as (select {cols} from {table} s where s.variant = ? and exists (select 1 "
+            "from _imp_res r where r.level = ? and r.metric_id = s.metric_id and "
+            "r.translator_id = s.translator_id and r.refset_id = s.refset_id)), "
+            "diff as ((from imp except all from stored) union all "
+            "(from stored except all from imp)) "
+            "select distinct metric_id, translator_id, refset_id, exists (select 1 from diff d "
+            "where d.metric_id = s.metric_id and d.translator_id = s.translator_id and "
+            "d.refset_id = s.refset_id) as differs from stored s",
+            [level, self.variant, level])
+
+    def _conflict(self, level: str) -> Conflict:
+        n = self._value("select count(*) from _imp_keys where differs")
+        metric, target, refset = self.store.query(
+            "select m.name, t.name, r.name from _imp_keys k join metric m using (metric_id) "
+            "join translator t using (translator_id) join refset r using (refset_id) "
+            "where k.differs order by 1, 2, 3 limit 1")[0]
+        return Conflict(
+            f"{level}-level scores of {n} metric/target/reference-set keys of this import are "
+            f"already stored with other values (e.g. {metric} of {target} against {refset}, "
+            f"variant {self.variant}); use --replace to replace them")
 
     def _insert(self) -> None:
         batches: dict[str, list] = {"file_no": [], "batch_id": []}

@@ -176,7 +176,7 @@ DERIVED_VIEWS = {
 
 
 # Id-keyed staging views whose rows a named view already holds (`scores`): not mirrored.
-NOT_MIRRORED = {"score_rows"}
+NOT_MIRRORED = {"score_rows", "imported_keys"}  # staging views: ids only
 
 
 def _unwanted_derived(con: duckdb.DuckDBPyConnection) -> list[str]:
