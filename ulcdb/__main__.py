@@ -1,6 +1,6 @@
 """``python -m ulcdb``: the same CLI as the ``ulcdb`` command."""
 
-from ulcdb.cli.main import app
+from ulcdb.cli.main import main
 
 if __name__ == "__main__":
-    app(prog_name="ulcdb")
+    main()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from ulcdb import __version__
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
 from ulcdb.store import Store
+from ulcdb.workers import init_worker
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,12 @@ def imported_metrics(store: Store, testbed_id: int, refset: str, metrics: Iterab
         "join refset r using (refset_id) where r.testbed_id = ? and r.name = ? and "
         "list_contains(?, m.name)", [testbed_id, refset, names])}
     return [m for m in names if m in found]
+
+
+def signature_of(fam: Family, params: Params, nrefs: int) -> str:
+    """The family's signature with the target language (``lang:de``) where it is known."""
+    lang = f"|lang:{params.lang}" if params.lang else ""
+    return fam.signature(params, nrefs) + lang
 
 
 def variant_of(params: Params) -> str:
@@ -226,8 +234,8 @@ class Scorer:
                 counts[wanted[mid]] = counts.get(wanted[mid], 0) + 1
         report.imported.update((m, counts[m]) for m in metrics if m in counts)
 
-    def run(self, metrics: list[str], pairs: list[Pair], remake: bool = False,
-            progress: Callable[[str, int], None] | None = None) -> ScoreReport:
+    def _families(self, metrics: list[str]) -> tuple[list[Family], list[Family]]:
+        """(computed families, derived x-b / x-i families) the metrics need."""
         index = registry.metric_index()
         fams: dict[str, Family] = {}
         derived: dict[str, Family] = {}
@@ -237,13 +245,37 @@ class Scorer:
                 derived.setdefault(fam.name, fam)
             else:
                 fams.setdefault(fam.name, fam)
-        for fam in derived.values():
-            sync_catalogue(self.store, fam.specs())
+        return list(fams.values()), list(derived.values())
+
+    def _catalogued(self) -> dict[str, int]:
+        return {n: int(i) for n, i in self.store.query("select name, metric_id from metric")}
+
+    def pending(self, metrics: list[str], pairs: list[Pair], remake: bool = False) -> bool:
+        """Whether ``run`` would write anything (a read-only store suffices when not)."""
+        if remake:
+            return True
+        fams, derived = self._families(metrics)
+        ids = self._catalogued()
+        if any(s.name not in ids for fam in fams + derived for s in fam.specs()):
+            return True
+        return any(self.missing(fam, [ids[s.name] for s in fam.specs()], pairs)
+                   for fam in fams)
+
+    def run(self, metrics: list[str], pairs: list[Pair], remake: bool = False,
+            progress: Callable[[str, int], None] | None = None) -> ScoreReport:
+        """Compute and store what is missing; on a read-only store (nothing ``pending``)
+        it only reports."""
+        fams, derived = self._families(metrics)
+        writable = not self.store.read_only
+        for fam in derived:
+            if writable:
+                sync_catalogue(self.store, fam.specs())
         report = ScoreReport()
-        pool = ProcessPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
+        pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=init_worker,
+                                   initargs=(os.getpid(),)) if self.jobs > 1 else None
         try:
-            for fam in fams.values():
-                ids = sync_catalogue(self.store, fam.specs())
+            for fam in fams:
+                ids = sync_catalogue(self.store, fam.specs()) if writable else self._catalogued()
                 metric_ids = [ids[s.name] for s in fam.specs()]
                 todo = pairs if remake else self.missing(fam, metric_ids, pairs)
                 report.skipped += len(pairs) - len(todo)
@@ -253,10 +285,9 @@ class Scorer:
                     self._compute(fam, ids, todo, pool, progress)
                     report.computed[fam.name] = len(todo)
         finally:
-            if pool is not None:
-                pool.shutdown()
-        ids = {n: int(i) for n, i in self.store.query("select name, metric_id from metric")}
-        self._note_imported(report, metrics, pairs, ids)
+            if pool is not None:  # after an interrupt: stop the workers, do not wait
+                pool.shutdown(wait=sys.exc_info()[0] is None, cancel_futures=True)
+        self._note_imported(report, metrics, pairs, self._catalogued())
         return report
 
     def _compute(self, fam: Family, ids: dict[str, int], todo: list[Pair],
@@ -310,11 +341,11 @@ class Scorer:
         return self._keys[name]
 
     def _batch(self, fam: Family, nrefs: int) -> int:
-        params = {"lowercase": self.params.lowercase, "nrefs": nrefs}
+        params = {"lowercase": self.params.lowercase, "nrefs": nrefs, "lang": self.params.lang}
         return int(self.store.scalar(
             "insert into score_batch (family, signature, parameters, implementation_version, "
             "ulcdb_version, origin) values (?, ?, ?, ?, ?, 'computed') returning batch_id",
-            [fam.name, fam.signature(self.params, nrefs), json.dumps(params), fam.version,
+            [fam.name, signature_of(fam, self.params, nrefs), json.dumps(params), fam.version,
              __version__]))
 
     def _delete_existing(self, rows: _Rows) -> None:

@@ -2,11 +2,62 @@
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass, replace
 
-from ulcdb.errors import Conflict, NotFound
+from ulcdb.errors import Conflict, NotFound, StoreError
 from ulcdb.metrics import registry
+from ulcdb.metrics.base import Params
 from ulcdb.store import Store
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What -t/-m/-s/-r/-T/--case resolve to (shared by score, queen, king, jack)."""
+
+    testbed: str
+    params: Params
+    metrics: list[str]
+    systems: list[str]
+    refs: list[str]
+    segments: list[int] | None
+    notes: tuple[str, ...] = ()  # metrics left out for the target language, warnings
+
+
+def select(store: Store, testbed: str | None, metrics: str | None, systems: str | None,
+           refs: str | None, segments: str | None, lowercase: bool | None = None,
+           annotator: str = "spacy", annotator_model: str | None = None) -> Selection:
+    """Resolve a scoring selection; ``lowercase`` None: the test bed's CASE option.  Metrics
+    that cannot score the target language are left out (refused when named)."""
+    from ulcdb.languages import check_languages
+
+    name = testbed or store.only_testbed()
+    tid = store.testbed_id(name)
+    ref_names = resolve_translators(store, tid, "reference", refs)
+    if not ref_names:
+        raise StoreError(f"test bed {name!r} has no reference")
+    if lowercase is None:
+        options = store.scalar("select options from testbed where testbed_id = ?", [tid])
+        lowercase = json.loads(options or "{}").get("CASE", "all") == "lc"
+    params = Params(lowercase=lowercase, annotator=annotator, annotator_model=annotator_model)
+    wanted = resolve_metrics(store, tid, metrics)
+    languages = check_languages(store, tid, wanted, named_metrics(store, metrics), params)
+    if not languages.kept:
+        raise NotFound(f"metric selection {metrics or registry.DEFAULT_SET!r} holds no metric "
+                       f"that can score target language {languages.lang!r}: "
+                       + "; ".join(languages.reasons()))
+    return Selection(testbed=name, params=replace(params, lang=languages.lang),
+                     metrics=languages.kept,
+                     systems=resolve_translators(store, tid, "system", systems),
+                     refs=ref_names, segments=resolve_segments(store, tid, segments),
+                     notes=tuple(languages.notes()))
+
+
+def named_metrics(store: Store, spec: str | None) -> set[str]:
+    """The items of ``-m`` that are metric names (not sets): asked for explicitly."""
+    known = set(registry.metric_index()) | stored_metrics(store)
+    return {item for item in _split(spec or "") if item in known}
 
 
 def stored_set(store: Store, testbed_id: int | None, kind: str, name: str) -> list[str] | None:

@@ -97,6 +97,7 @@ class Store:
 
     def __init__(self, path: str | Path = DEFAULT_DB, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only and str(path) != ":memory:"
         if read_only and not self.path.exists():
             raise NotFound(f"no store at {self.path} (create one with `ulcdb init`)")
         check_store_file(self.path)

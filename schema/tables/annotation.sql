@@ -5,8 +5,10 @@ create table if not exists annotation_run (
     annotator varchar not null,           -- spacy, stanza, conllu import, ...
     model varchar,
     version varchar,
-    created_at timestamp not null default current_timestamp
+    created_at timestamp not null default current_timestamp,
+    lang varchar                          -- language of the texts it analysed (e.g. en)
 );
+alter table annotation_run add column if not exists lang varchar;  -- stores made before it
 -- status: ok, empty or failed; a failed or empty analysis makes linguistic scores NULL.
 create table if not exists annotated_text (
     run_id integer not null,

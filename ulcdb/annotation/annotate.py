@@ -51,7 +51,10 @@ def run_for(store: Store, annotator: str = "spacy", model: str | None = None) ->
         return rid
     tool = _tool(annotator)
     name = model or tool.DEFAULT_MODEL
-    return storage.ensure_run(store, annotator, name, tool.version(name))
+    from ulcdb.languages import model_language
+
+    return storage.ensure_run(store, annotator, name, tool.version(name),
+                              model_language(annotator, name))
 
 
 def annotate_texts(store: Store, texts: Sequence[str], annotator: str = "spacy",

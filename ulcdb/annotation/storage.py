@@ -36,11 +36,14 @@ def find_run(store: Store, annotator: str, model: str | None = None,
     return None if rid is None else int(rid)
 
 
-def ensure_run(store: Store, annotator: str, model: str | None, version: str | None) -> int:
+def ensure_run(store: Store, annotator: str, model: str | None, version: str | None,
+               lang: str | None = None) -> int:
+    """The run of this configuration, created (with its language) when missing."""
     rid = find_run(store, annotator, model, version)
     if rid is None:
-        rid = int(store.scalar("insert into annotation_run (annotator, model, version) "
-                               "values (?, ?, ?) returning run_id", [annotator, model, version]))
+        rid = int(store.scalar("insert into annotation_run (annotator, model, version, lang) "
+                               "values (?, ?, ?, ?) returning run_id",
+                               [annotator, model, version, lang]))
     return rid
 
 

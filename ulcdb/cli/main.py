@@ -14,6 +14,7 @@ from ulcdb import __version__
 from ulcdb.cli import annotate, ingest, interchange, meta, qarla, query, score, serve, sets
 from ulcdb.cli.common import state
 from ulcdb.errors import UlcdbError
+from ulcdb.workers import Terminated, terminate_on_sigterm
 
 
 def reflow(text: str) -> str:
@@ -51,6 +52,12 @@ class _Group(TyperGroup):
         except UlcdbError as exc:
             click.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from exc
+        except (KeyboardInterrupt, Terminated) as exc:
+            what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "terminated"
+            click.echo(f"Error: {what}: the store keeps what was committed before; the "
+                       "unfinished step was rolled back (run the command again to go on)",
+                       err=True)
+            raise typer.Exit(130 if what == "interrupted" else 143) from None
 
 
 app = typer.Typer(
@@ -73,8 +80,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
-                                     help="Store file (created when missing).")] = Path(
-        "ulcdb.duckdb"),
+                                     help="Store file (init and ingest create a missing "
+                                     "one).")] = Path("ulcdb.duckdb"),
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
@@ -92,3 +99,9 @@ qarla.register(app)
 meta.register(app)
 serve.register(app)
 annotate.register(app)
+
+
+def main() -> None:
+    """The `ulcdb` executable: SIGTERM ends a command as Ctrl-C does (one line, rolled back)."""
+    terminate_on_sigterm()
+    app(prog_name="ulcdb")

@@ -3,12 +3,14 @@ where missing, as `ulcdb score` does)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import Enum
 from typing import Annotated
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, open_store, render
+from ulcdb.cli.common import Fmt, console, err_console, render
 from ulcdb.cli.score import (
     AnnotatorModelOpt,
     AnnotatorOpt,
@@ -18,8 +20,7 @@ from ulcdb.cli.score import (
     RefsOpt,
     SystemsOpt,
     TestbedOpt,
-    compute,
-    select,
+    scoring_store,
 )
 from ulcdb.qarla import (
     KING_QUEEN_MIN_REFS,
@@ -38,7 +39,6 @@ from ulcdb.qarla import (
 )
 from ulcdb.report import LEVELS
 from ulcdb.scoring import variant_of
-from ulcdb.selection import resolve_translators
 from ulcdb.store import Store
 
 
@@ -67,25 +67,24 @@ JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for
 RemakeOpt = Annotated[bool, typer.Option("--remake", help="Recompute stored scores.")]
 
 
-def _scope(store: Store, testbed: str | None, metrics: str | None, systems: str | None,
-           refs: str | None, segments: str | None, case: Case | None, strict: bool,
-           trans_topic: bool, remake: bool, jobs: int | None, jack: bool = False,
-           annotator: tuple[str, str | None] = ("spacy", None)) -> Scope:
-    """Resolve the selections and compute whatever scores are missing."""
-    sel = select(store, testbed, metrics, systems, refs, segments, case, *annotator)
-    summary = compute(store, sel.testbed, sel.metrics, sel.systems, sel.refs, sel.params,
-                      remake, jobs, jack)
-    err_console.print(summary, style="dim", highlight=False)
-    scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics), tuple(sel.systems),
-                  tuple(sel.refs), tuple(sel.segments) if sel.segments is not None else None,
-                  strict, trans_topic)
-    check_scores(store, scope)
-    return scope
-
-
-def _ref_names(store: Store, testbed: str | None, refs: str | None) -> list[str]:
-    tid = store.testbed_id(testbed or store.only_testbed())
-    return resolve_translators(store, tid, "reference", refs)
+@contextmanager
+def _scoped(testbed: str | None, metrics: str | None, systems: str | None, refs: str | None,
+            segments: str | None, case: Case | None, strict: bool, trans_topic: bool,
+            remake: bool, jobs: int | None, jack: bool = False,
+            annotator: tuple[str, str | None] = ("spacy", None),
+            check: Callable[[list[str]], object] | None = None) -> Iterator[tuple[Store, Scope]]:
+    """Resolve the selections, compute whatever scores are missing, yield the (read-only)
+    store and the QARLA scope."""
+    with scoring_store(testbed, metrics, systems, refs, segments, case, *annotator,
+                       remake=remake, jobs=jobs, jack=jack, check=check) as (store, sel,
+                                                                            summary):
+        err_console.print(summary, style="dim", highlight=False)
+        scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics),
+                      tuple(sel.systems), tuple(sel.refs),
+                      tuple(sel.segments) if sel.segments is not None else None,
+                      strict, trans_topic)
+        check_scores(store, scope)
+        yield store, scope
 
 
 def _levels(level: str) -> tuple[str, ...]:
@@ -118,11 +117,9 @@ def queen(
 
     Example: ulcdb queen -m BLEU,NIST,GTM-2 -G sys
     """
-    with open_store() as store:
-        check_refs(_ref_names(store, testbed, refs), QUEEN_MIN_REFS, "QUEEN")
-        scope = _scope(store, testbed, metrics, systems, refs, segments, case, strict,
-                       trans_topic, remake, jobs,
-                       annotator=(annotator, annotator_model))
+    with _scoped(testbed, metrics, systems, refs, segments, case, strict, trans_topic, remake,
+                 jobs, annotator=(annotator, annotator_model),
+                 check=lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) as (store, scope):
         rows = {lv: queen_rows(store, scope, lv, doc_cumulative=asiya_doc, with_refs=doref)
                 for lv in _levels(level)}
         _print_queen(scope, rows, fmt)
@@ -176,11 +173,10 @@ def king(
 
     Example: ulcdb king -m LEX --optimize
     """
-    with open_store() as store:
-        measure = king_measure(_ref_names(store, testbed, refs), by.value)
-        scope = _scope(store, testbed, metrics, systems, refs, segments, case, strict,
-                       trans_topic, remake, jobs,
-                       annotator=(annotator, annotator_model))
+    with _scoped(testbed, metrics, systems, refs, segments, case, strict, trans_topic, remake,
+                 jobs, annotator=(annotator, annotator_model),
+                 check=lambda r: king_measure(r, by.value)) as (store, scope):
+        measure = king_measure(list(scope.refs), by.value)
         if optimize or exhaustive:
             search = exhaustive_king if exhaustive else optimize_king
             out = console if fmt == Fmt.table else err_console  # stdout stays machine-readable
@@ -236,11 +232,10 @@ def jack(
 
     Example: ulcdb jack -m BLEU,NIST,GTM-2
     """
-    with open_store() as store:
-        check_refs(_ref_names(store, testbed, refs), QUEEN_MIN_REFS, "JACK (through QUEEN)")
-        scope = _scope(store, testbed, metrics, systems, refs, segments, case, strict,
-                       trans_topic, remake, jobs, jack=True,
-                       annotator=(annotator, annotator_model))
+    with _scoped(testbed, metrics, systems, refs, segments, case, strict, trans_topic, remake,
+                 jobs, jack=True, annotator=(annotator, annotator_model),
+                 check=lambda r: check_refs(r, QUEEN_MIN_REFS, "JACK (through QUEEN)")
+                 ) as (store, scope):
         rows = []
         for lv in _levels(level):
             result = jack_value(store, scope, lv)

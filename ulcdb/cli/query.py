@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 import duckdb
+import pyarrow as pa
 import typer
 
 from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.errors import StoreError
+from ulcdb.languages import language_label
 from ulcdb.metrics import registry
 from ulcdb.scoring import catalogue_table
 from ulcdb.store import Store, ensure_unlocked
@@ -145,15 +147,19 @@ def list_metrics(
     """
     where = "where metric_id in (select metric_id from sys_score)" if computed else ""
     with open_store(read_only=True) as store:  # the built-in catalogue joins in memory
-        store.con.register("_builtin", catalogue_table(
-            spec for _, spec in registry.metric_index().values()))
+        index = registry.metric_index()
+        store.con.register("_builtin", catalogue_table(spec for _, spec in index.values()))
+        store.con.register("_langs", pa.table({"name": list(index), "languages": [
+            language_label(m) for m in index]}))
         cols = ("name, family, linguistic_level as level, higher_is_better as higher_better, "
                 "range_min, range_max, origin, description")
         builtin = ("" if computed else f" union all select {cols}, 1e9 + row_number() over () "
                    "from (select *, 'builtin' as origin from _builtin) "
                    "where name not in (select name from metric)")
-        cur = store.con.execute(f"select * exclude (k) from (select {cols}, metric_id as k "
-                                f"from metric {where}{builtin}) order by k")
+        cur = store.con.execute(
+            f"select * exclude (k) replace (coalesce(languages, 'as imported') as languages) "
+            f"from (select c.*, l.languages from (select {cols}, metric_id as k from metric "
+            f"{where}{builtin}) c left join _langs l using (name)) order by k")
         render([d[0] for d in cur.description], cur.fetchall(), fmt, title="metrics")
 
 

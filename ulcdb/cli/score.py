@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -17,11 +17,8 @@ from ulcdb.metrics.base import Params
 from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.report import LEVELS, higher_is_better, rankings, score_matrix, write_scr
 from ulcdb.scoring import Scorer, plan_pairs, variant_of
-from ulcdb.selection import (
-    resolve_metrics,
-    resolve_segments,
-    resolve_translators,
-)
+from ulcdb.selection import Selection
+from ulcdb.selection import select as resolve_selection
 from ulcdb.store import Store
 
 
@@ -86,35 +83,44 @@ def _progress(total: int) -> tuple[Progress, callable]:
     return progress, advance
 
 
-@dataclass(frozen=True)
-class Selection:
-    """What -t/-m/-s/-r/-T/--case resolve to (shared by score, queen, king, jack)."""
-
-    testbed: str
-    params: Params
-    metrics: list[str]
-    systems: list[str]
-    refs: list[str]
-    segments: list[int] | None
-
-
 def select(store: Store, testbed: str | None, metrics: str | None, systems: str | None,
            refs: str | None, segments: str | None, case: Case | None,
            annotator: str = "spacy", annotator_model: str | None = None) -> Selection:
-    name = testbed or store.only_testbed()
-    tid = store.testbed_id(name)
-    ref_names = resolve_translators(store, tid, "reference", refs)
-    if not ref_names:
-        raise typer.BadParameter("the test bed has no reference")
-    return Selection(
-        testbed=name,
-        params=Params(lowercase=(case or _config_case(store, tid)) == Case.lc,
-                      annotator=annotator, annotator_model=annotator_model),
-        metrics=resolve_metrics(store, tid, metrics),
-        systems=resolve_translators(store, tid, "system", systems),
-        refs=ref_names,
-        segments=resolve_segments(store, tid, segments),
-    )
+    """The library's selection; its notes (metrics left out for the language) to stderr."""
+    sel = resolve_selection(store, testbed, metrics, systems, refs, segments,
+                            None if case is None else case == Case.lc, annotator,
+                            annotator_model)
+    for note in sel.notes:
+        err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
+    return sel
+
+
+@contextmanager
+def scoring_store(testbed: str | None, metrics: str | None, systems: str | None,
+                  refs: str | None, segments: str | None, case: Case | None,
+                  annotator: str = "spacy", annotator_model: str | None = None,
+                  remake: bool = False, jobs: int | None = None, jack: bool = False,
+                  check: Callable[[list[str]], object] | None = None,
+                  ) -> Iterator[tuple[Store, Selection, str]]:
+    """Resolve the selection on a read-only store, compute missing scores on a writable one
+    only when some are missing (so commands with nothing to compute run beside other
+    readers), and yield a read-only store with the scores, the selection and the summary.
+    ``check(refs)`` runs before any scoring."""
+    with open_store(read_only=True) as store:
+        sel = select(store, testbed, metrics, systems, refs, segments, case, annotator,
+                     annotator_model)
+        if check is not None:
+            check(sel.refs)
+        pairs = plan_pairs(sel.systems, sel.refs, jack=jack)
+        scorer = Scorer(store, sel.testbed, sel.params, jobs)
+        if not scorer.pending(sel.metrics, pairs, remake):
+            yield store, sel, scorer.run(sel.metrics, pairs).summary()
+            return
+    with open_store() as store:
+        summary = compute(store, sel.testbed, sel.metrics, sel.systems, sel.refs, sel.params,
+                          remake, jobs, jack)
+    with open_store(read_only=True) as store:
+        yield store, sel, summary
 
 
 def compute(store: Store, testbed: str, metrics: list[str], systems: list[str], refs: list[str],
@@ -163,15 +169,11 @@ def score(
 
     Example: ulcdb score -m LEX -G all
     """
-    with open_store() as store:
-        sel = select(store, testbed, metrics, systems, refs, segments, case, annotator,
-                     annotator_model)
+    need_refs = (lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) if queen else None
+    with scoring_store(testbed, metrics, systems, refs, segments, case, annotator,
+                       annotator_model, remake, jobs, jack, need_refs) as (store, sel, summary):
         name, params, segs = sel.testbed, sel.params, sel.segments
         metric_names, sys_names, ref_names = sel.metrics, sel.systems, sel.refs
-        if queen:  # before any scoring
-            check_refs(ref_names, QUEEN_MIN_REFS, "QUEEN")
-        summary = compute(store, name, metric_names, sys_names, ref_names, params, remake, jobs,
-                          jack)
         console.print(summary, style="dim", highlight=False) if fmt == OutFmt.table else None
         refset = "+".join(sorted(ref_names))
         levels = LEVELS if level == "all" else (level,)
@@ -202,11 +204,6 @@ def _add_queen(store: Store, testbed: str, matrices: dict, metrics: list[str],
         q = queen_values(store, testbed, level, metrics, systems, refs, variant)
         matrix.metrics.append("QUEEN")
         matrix.rows = [(t, u, [*v, q.get((t, u))]) for t, u, v in matrix.rows]
-
-
-def _config_case(store: Store, tid: int) -> Case:
-    options = store.scalar("select options from testbed where testbed_id = ?", [tid])
-    return Case(json.loads(options or "{}").get("CASE", "all"))
 
 
 def _print(matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:

@@ -46,6 +46,7 @@ class Params:
     # stanza, a model, or an imported tool (`ulcdb ingest annotations --tool NAME`).
     annotator: str = "spacy"
     annotator_model: str | None = None
+    lang: str | None = None  # the test bed's target language, recorded in every signature
 
     def case_tag(self) -> str:
         return "lc" if self.lowercase else "mixed"
@@ -91,6 +92,9 @@ class Family(ABC):
 
     name: str
     version: str = "1"
+    # Target languages it handles (None: any) and, where limited, why (ulcdb.languages).
+    languages: frozenset[str] | None = None
+    language_note: str = ""
 
     @abstractmethod
     def specs(self) -> Sequence[MetricSpec]:

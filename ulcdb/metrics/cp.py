@@ -110,6 +110,9 @@ class CpFamily(SegmentFamily):
 
     name = "CP"
     level = SYNTACTIC
+    languages = frozenset({"en"})
+    language_note = ("its constituents are projected from dependencies with English PTB tags "
+                     "(no trained constituency parser here)")
     implementation = _IMPL
     tool = "|parser:spacy-dep-projected|stm:subpaths-clipped-precision"
     layer = CONSTITUENT

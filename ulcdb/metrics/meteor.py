@@ -692,6 +692,9 @@ class MeteorFamily(Family):
 
     name = "METEOR"
     version = "1"
+    languages = frozenset({"en"})
+    language_note = ("ulcdb's METEOR is Meteor 1.5 -l en (English stemmer, WordNet, function "
+                     "words and parameters); its other languages are not implemented")
 
     def __init__(self, variants: dict[str, tuple[int, ...]] | None = None) -> None:
         self.variants = dict(VARIANTS if variants is None else variants)

@@ -453,6 +453,9 @@ class RougeFamily(Family):
 
     name = "ROUGE"
     version = "1.5.5.1"
+    languages = frozenset({"en"})
+    language_note = ("ROUGE-1.5.5 is English-only: it keeps only [A-Za-z0-9] tokens and "
+                     "stems with Porter's English stemmer")
 
     def specs(self) -> list[MetricSpec]:
         return build_specs(self.name, METRIC_NAMES, _description, range_min=0.0,

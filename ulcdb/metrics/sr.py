@@ -79,6 +79,9 @@ class SrFamily(SegmentFamily):
 
     name = "SR"
     level = SHALLOW_SEMANTIC
+    languages = frozenset({"en"})
+    language_note = ("its semantic roles are derived from dependencies with English rules "
+                     "(no trained SRL here)")
     implementation = _IMPL
     tool = "|srl:spacy-dep-rules"
     layer = ROLE
