@@ -58,3 +58,23 @@ def test_busy_port_is_reported_before_the_mirror(tmp_path):
         res = ulcdb(db, "serve", "--port", port)
     assert res.exit_code != 0 and f"cannot serve on 127.0.0.1:{port}" in res.output
     assert not db.with_suffix(".sqlite").exists()
+
+
+def test_a_killed_build_leaves_no_temporary_mirror_behind(tmp_path) -> None:
+    """A build killed mid-way (kill -9) leaves .NAME.PID.tmp; the next build removes the
+    files of processes that are gone and keeps those of running ones."""
+    import os
+    import subprocess
+    import sys
+
+    from ulcdb.serve.mirror import remove_stale_temps
+
+    out = tmp_path / "store.mirror.db"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    stale = tmp_path / f".{out.name}.{dead}.tmp"
+    live = tmp_path / f".{out.name}.{os.getpid()}.tmp"
+    for path in (stale, live):
+        path.write_bytes(b"partial")
+    assert remove_stale_temps(out) == [stale]
+    assert not stale.exists() and live.exists()

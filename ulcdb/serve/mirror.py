@@ -287,6 +287,27 @@ EMPTY_ANALYSES = (
 )
 
 
+def remove_stale_temps(out: Path) -> list[Path]:
+    """Delete temporary mirrors left by builds that were killed (their process is gone)."""
+    removed = []
+    for path in out.parent.glob(f".{out.name}.*.tmp"):
+        pid = path.name[len(out.name) + 2:-len(".tmp")]
+        if pid.isdigit() and not _running(int(pid)):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def build_mirror(store_path: Path, out: Path | None = None,
                  progress: Callable[[str], None] = lambda _: None) -> MirrorReport:
     """Write the SQLite mirror of the store at ``store_path``; returns what it holds."""
@@ -295,6 +316,7 @@ def build_mirror(store_path: Path, out: Path | None = None,
     report = MirrorReport(out)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
+    remove_stale_temps(out)
     store = Store(store_path, read_only=True)
     try:
         con = store.con
