@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from typer.core import TyperOption
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app, reflow
@@ -33,6 +34,16 @@ def test_command_has_help_with_example(path: tuple[str, ...]) -> None:
     result = CliRunner().invoke(app, [*path, "--help"], terminal_width=200)
     assert result.exit_code == 0
     assert "Example:" in result.output, path
+
+
+@pytest.mark.parametrize("path", _commands(), ids=" ".join)
+def test_every_option_has_help(path: tuple[str, ...]) -> None:
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    undocumented = [p.opts[0] for p in command.params
+                    if isinstance(p, TyperOption) and not (p.help or "").strip()]
+    assert undocumented == [], path
 
 
 @pytest.mark.parametrize("path", _commands(), ids=" ".join)

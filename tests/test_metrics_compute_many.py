@@ -1,4 +1,5 @@
-"""``compute_many`` overrides: exactly ``compute`` for every reference set, bit for bit."""
+"""Scoring several reference sets at once: each set's scores equal scoring it alone, bit for bit
+(the work the families share between sets never leaks from one set into another)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def sample(shared: Path):
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("target", ["UEdin", "Online-W", "ref-A"])
-def test_compute_many_equals_compute(sample, family, target: str) -> None:
+def test_each_set_scores_as_if_alone(sample, family, target: str) -> None:
     fam = family()
     hyps = sample.translator(target)
     refsets = [sample.refset(name) for name in REFSETS if target not in name.split("+")]

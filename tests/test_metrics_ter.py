@@ -12,7 +12,7 @@ import pytest
 from golden import golden_value, load_golden, load_sample
 from sacrebleu.metrics import TER, lib_ter
 
-from ulcdb.metrics import ter as ter_module
+from ulcdb.metrics import ter_kernel
 from ulcdb.metrics.base import Documents, Params
 from ulcdb.metrics.ter import TerFamily
 
@@ -205,7 +205,7 @@ def test_compiled_search_equals_sacrebleu_on_hard_cases():
     for hyp, ref in cases:
         words_hyp, words_ref = hyp.split(), ref.split()
         expected = lib_ter.translation_edit_rate(words_hyp, words_ref)
-        assert ter_module._compiled_edit_rate(words_hyp, words_ref, {}) == expected, (hyp, ref)
+        assert ter_kernel._compiled_edit_rate(words_hyp, words_ref, {}) == expected, (hyp, ref)
 
 
 def test_without_numba_sacrebleu_runs(shared, monkeypatch):
@@ -214,7 +214,7 @@ def test_without_numba_sacrebleu_runs(shared, monkeypatch):
     refs = [r[:12] for r in sample.refset("ref-A+ref-C+ref-D")]
     docs = Documents(sample.docs.doc_ids[:12])
     compiled = TerFamily().compute(hyps, refs, docs, Params())
-    monkeypatch.setattr(ter_module, "_kernel", lambda: None)
+    monkeypatch.setattr(ter_kernel, "_kernel", lambda: None)
     assert TerFamily().compute(hyps, refs, docs, Params()) == compiled
 
 

@@ -28,3 +28,7 @@ class NotFound(StoreError):
 
 class Conflict(StoreError):
     """Different content under an existing name (use --replace)."""
+
+
+class MetaError(UlcdbError):
+    """A meta-evaluation that cannot be run as asked."""

@@ -58,10 +58,12 @@ def annotation_language(store: Store, params: Params) -> str | None:
         "order by run_id desc limit 1", [params.annotator, params.annotator_model]))
 
 
-def family_problem(fam: Family, lang: str, ann_lang: str | None) -> str | None:
-    """Why ``fam`` cannot score target language ``lang`` (None: it can)."""
-    if fam.languages is not None and lang not in fam.languages:
-        return fam.language_note or f"only {', '.join(sorted(fam.languages))}"
+def family_problem(fam: Family, lang: str, ann_lang: str | None, metric: str = ""
+                   ) -> str | None:
+    """Why ``fam`` (its ``metric``) cannot score target language ``lang`` (None: it can)."""
+    languages = fam.metric_languages(metric) if metric else fam.languages
+    if languages is not None and lang not in languages:
+        return fam.language_note_for(metric) or f"only {', '.join(sorted(languages))}"
     if getattr(fam, "needs_analysis", False) and ann_lang != lang:
         found = f"reads an annotation in {ann_lang!r}" if ann_lang else \
             "reads an annotation of unknown language"
@@ -80,10 +82,11 @@ def metric_problem(metric: str, lang: str, ann_lang: str | None) -> str | None:
         from ulcdb.metrics.combined import requirements
 
         for need in requirements(metric):
-            if need in index and (why := family_problem(index[need][0], lang, ann_lang)):
+            if need in index and (why := family_problem(index[need][0], lang, ann_lang,
+                                                        need)):
                 return why
         return None
-    return family_problem(fam, lang, ann_lang)
+    return family_problem(fam, lang, ann_lang, metric)
 
 
 def language_label(metric: str) -> str | None:
@@ -98,7 +101,8 @@ def language_label(metric: str) -> str | None:
 
         labels = [language_label(m) for m in requirements(metric) if m in index]
         return next((lb for lb in labels if lb != "any"), "any")
-    parts = ["any"] if fam.languages is None else sorted(fam.languages)
+    languages = fam.metric_languages(metric)
+    parts = ["any"] if languages is None else sorted(languages)
     if getattr(fam, "needs_analysis", False):
         parts = [p for p in parts if p != "any"] + ["annotation"]
     return ", ".join(parts)

@@ -258,7 +258,7 @@ class Scorer:
         ids = self._catalogued()
         if any(s.name not in ids for fam in fams + derived for s in fam.specs()):
             return True
-        return any(self.missing(fam, [ids[s.name] for s in fam.specs()], pairs)
+        return any(self.missing(fam, [ids[m] for m in fam.metrics_for(self.params)], pairs)
                    for fam in fams)
 
     def run(self, metrics: list[str], pairs: list[Pair], remake: bool = False,
@@ -276,7 +276,7 @@ class Scorer:
         try:
             for fam in fams:
                 ids = sync_catalogue(self.store, fam.specs()) if writable else self._catalogued()
-                metric_ids = [ids[s.name] for s in fam.specs()]
+                metric_ids = [ids[m] for m in fam.metrics_for(self.params)]
                 todo = pairs if remake else self.missing(fam, metric_ids, pairs)
                 report.skipped += len(pairs) - len(todo)
                 if progress:

@@ -142,7 +142,8 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
             if m not in known:
                 raise NotFound(f"no metric named {m!r} (see `ulcdb list metrics`)")
         return items
-    assert testbed_id is not None
+    if testbed_id is None:
+        raise NotFound(f"a {kind} set belongs to a test bed: name it with -t")
     if kind == "segment":
         for token in items:
             if not _RANGE.fullmatch(token):

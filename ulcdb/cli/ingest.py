@@ -9,157 +9,21 @@ from typing import Annotated
 import typer
 
 from ulcdb.cli.common import err_console, open_store
-from ulcdb.errors import InputError, UlcdbError
+from ulcdb.errors import UlcdbError
 from ulcdb.ingest import assessments as ar
+from ulcdb.ingest.assessment_input import (
+    AssessmentFormat,
+    check_against_testbed,
+    parse_mapping,
+    parse_renames,
+    read_assessment_file,
+)
 from ulcdb.ingest.load import load_testbed
 from ulcdb.ingest.load_assessments import load_assessments
-from ulcdb.ingest.model import Assessment, TestbedData
-from ulcdb.ingest.textio import check_file
+from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
 
 app = typer.Typer(help="Bring test beds and human assessments into the store.",
                   no_args_is_help=True)
-
-
-class TestbedFormat(str, Enum):
-    auto = "auto"
-    plain = "plain"
-    sgml = "sgml"
-    wmt = "wmt"
-    mtme = "mtme"
-    config = "config"
-    long = "long"
-
-
-class AssessmentFormat(str, Enum):
-    auto = "auto"
-    nist = "nist"
-    mtme = "mtme"
-    table = "table"
-    mqm = "mqm"
-
-
-def _pairs(values: list[str], option: str) -> dict[str, Path]:
-    out: dict[str, Path] = {}
-    for v in values:
-        name, sep, file = v.partition("=")
-        if not sep or not name or not file:
-            raise UlcdbError(f"{option} takes NAME=FILE, got {v!r}")
-        if name in out:
-            raise UlcdbError(f"{option} {name} is given twice ({out[name]} and {file}): "
-                             "every name must be unique")
-        out[name] = Path(file)
-    return out
-
-
-UNRECOGNISED = ("unrecognised test-bed format (expected WMT XML, NIST SGML, a long TSV with "
-                "columns seg_id, doc_id, source, translator, kind, translation, a ULC.config or "
-                "an mt-metrics-eval folder with --lp); plain text files go with --source, "
-                "--ref NAME=FILE and --sys NAME=FILE")
-
-
-def _sniff(path: Path) -> TestbedFormat:
-    if path.is_dir():
-        return TestbedFormat.mtme
-    if path.suffix == ".config" or path.name.endswith("config"):
-        return TestbedFormat.config
-    check_file(path)  # a FIFO would block the read below
-    with path.open("rb") as handle:
-        head = handle.read(4096).lower()
-    if b"<dataset" in head:
-        return TestbedFormat.wmt
-    if any(tag in head for tag in (b"<srcset", b"<refset", b"<tstset")):
-        return TestbedFormat.sgml
-    from ulcdb.ingest.longtsv import is_long_tsv
-
-    if is_long_tsv(path):
-        return TestbedFormat.long
-    if path.suffix.lower() == ".xml" or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml"):
-        return TestbedFormat.wmt  # its reader says what is wrong with the XML
-    if path.suffix.lower() == ".tsv":
-        return TestbedFormat.long  # its reader names the columns the header lacks
-    return TestbedFormat.plain
-
-
-def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source: Path | None,
-                 refs: list[str], systems: list[str], docs: Path | None, lp: str | None,
-                 src_lang: str | None, tgt_lang: str | None) -> TestbedData:
-    """Pick the reader for the arguments given, run it and apply --src-lang/--tgt-lang."""
-    first = path or source
-    if first is None:
-        raise UlcdbError("give a test bed PATH, or --source with --ref/--sys files")
-    if not first.exists():
-        raise InputError(first, None, "no such file or directory")
-    if fmt == TestbedFormat.auto:
-        # a folder given as --source is no mt-metrics-eval layout: the text reader refuses it
-        fmt = (TestbedFormat.plain if path is None and first.is_dir() else _sniff(first))
-        if fmt == TestbedFormat.plain and path is not None and not refs and not systems:
-            raise InputError(path, None, UNRECOGNISED)
-    data = _read_format(first, fmt, name, refs, systems, docs, lp)
-    _apply_languages(data, src_lang, tgt_lang)
-    return data
-
-
-def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[str],
-                 systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
-    from ulcdb.ingest import longtsv, mtme, sgml, ulcconfig, wmtxml
-
-    default_name = name if name is not None else (first.stem if not first.is_dir()
-                                                   else first.name)
-    if fmt == TestbedFormat.mtme:
-        if not lp:
-            raise InputError(first, None, "a folder is read as the mt-metrics-eval layout, "
-                             "which needs --lp (e.g. --lp en-de)")
-        return mtme.read_mtme(first, lp, name=name)
-    if fmt == TestbedFormat.config:
-        data = ulcconfig.read_ulc_config(first)
-        data.name = name if name is not None else data.name
-        return data
-    if fmt == TestbedFormat.wmt:
-        return wmtxml.read_wmtxml(default_name, first)
-    if fmt == TestbedFormat.long:
-        return longtsv.read_long_tsv(default_name, first)
-    if fmt == TestbedFormat.sgml:
-        return sgml.read_sgml(default_name, first, [Path(r.split("=")[-1]) for r in refs],
-                              [Path(s.split("=")[-1]) for s in systems])
-    return _read_plain(default_name, first, refs, systems, docs)
-
-
-def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
-                docs: Path | None) -> TestbedData:
-    """Plain files; languages are guessed from WMT-style file names (``source.es.txt``)."""
-    from ulcdb.ingest import plain
-
-    ref_files, sys_files = _pairs(refs, "--ref"), _pairs(systems, "--sys")
-    data = plain.read_plain(name, source, ref_files, sys_files, docs)
-    targets = [*ref_files.values(), *sys_files.values()]
-    guesses = {"src_lang": _lang_suffix(source),
-               "tgt_lang": _lang_suffix(targets[0]) if targets else None}
-    for side, guess in guesses.items():
-        if guess:
-            setattr(data, side, guess)
-            data.guessed_languages.add(side)
-    return data
-
-
-def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | None) -> None:
-    """--src-lang/--tgt-lang fill what the input leaves open; contradicting it is an error."""
-    for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
-        if not given:
-            continue
-        have = getattr(data, side)
-        if have and have != given and side not in data.guessed_languages:
-            option = "--" + side.replace("_", "-")
-            raise InputError(data.origin or data.name, None,
-                             f"{option} {given} contradicts the input's {side} {have!r}")
-        setattr(data, side, given)
-        data.guessed_languages.discard(side)
-
-
-def _lang_suffix(path: Path) -> str | None:
-    """``source.es.txt`` -> ``es``: the language code WMT-style file names carry."""
-    parts = path.name.split(".")
-    code = parts[-2] if len(parts) >= 3 else ""
-    return code if 2 <= len(code) <= 3 and code.isalpha() else None
 
 
 @app.command("testbed")
@@ -180,8 +44,11 @@ def ingest_testbed(
     None,
     lp: Annotated[str | None, typer.Option("--lp", help="Language pair (mt-metrics-eval).")] =
     None,
-    src_lang: Annotated[str | None, typer.Option("--src-lang")] = None,
-    tgt_lang: Annotated[str | None, typer.Option("--tgt-lang")] = None,
+    src_lang: Annotated[str | None, typer.Option(
+        "--src-lang", help="Source language (e.g. en), where the input does not say.")] = None,
+    tgt_lang: Annotated[str | None, typer.Option(
+        "--tgt-lang", help="Target language (e.g. de): metrics check they can score it; "
+        "fills it in for an existing test bed.")] = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace changed content.")] = False,
 ) -> None:
     """Ingest a test bed, or add systems/references to one (identical content is a no-op).
@@ -202,64 +69,6 @@ def ingest_testbed(
     with open_store(create=True) as store:
         report = load_testbed(store, data, replace=replace)
     typer.echo(report.summary())
-
-
-def _mapping(values: list[str]) -> dict[str, str]:
-    out = {}
-    for v in values:
-        key, sep, col = v.partition("=")
-        if not sep:
-            raise UlcdbError(f"--map takes KEY=COLUMN, got {v!r}")
-        out[key.strip()] = col.strip()
-    return out
-
-
-def _renames(values: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for v in values:
-        old, sep, new = (part.strip() for part in v.partition("="))
-        if not sep or not old or not new:
-            raise UlcdbError(f"--rename takes OLD=NEW, got {v!r}")
-        if old in out:
-            raise UlcdbError(f"--rename {old} is given twice")
-        out[old] = new
-    return out
-
-
-def _assessment_format(path: Path, fmt: AssessmentFormat,
-                       mapping: list[str]) -> AssessmentFormat:
-    if fmt != AssessmentFormat.auto:
-        return fmt
-    if path.name.endswith(".score"):
-        return AssessmentFormat.mtme
-    if mapping:
-        return AssessmentFormat.table
-    if "mqm" in path.name.lower():
-        return AssessmentFormat.mqm
-    return AssessmentFormat.nist
-
-
-def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | None,
-                         mapping: list[str], level: str, rename: list[str]
-                         ) -> list[Assessment]:
-    """Read ``path`` in its format, with --rename OLD=NEW applied to every format."""
-    if not path.exists():
-        raise InputError(path, None, "no such file")
-    renames = _renames(rename)
-    fmt = _assessment_format(path, fmt, mapping)
-    if fmt == AssessmentFormat.mtme:
-        items = ar.read_mtme_human(path)
-    elif fmt == AssessmentFormat.mqm:
-        items = ar.read_wmt_mqm(path)
-    elif fmt == AssessmentFormat.table:
-        if not mapping:
-            raise UlcdbError("--format table needs --map system=COL --map score=COL ...")
-        items = ar.read_table(path, _mapping(mapping), criterion=criterion, level=level)
-    elif not criterion:
-        raise UlcdbError("NIST CSV files need --criterion (e.g. adequacy)")
-    else:
-        items = ar.read_nist_csv(path, criterion)
-    return ar.rename_translators(items, renames)
 
 
 @app.command("assessments")
@@ -301,12 +110,7 @@ def ingest_assessments(
             a.criterion = a.criterion or criterion
     with open_store(create=True) as store:
         name = testbed or store.only_testbed()
-        if _assessment_format(path, fmt, mapping) == AssessmentFormat.mtme:
-            tid = store.testbed_id(name)
-            ar.check_mtme_units(path, *store.query(
-                "select (select count(*) from segment where testbed_id = $1), "
-                "(select count(*) from document where testbed_id = $1)", [tid])[0])
-            ar.match_mtme_names(items, store.translators(tid))
+        check_against_testbed(store, name, path, fmt, mapping, items)
         report = load_assessments(store, name, items, path, replace=replace,
                                   skip_unknown=skip_unknown, scale=bounds)
     typer.echo(report.summary())
@@ -361,8 +165,12 @@ def ingest_scores(
     higher_is_better: Annotated[bool | None, typer.Option(
         "--higher-is-better/--lower-is-better", help="Direction of a new metric (default "
         "higher).")] = None,
-    range_min: Annotated[float | None, typer.Option("--range-min")] = None,
-    range_max: Annotated[float | None, typer.Option("--range-max")] = None,
+    range_min: Annotated[float | None, typer.Option(
+        "--range-min", help="Lowest value a new metric can take (scores below are refused).")
+    ] = None,
+    range_max: Annotated[float | None, typer.Option(
+        "--range-max", help="Highest value a new metric can take (scores above are refused).")
+    ] = None,
     description: Annotated[str | None, typer.Option("--description", help=(
         "Catalogue description of a new metric."))] = None,
     variant: Annotated[str, typer.Option("--variant", help="Score variant.")] = "case:mixed",
@@ -406,15 +214,10 @@ def ingest_scores(
         if not sep or not name or not members:
             raise UlcdbError(f"--refset-map takes REFSET=REF[+REF...], got {item!r}")
         refsets[name] = tuple(members.split("+"))
-    renames = {}
-    for item in rename:
-        old, sep, new = item.partition("=")
-        if not sep or not old or not new:
-            raise UlcdbError(f"--rename takes OLD=NEW, got {item!r}")
-        renames[old] = new
+    renames = parse_renames(rename)
     request = ScoreImport(
         paths=list(paths), fmt=fmt.value, testbed=testbed, metric=metric, rename=renames,
-        target=target, refs=tuple(ref), level=level, lp=lp, mapping=_mapping(mapping),
+        target=target, refs=tuple(ref), level=level, lp=lp, mapping=parse_mapping(mapping),
         refset_map=refsets, details=list(details), create_testbed=create_testbed,
         variant=variant, replace=replace,
         flags=MetricInfo("", higher_is_better, range_min, range_max, description))

@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 
 from ulcdb.cli.common import open_store
-from ulcdb.errors import NotFound
-from ulcdb.ingest.load import save_set
+from ulcdb.ingest.load import delete_set, save_set
 from ulcdb.ingest.model import NamedSet
 from ulcdb.names import check_name
 from ulcdb.selection import check_set
@@ -53,11 +52,5 @@ def delete(
 ) -> None:
     """Delete a named set.  Example: ulcdb set delete metric my_lex"""
     with open_store() as store:
-        ids = [r[0] for r in store.query(
-            "select set_id from named_set where kind = ? and name = ?", [kind.value, name])]
-        if not ids:
-            raise NotFound(f"no {kind.value} set named {name!r}")
-        with store.transaction():
-            store.con.execute("delete from named_set_member where list_contains(?, set_id)", [ids])
-            store.con.execute("delete from named_set where list_contains(?, set_id)", [ids])
+        delete_set(store, kind.value, name)
     typer.echo(f"deleted {kind.value} set {name!r}")

@@ -6,7 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ulcdb.errors import Conflict, InputError
+from ulcdb.errors import Conflict, InputError, NotFound
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
 from ulcdb.names import check_name
 from ulcdb.store import Store
@@ -200,8 +200,8 @@ def _drop_testbed(store: Store, tid: int) -> None:
         "(select refset_id from refset where testbed_id = ?)", [tid])
     sets = "select set_id from named_set where testbed_id = ?"
     store.con.execute(f"delete from named_set_member where set_id in ({sets})", [tid])
-    for table in ("assessment", "refset", "named_set", "translator", "segment", "document",
-                  "testbed"):
+    for table in ("assessment", "criterion", "refset", "named_set", "translator", "segment",
+                  "document", "testbed"):
         store.con.execute(f"delete from {table} where testbed_id = ?", [tid])
 
 
@@ -274,6 +274,17 @@ def drop_translator_scores(store: Store, trid: int) -> int:
     return sum(store.con.execute(
         f"delete from {table} where translator_id = ? or refset_id in ({sets})",
         [trid, trid]).fetchone()[0] for table in ("seg_score", "doc_score", "sys_score"))
+
+
+def delete_set(store: Store, kind: str, name: str) -> None:
+    """Delete the named sets of this kind and name (every test bed's), in one transaction."""
+    ids = [r[0] for r in store.query(
+        "select set_id from named_set where kind = ? and name = ?", [kind, name])]
+    if not ids:
+        raise NotFound(f"no {kind} set named {name!r}")
+    with store.transaction():
+        store.con.execute("delete from named_set_member where list_contains(?, set_id)", [ids])
+        store.con.execute("delete from named_set where list_contains(?, set_id)", [ids])
 
 
 def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "") -> bool:

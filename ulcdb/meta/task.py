@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ulcdb import stats
-from ulcdb.errors import UlcdbError
+from ulcdb.errors import MetaError
 
 LEVELS = ("seg", "doc", "sys")
 GROUPINGS = ("flat", "item", "system")
@@ -27,10 +27,6 @@ MIN_DARR_PAIRS = 30  # fewer pairs: the tau is warned about
 RESAMPLE_UNITS = {"seg": ("seg", "doc", "sys"), "doc": ("doc", "sys"), "sys": ("sys",)}
 UNIT_NAMES = {"seg": "segments", "doc": "documents", "sys": "systems"}
 HUMAN_SET = "human"  # a stored system set of human translations submitted as systems
-
-
-class MetaError(UlcdbError):
-    """A meta-evaluation that cannot be run as asked."""
 
 
 def _choice(value, allowed, what: str) -> None:

@@ -100,7 +100,12 @@ class Family(ABC):
     def specs(self) -> Sequence[MetricSpec]:
         """Catalogue entries of the metrics this family produces."""
 
-    @abstractmethod
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.compute is Family.compute and cls.compute_many is Family.compute_many \
+                and "specs" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} must implement compute or compute_many")
+
     def compute(
         self,
         hyps: Sequence[str],
@@ -108,7 +113,11 @@ class Family(ABC):
         docs: Documents,
         params: Params,
     ) -> dict[str, LevelScores]:
-        """Score ``hyps`` against ``refs`` at segment, document and system level."""
+        """Score ``hyps`` against ``refs`` at segment, document and system level.
+
+        A family implements this or ``compute_many`` (its path over several reference
+        sets), never both: the other one is derived, so there is one computation."""
+        return self.compute_many(hyps, [refs], docs, params)[0]
 
     def compute_many(
         self,
@@ -117,8 +126,20 @@ class Family(ABC):
         docs: Documents,
         params: Params,
     ) -> list[dict[str, LevelScores]]:
-        """Score one target against several reference sets (override to share work)."""
+        """Score one target against several reference sets."""
         return [self.compute(hyps, refs, docs, params) for refs in refsets]
+
+    def metric_languages(self, metric: str) -> frozenset[str] | None:
+        """Target languages ``metric`` handles (None: any)."""
+        return self.languages
+
+    def language_note_for(self, metric: str) -> str:
+        """Why ``metric`` handles only its languages."""
+        return self.language_note
+
+    def metrics_for(self, params: Params) -> list[str]:
+        """The metrics this family computes for ``params`` (its target language)."""
+        return [s.name for s in self.specs()]
 
     def signature(self, params: Params, nrefs: int) -> str:
         """Everything that changes a number, sacrebleu style."""

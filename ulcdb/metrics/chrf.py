@@ -69,26 +69,6 @@ class ChrfFamily(Family):
             parts.append(f"{name}|{metric.get_signature().format()}")
         return ";".join(parts) + f";family:{self.version}"
 
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
-        chrf, plus = _metrics(params)
-        chrf_stats, plus_stats = [], []
-        for i, hyp in enumerate(hyps):
-            per_ref = _per_reference_stats(plus, hyp, [r[i] for r in refs])
-            n_char = 3 * chrf.char_order
-            chrf_stats.append(_best(chrf, [s[:n_char] for s in per_ref]))
-            plus_stats.append(_best(plus, per_ref))
-        return {
-            "chrF": _levels(chrf, chrf_stats, docs),
-            "chrF++": _levels(plus, plus_stats, docs),
-        }
-
-
     def compute_many(
         self,
         hyps: Sequence[str],
@@ -96,11 +76,11 @@ class ChrfFamily(Family):
         docs: Documents,
         params: Params,
     ) -> list[dict[str, LevelScores]]:
-        """``compute`` for every reference set, sharing the work between them.
+        """Scores against every reference set, sharing the work between them.
 
         A hypothesis's n-grams are extracted once, its statistics and F-scores against each
         distinct reference computed once; each reference set then picks, per segment, the
-        first of its references with the highest F-score, exactly as ``_best`` does.
+        first of its references with the highest F-score (sacrebleu's choice).
         """
         chrf, plus = _metrics(params)
         n_char = 3 * chrf.char_order
@@ -154,20 +134,6 @@ def _metrics(params: Params) -> tuple[CHRF, CHRF]:
     return CHRF(lowercase=params.lowercase), CHRF(word_order=2, lowercase=params.lowercase)
 
 
-def _per_reference_stats(plus: CHRF, hyp: str, refs: Sequence[str | None]) -> list[list[int]]:
-    """chrF++ statistics of ``hyp`` against each reference (sacrebleu's steps)."""
-    hyp_ngrams = _ngrams(plus, plus._preprocess_segment(hyp))
-    out = []
-    for ref in refs:
-        if ref is None:  # sacrebleu skips undefined references
-            continue
-        stats: list[int] = []
-        for h, r in zip(hyp_ngrams, _ngrams(plus, plus._preprocess_segment(ref)), strict=True):
-            stats.extend(_match_statistics(h, r))
-        out.append(stats)
-    return out
-
-
 def _ngrams(plus: CHRF, line: str) -> list[Counter]:
     """Character n-grams 1..char_order, then word n-grams 1..word_order (sacrebleu's order)."""
     chars = line if plus.whitespace else "".join(line.split())
@@ -183,17 +149,6 @@ def _match_statistics(hyp: Counter, ref: Counter) -> tuple[int, int, int]:
     """sacrebleu's ``CHRF._get_match_statistics``: hypothesis, reference and matched counts."""
     matches = sum(map(min, hyp.values(), map(ref.get, hyp.keys(), repeat(0))))
     return (sum(hyp.values()) if ref else 0), sum(ref.values()), matches
-
-
-def _best(metric: CHRF, per_ref: list[list[int]]) -> list[int]:
-    """The first reference's statistics with the highest F-score (sacrebleu's choice)."""
-    best: list[int] = []
-    best_f = -1.0
-    for stats in per_ref:
-        f = metric._compute_f_score(stats)
-        if f > best_f:
-            best_f, best = f, stats
-    return best
 
 
 def _levels(metric: CHRF, stats: list[list[int]], docs: Documents) -> LevelScores:

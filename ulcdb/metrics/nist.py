@@ -199,29 +199,6 @@ class NistFamily(Family):
             f"|impl:mteval|version:{self.version}"
         )
 
-    def segment_stats(
-        self, hyps: Sequence[str], refs: Sequence[Sequence[str]], params: Params
-    ) -> list[Stats]:
-        """Per-segment statistics; the information weights come from all of ``refs``."""
-        prepare = sacrebleu_scorer(params)._preprocess_segment
-        hyp_tokens = [prepare(line).split() for line in hyps]
-        ref_tokens = [[prepare(line).split() for line in ref] for ref in refs]
-        info = InformationWeights.from_references([tokens for ref in ref_tokens for tokens in ref])
-        return [
-            segment_stats(hyp, [ref[i] for ref in ref_tokens], info)
-            for i, hyp in enumerate(hyp_tokens)
-        ]
-
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
-        check_inputs(hyps, refs, docs)
-        return _levels(self.segment_stats(hyps, refs, params), len(refs), docs)
-
     def compute_many(
         self,
         hyps: Sequence[str],
@@ -229,12 +206,12 @@ class NistFamily(Family):
         docs: Documents,
         params: Params,
     ) -> list[dict[str, LevelScores]]:
-        """``compute`` for every reference set, sharing tokens and n-gram counts.
+        """Scores against every reference set, sharing tokens and n-gram counts.
 
         Every text is tokenised and counted once; a set's information weights are its
         references' whole-text counts merged in the set's order (the same counter, key order
-        included, as counting the concatenated references).  Each set then runs the same
-        per-segment arithmetic as ``compute``.
+        included, as counting the concatenated references, as mteval does).  Each set then
+        runs mteval's per-segment arithmetic (``segment_stats``).
         """
         for refs in refsets:
             check_inputs(hyps, refs, docs)

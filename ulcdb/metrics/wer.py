@@ -78,21 +78,6 @@ class ErrorRateFamily(Family):
             f"|multiref:max-seg-and-sys|doc:mean-seg|impl:asiya-wer.pl-per.pl|version:{self.version}"
         )
 
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
-        stats = segment_stats(hyps, refs, params.lowercase)
-        out: dict[str, LevelScores] = {}
-        for name, rate in (("WER", wer), ("PER", per)):
-            neg = _negated_levels(stats, docs, rate)
-            out[f"-{name}"] = neg
-            out[f"1-{name}"] = _shift(neg, 1.0)
-        return out
-
     def compute_many(
         self,
         hyps: Sequence[str],
@@ -100,11 +85,10 @@ class ErrorRateFamily(Family):
         docs: Documents,
         params: Params,
     ) -> list[dict[str, LevelScores]]:
-        """``compute`` for every reference set; each (hypothesis, reference) pair counted once.
+        """Scores against every reference set; each (hypothesis, reference) pair counted once.
 
         A set's statistics row is the hypothesis length followed by its references'
-        (distance, correct, length) triples, exactly the row ``segment_stats`` builds.
-        """
+        (Levenshtein distance, correct words, reference length) triples."""
         vocab: dict[bytes, int] = {}
         hyp_ids = [[vocab.setdefault(t, len(vocab)) for t in _tokens(h, params.lowercase)]
                    for h in hyps]
@@ -141,24 +125,6 @@ class ErrorRateFamily(Family):
 
 def _tokens(line: str, lowercase: bool) -> list[bytes]:
     return (line.lower() if lowercase else line).encode("utf-8").split()
-
-
-def segment_stats(
-    hyps: Sequence[str], refs: Sequence[Sequence[str]], lowercase: bool = False
-) -> list[list[float]]:
-    """``[hyp_len, (distance, correct, ref_len) per reference]`` for every segment."""
-    vocab: dict[bytes, int] = {}
-    out = []
-    for i, hyp in enumerate(hyps):
-        h = [vocab.setdefault(t, len(vocab)) for t in _tokens(hyp, lowercase)]
-        h_counts = Counter(h)
-        row = [float(len(h))]
-        for ref in refs:
-            r = [vocab.setdefault(t, len(vocab)) for t in _tokens(ref[i], lowercase)]
-            correct = sum((h_counts & Counter(r)).values())
-            row += [float(Levenshtein.distance(h, r)), float(correct), float(len(r))]
-        out.append(row)
-    return out
 
 
 def wer(hyp_len: float, dist: float, correct: float, ref_len: float) -> float | None:

@@ -1,0 +1,145 @@
+"""Test-bed input: which reader a path (or --source/--ref/--sys files) needs, run with the
+options given, and --src-lang/--tgt-lang applied."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+
+from ulcdb.errors import InputError, UlcdbError
+from ulcdb.ingest.model import TestbedData
+from ulcdb.ingest.textio import check_file
+
+
+class TestbedFormat(str, Enum):
+    auto = "auto"
+    plain = "plain"
+    sgml = "sgml"
+    wmt = "wmt"
+    mtme = "mtme"
+    config = "config"
+    long = "long"
+
+
+def pairs(values: list[str], option: str) -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for v in values:
+        name, sep, file = v.partition("=")
+        if not sep or not name or not file:
+            raise UlcdbError(f"{option} takes NAME=FILE, got {v!r}")
+        if name in out:
+            raise UlcdbError(f"{option} {name} is given twice ({out[name]} and {file}): "
+                             "every name must be unique")
+        out[name] = Path(file)
+    return out
+
+
+UNRECOGNISED = ("unrecognised test-bed format (expected WMT XML, NIST SGML, a long TSV with "
+                "columns seg_id, doc_id, source, translator, kind, translation, a ULC.config or "
+                "an mt-metrics-eval folder with --lp); plain text files go with --source, "
+                "--ref NAME=FILE and --sys NAME=FILE")
+
+
+def sniff(path: Path) -> TestbedFormat:
+    if path.is_dir():
+        return TestbedFormat.mtme
+    if path.suffix == ".config" or path.name.endswith("config"):
+        return TestbedFormat.config
+    check_file(path)  # a FIFO would block the read below
+    with path.open("rb") as handle:
+        head = handle.read(4096).lower()
+    if b"<dataset" in head:
+        return TestbedFormat.wmt
+    if any(tag in head for tag in (b"<srcset", b"<refset", b"<tstset")):
+        return TestbedFormat.sgml
+    from ulcdb.ingest.longtsv import is_long_tsv
+
+    if is_long_tsv(path):
+        return TestbedFormat.long
+    if path.suffix.lower() == ".xml" or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<?xml"):
+        return TestbedFormat.wmt  # its reader says what is wrong with the XML
+    if path.suffix.lower() == ".tsv":
+        return TestbedFormat.long  # its reader names the columns the header lacks
+    return TestbedFormat.plain
+
+
+def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source: Path | None,
+                 refs: list[str], systems: list[str], docs: Path | None, lp: str | None,
+                 src_lang: str | None, tgt_lang: str | None) -> TestbedData:
+    """Pick the reader for the arguments given, run it and apply --src-lang/--tgt-lang."""
+    first = path or source
+    if first is None:
+        raise UlcdbError("give a test bed PATH, or --source with --ref/--sys files")
+    if not first.exists():
+        raise InputError(first, None, "no such file or directory")
+    if fmt == TestbedFormat.auto:
+        # a folder given as --source is no mt-metrics-eval layout: the text reader refuses it
+        fmt = (TestbedFormat.plain if path is None and first.is_dir() else sniff(first))
+        if fmt == TestbedFormat.plain and path is not None and not refs and not systems:
+            raise InputError(path, None, UNRECOGNISED)
+    data = _read_format(first, fmt, name, refs, systems, docs, lp)
+    _apply_languages(data, src_lang, tgt_lang)
+    return data
+
+
+def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[str],
+                 systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
+    from ulcdb.ingest import longtsv, mtme, sgml, ulcconfig, wmtxml
+
+    default_name = name if name is not None else (first.stem if not first.is_dir()
+                                                   else first.name)
+    if fmt == TestbedFormat.mtme:
+        if not lp:
+            raise InputError(first, None, "a folder is read as the mt-metrics-eval layout, "
+                             "which needs --lp (e.g. --lp en-de)")
+        return mtme.read_mtme(first, lp, name=name)
+    if fmt == TestbedFormat.config:
+        data = ulcconfig.read_ulc_config(first)
+        data.name = name if name is not None else data.name
+        return data
+    if fmt == TestbedFormat.wmt:
+        return wmtxml.read_wmtxml(default_name, first)
+    if fmt == TestbedFormat.long:
+        return longtsv.read_long_tsv(default_name, first)
+    if fmt == TestbedFormat.sgml:
+        return sgml.read_sgml(default_name, first, [Path(r.split("=")[-1]) for r in refs],
+                              [Path(s.split("=")[-1]) for s in systems])
+    return _read_plain(default_name, first, refs, systems, docs)
+
+
+def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
+                docs: Path | None) -> TestbedData:
+    """Plain files; languages are guessed from WMT-style file names (``source.es.txt``)."""
+    from ulcdb.ingest import plain
+
+    ref_files, sys_files = pairs(refs, "--ref"), pairs(systems, "--sys")
+    data = plain.read_plain(name, source, ref_files, sys_files, docs)
+    targets = [*ref_files.values(), *sys_files.values()]
+    guesses = {"src_lang": _lang_suffix(source),
+               "tgt_lang": _lang_suffix(targets[0]) if targets else None}
+    for side, guess in guesses.items():
+        if guess:
+            setattr(data, side, guess)
+            data.guessed_languages.add(side)
+    return data
+
+
+def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | None) -> None:
+    """--src-lang/--tgt-lang fill what the input leaves open; contradicting it is an error."""
+    for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
+        if not given:
+            continue
+        have = getattr(data, side)
+        if have and have != given and side not in data.guessed_languages:
+            option = "--" + side.replace("_", "-")
+            raise InputError(data.origin or data.name, None,
+                             f"{option} {given} contradicts the input's {side} {have!r}")
+        setattr(data, side, given)
+        data.guessed_languages.discard(side)
+
+
+def _lang_suffix(path: Path) -> str | None:
+    """``source.es.txt`` -> ``es``: the language code WMT-style file names carry."""
+    parts = path.name.split(".")
+    code = parts[-2] if len(parts) >= 3 else ""
+    return code if 2 <= len(code) <= 3 and code.isalpha() else None

@@ -1,0 +1,240 @@
+"""The METEOR family: MTR-exact, MTR-stem, MTR-wnstm, MTR-wnsyn at every level."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
+from ulcdb.metrics.meteor.align import (
+    EXACT,
+    MODULE_NAMES,
+    MODULE_WEIGHTS,
+    REFERENCE,
+    STEM,
+    VARIANTS,
+    WN_STEM,
+    WORDNET_MODULES,
+    _Side,
+    _sum,
+    meteor_score,
+    pair_alignments,
+    segment_stats,
+)
+from ulcdb.metrics.meteor.lang import STEM_LANGUAGES, MeteorLanguage, meteor_language
+
+# --- the family -------------------------------------------------------------------------------
+
+_MATCHER_TEXT = (
+    "exact matches",
+    "Snowball English stems (case-sensitive port of Meteor's Java stemmer)",
+    "wn_stem: pairs the stem module missed whose WordNet 3.0 base forms meet (WordNet::"
+    "QueryData's validForms over all parts of speech: the lowercased word, exception lists, "
+    "WordNet's detachment rules), e.g. went/go, children/child",
+    "WordNet 3.0 synsets of the word and of its base forms (WordNet exception lists, "
+    "Meteor's suffix rules)",
+)
+
+
+def _reference_text(modules: Sequence[int]) -> str:
+    """What the variant reproduces (or, for wn_stem, extends)."""
+    jar = [MODULE_NAMES[m] for m in modules if m != WN_STEM]
+    text = f"{REFERENCE} \"{' '.join(jar)}\""
+    if WN_STEM in modules:
+        text += " plus METEOR 0.6's wn_stem module (which no Meteor 1.x has), weight 0.6"
+    return text
+
+
+def _description(modules: Sequence[int]) -> str:
+    mods = " ".join(MODULE_NAMES[m] for m in modules)
+    weights = " ".join(str(MODULE_WEIGHTS[m]) for m in modules)
+    quirk = (", whose search weights count only exact matches, so an added module can lower a "
+             "score, as in the jar" if len(modules) > 1 else "")
+    if WN_STEM in modules:
+        fidelity = (
+            "No reference tool prints these numbers: ULC 0.4.2 ran METEOR 0.6 (exact, "
+            "porter_stem, wn_stem; Fmean 10PR/(R+9P), penalty 0.5*(chunks/matches)**3), which "
+            "is not available; ulcdb adds wn_stem as a module of its Meteor 1.5 "
+            "re-implementation (weight 0.6, Meteor 1.5's weight for morphological variants) so "
+            "that MTR-wnstm shares the scale of the other MTR-* variants. Where wn_stem finds "
+            "no candidate the value equals the jar's 'exact stem' (tested on the golden sample)."
+        )
+    else:
+        fidelity = (
+            "Equal to the jar on the golden sample (every row, as printed); pow is the C "
+            "library's, which may differ from Java's Math.pow in the last bit.")
+    return (
+        f"METEOR with the modules '{mods}' (weights {weights}): a recall-weighted harmonic "
+        "mean of unigram precision and recall (alpha 0.85; function words weigh 1-delta, "
+        "delta 0.75) times 1 - 0.6 * (chunks/matches)**0.2. Range 0-1, higher is better. "
+        f"Reference implementation: {_reference_text(modules)}, without -norm/-lower (Eval "
+        "ID meteor-1.5-wo-en-no_norm-0.85_0.2_0.6_0.75), re-implemented: tokens split on "
+        "ASCII whitespace only, punctuation attached, case-sensitive; "
+        + "; ".join(_MATCHER_TEXT[m] for m in modules)
+        + f"; Meteor's beam search (beam 40){quirk}. Several references: best-scoring "
+        "reference per segment (first on ties). Document and system: Meteor's score of the "
+        f"summed segment statistics, not a mean of segment scores. {fidelity} With CASE=lc "
+        "the texts are lowercased first (str.lower; Meteor's -lower). Departure from the ULC "
+        "manual: ULC 0.4.2 ran METEOR 0.6 (its MTR-wnsyn chained porter_stem, wn_stem and "
+        "wn_synonymy); ulcdb, like Asiya 3.0, runs Meteor 1.5's modules and parameters."
+    )
+
+
+class MeteorFamily(Family):
+    """MTR-exact, MTR-stem, MTR-wnstm and MTR-wnsyn (Meteor 1.5, English, no normalisation)."""
+
+    name = "METEOR"
+    version = "1"
+    def __init__(self, variants: dict[str, tuple[int, ...]] | None = None) -> None:
+        self.variants = dict(VARIANTS if variants is None else variants)
+        for metric, modules in self.variants.items():
+            if not modules or modules[0] != EXACT or list(modules) != sorted(set(modules)):
+                raise ValueError(f"{metric}: modules must start with exact, in order, got "
+                                 f"{modules}")
+            if WN_STEM in modules and STEM not in modules:
+                raise ValueError(f"{metric}: wn_stem lists what stem missed, so needs stem")
+
+    def specs(self) -> list[MetricSpec]:
+        return [
+            MetricSpec(
+                name=metric,
+                family=self.name,
+                description=_description(modules),
+                reference_implementation=_reference_text(modules),
+            )
+            for metric, modules in self.variants.items()
+        ]
+
+    def signature(self, params: Params, nrefs: int) -> str:
+        return (
+            f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|tok:ascii-ws|norm:no"
+            f"|{meteor_language(params.lang).tag()}|impl:meteor-1.5|version:{self.version}"
+        )
+
+    def metric_languages(self, metric: str) -> frozenset[str] | None:
+        """MTR-exact: any language (Meteor's ``-l other`` where it has no settings);
+        MTR-stem: Meteor's languages with a stemmer; the WordNet variants: English."""
+        modules = set(self.variants.get(metric, ()))
+        if modules & WORDNET_MODULES:
+            return frozenset({"en"})
+        return STEM_LANGUAGES if STEM in modules else None
+
+    def language_note_for(self, metric: str) -> str:
+        if set(self.variants.get(metric, ())) & WORDNET_MODULES:
+            return "its WordNet modules (Meteor's synonym, METEOR 0.6's wn_stem) are English only"
+        return "Meteor 1.5 has no stemmer for it (MTR-exact works for every language)"
+
+    def metrics_for(self, params: Params) -> list[str]:
+        """The variants Meteor can run for the target language."""
+        lang = params.lang or "en"
+        return [m for m in self.variants
+                if (langs := self.metric_languages(m)) is None or lang in langs]
+
+    def _variants_for(self, params: Params) -> dict[str, tuple[int, ...]]:
+        return {m: self.variants[m] for m in self.metrics_for(params)}
+
+    def compute_many(
+        self,
+        hyps: Sequence[str],
+        refsets: Sequence[Sequence[Sequence[str]]],
+        docs: Documents,
+        params: Params,
+    ) -> list[dict[str, LevelScores]]:
+        """Scores against every reference set, each (hypothesis, reference) pair aligned once.
+
+        Per segment and module set, the statistics of the best-scoring reference of the set
+        (the first on ties, as Meteor picks it)."""
+        for refs in refsets:
+            _check_inputs(hyps, refs, docs)
+        lang = meteor_language(params.lang)
+        variants = self._variants_for(params)
+        wordnet = self._wordnet_modules(variants)
+        module_sets = list(variants.values())
+        table = lang.module_weights()
+        weights = [[table[m] for m in mods] for mods in module_sets]
+        hyp_sides = [_side(h, params.lowercase, wordnet, lang) for h in hyps]
+        # Per distinct reference: per segment, per module set, (score, statistics).
+        scored: dict[int, list[list[tuple[float, list[int]]]]] = {}
+        for refs in refsets:
+            for ref in refs:
+                if id(ref) in scored:
+                    continue
+                sides = _reference_sides(ref, params.lowercase, wordnet, lang)
+                rows = []
+                for t, r in zip(hyp_sides, sides, strict=True):
+                    row = []
+                    for k, (modules, matches) in enumerate(
+                            zip(module_sets, pair_alignments(t, r, module_sets), strict=True)):
+                        stats = segment_stats(t, r, modules, matches)
+                        row.append((meteor_score(stats, weights[k], lang.params), stats))
+                    rows.append(row)
+                scored[id(ref)] = rows
+        out = []
+        for refs in refsets:
+            columns = [scored[id(ref)] for ref in refs]
+            per_segment = []
+            for n in range(len(hyps)):
+                best: list[tuple[float, list[int]]] = [(-1.0, []) for _ in module_sets]
+                for column in columns:
+                    for k, candidate in enumerate(column[n]):
+                        if candidate[0] > best[k][0]:
+                            best[k] = candidate
+                per_segment.append([stats for _, stats in best])
+            out.append(_levels(variants, lang, per_segment, docs))
+        return out
+
+    @staticmethod
+    def _wordnet_modules(variants: dict[str, tuple[int, ...]]) -> frozenset[int]:
+        return frozenset(m for mods in variants.values() for m in mods if m in WORDNET_MODULES)
+
+
+def _levels(variants: dict[str, tuple[int, ...]], lang: MeteorLanguage,
+            per_segment: list[list[list[int]]], docs: Documents) -> dict[str, LevelScores]:
+    out: dict[str, LevelScores] = {}
+    table = lang.module_weights()
+    for k, (metric, modules) in enumerate(variants.items()):
+        stats = [row[k] for row in per_segment]
+        weights = [table[m] for m in modules]
+
+        def score(s: Sequence[float], weights: list[float] = weights) -> float:
+            return meteor_score(s, weights, lang.params)
+
+        out[metric] = LevelScores(
+            seg=[score(s) for s in stats],
+            doc={d: score(_sum(stats[a:b])) for d, a, b in docs.spans()},
+            sys=score(_sum(stats)) if stats else None,
+            seg_stats=[[float(x) for x in s] for s in stats],
+        )
+    return out
+
+
+def _side(text: str, lowercase: bool, wordnet: frozenset[int], lang: MeteorLanguage) -> _Side:
+    return _Side(text.lower() if lowercase else text, wordnet, lang.stem, lang.function_words)
+
+
+# Tokenised references shared by the targets a worker process scores: (texts, lowercase,
+# WordNet modules) -> sides, the most recent few only.
+_REFERENCE_CACHE: dict[tuple, list[_Side]] = {}
+_REFERENCE_CACHE_SIZE = 4
+
+
+def _reference_sides(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int],
+                     lang: MeteorLanguage) -> list[_Side]:
+    key = (tuple(ref), lowercase, wordnet, lang.code)
+    sides = _REFERENCE_CACHE.pop(key, None)
+    if sides is None:
+        sides = [_side(text, lowercase, wordnet, lang) for text in ref]
+        while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
+            del _REFERENCE_CACHE[next(iter(_REFERENCE_CACHE))]
+    _REFERENCE_CACHE[key] = sides  # most recently used last
+    return sides
+
+
+def _check_inputs(hyps: Sequence[str], refs: Sequence[Sequence[str]], docs: Documents) -> None:
+    """Raise ``ValueError`` unless every reference and the documents cover every hypothesis."""
+    if not refs:
+        raise ValueError("at least one reference is needed")
+    for k, ref in enumerate(refs):
+        if len(ref) != len(hyps):
+            raise ValueError(f"reference {k} has {len(ref)} segments, hypotheses {len(hyps)}")
+    if len(docs.doc_ids) != len(hyps):
+        raise ValueError(f"{len(docs.doc_ids)} document ids for {len(hyps)} segments")
