@@ -32,3 +32,7 @@ class Conflict(StoreError):
 
 class MetaError(UlcdbError):
     """A meta-evaluation that cannot be run as asked."""
+
+
+class OutputError(UlcdbError):
+    """A file or folder the command was asked to write cannot be written."""

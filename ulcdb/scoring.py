@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from ulcdb import __version__
+from ulcdb.errors import StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
 from ulcdb.store import Store
@@ -297,6 +298,7 @@ class Scorer:
 
         Pairs whose target and references have identical texts to an earlier pair's (a system
         submitted twice, a reference equal to another) are scored once and copied."""
+        self._check_texts(fam, todo)
         first: dict[tuple, Pair] = {}
         for p in todo:
             first.setdefault((self._text_key(p.target), *map(self._text_key, p.refs)), p)
@@ -329,10 +331,18 @@ class Scorer:
                 progress(fam.name, len(todo) - len(unique))
             self._delete_existing(rows)
             rows.insert(self.store)
-            unused = [b for b in batches.values() if b not in rows.batches]
-            if unused:  # every key of those pairs was imported: no provenance without scores
-                self.store.con.execute("delete from score_batch where list_contains(?, "
-                                       "batch_id)", [unused])
+            self.store.drop_orphan_batches()  # replaced by --remake, or all keys imported
+
+    def _check_texts(self, fam: Family, todo: list[Pair]) -> None:
+        """A translator without texts (a scores-only test bed, made from score files) cannot
+        be scored: one line instead of a failure inside the family."""
+        for name in dict.fromkeys(n for p in todo for n in (p.target, *p.refs)):
+            if not self.texts(name):
+                raise StoreError(
+                    f"{name!r} of test bed {self.testbed!r} has no text (a scores-only test "
+                    f"bed, made from score files): ulcdb cannot compute {fam.name} for it; "
+                    "use the metrics whose scores were imported (`ulcdb list metrics "
+                    "--computed`)")
 
     def _text_key(self, name: str) -> str:
         """md5 of a translator's whole output: equal outputs are scored once."""
@@ -374,7 +384,6 @@ class _Rows:
         self.sys: dict[str, list] = {k: [] for k in (*KEYS, "value")}
         self.skip = skip or set()  # imported keys: left as they are
         self.written: set[tuple[int, int, int, str]] = set()
-        self.batches: set[int] = set()
 
     def add(self, trid: int, rid: int, variant: str, batch: int,
             result: dict[str, LevelScores], ids: dict[str, int]) -> None:
@@ -382,7 +391,6 @@ class _Rows:
             if (ids[name], trid, rid, variant) in self.skip:
                 continue
             self.written.add((ids[name], trid, rid, variant))
-            self.batches.add(batch)
             key = (ids[name], trid, rid, variant, batch)
             n = len(sc.seg)
             _extend(self.seg, key, n)

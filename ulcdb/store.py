@@ -190,6 +190,16 @@ class Store:
             raise
         self.con.execute("commit")
 
+    def drop_orphan_batches(self) -> int:
+        """Delete provenance rows (score_batch) that no score points to any more (after
+        --replace or --remake); returns how many went."""
+        used = ("select batch_id from seg_score union select batch_id from doc_score "
+                "union select batch_id from sys_score")
+        n = self.scalar(f"select count(*) from score_batch where batch_id not in ({used})")
+        if n:
+            self.con.execute(f"delete from score_batch where batch_id not in ({used})")
+        return int(n)
+
     def query(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
         return self.con.execute(sql, params or []).fetchall()
 

@@ -47,9 +47,16 @@ def open_store(read_only: bool = False, create: bool = False):
     if not create and not state.db.exists():
         raise NotFound(f"no store at {state.db} (create one with `ulcdb init` or "
                        "`ulcdb ingest testbed`; --db or ULCDB_DB names another)")
+    new = not state.db.exists()
     store = Store(state.db, read_only=read_only and state.db.exists())
     try:
         yield store
+    except BaseException:
+        if new:  # a failed first ingest leaves no empty store behind
+            store.close()
+            for path in (state.db, state.db.with_name(state.db.name + ".wal")):
+                path.unlink(missing_ok=True)
+        raise
     finally:
         store.close()
 

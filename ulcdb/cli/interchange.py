@@ -12,6 +12,7 @@ from ulcdb.cli.common import open_store
 from ulcdb.errors import UlcdbError
 from ulcdb.interchange.fetch import Selection
 from ulcdb.interchange.model import LEVELS
+from ulcdb.outputs import file_option, folder_option
 
 app = typer.Typer(help="Write scores (IQ-XML, mt-metrics-eval, WMT, NIST .scr, sacrebleu, "
                   "COMET) and any table, view or query (CSV, TSV, Parquet, JSON).",
@@ -30,7 +31,8 @@ RefsetOpt = Annotated[list[str], typer.Option("--refset", help="Reference set as
 LevelOpt = Annotated[list[str], typer.Option("--level", help="seg, doc or sys; repeat "
                                              "(default: all the format holds).")]
 VariantOpt = Annotated[str, typer.Option("--variant", help="Score variant.")]
-FolderArg = Annotated[Path, typer.Argument(help="Folder to write into (created).")]
+FolderArg = Annotated[Path, typer.Argument(help="Folder to write into (created).",
+                                           callback=folder_option)]
 
 
 class Layout(str, Enum):
@@ -236,7 +238,8 @@ def export_comet(
 def export_table_cmd(
     source: Annotated[str, typer.Argument(help="Table or view name, or SQL with --query.")],
     output: Annotated[Path, typer.Argument(help="File to write (.csv, .tsv, .parquet, "
-                                           ".json).")],
+                                           ".json).",
+                                           callback=file_option)],
     query: Annotated[bool, typer.Option("--query", "-q", help="SOURCE is a SQL query.")] =
     False,
     fmt: Annotated[TableFormat | None, typer.Option("--format", help=(

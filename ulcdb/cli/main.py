@@ -52,6 +52,10 @@ class _Group(TyperGroup):
         except UlcdbError as exc:
             click.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from exc
+        except OSError as exc:  # the last net: I/O the command did not check first
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"Error: {where}{exc.strerror or exc}", err=True)
+            raise typer.Exit(1) from exc
         except (KeyboardInterrupt, Terminated) as exc:
             what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "terminated"
             click.echo(f"Error: {what}: the store keeps what was committed before; the "

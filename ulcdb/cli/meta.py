@@ -25,6 +25,7 @@ from ulcdb.meta import (
     records_csv,
     select,
 )
+from ulcdb.outputs import file_option
 from ulcdb.scoring import imported_metrics
 from ulcdb.store import Store
 
@@ -159,7 +160,8 @@ def meta(
         "first).")] = None,
     sig_out: Annotated[Path | None, typer.Option(
         "--sig-out", help="Also write the --sig table to this file (JSON if it ends in .json, "
-        "else CSV); needed with --format csv, whose stdout holds the results.")] = None,
+        "else CSV); needed with --format csv, whose stdout holds the results.",
+        callback=file_option)] = None,
     fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = MetaFmt.table,
 ) -> None:
     """Meta-evaluate stored metric scores against human judgments: metrics x coefficients.

@@ -72,6 +72,8 @@ def run_sql(store: Store, query: str, fmt: Fmt) -> None:
         cur = store.con.execute(query)
     except duckdb.Error as exc:
         raise StoreError(f"SQL error: {str(exc).splitlines()[0]}") from exc
+    if cur is None:  # DuckDB returns no cursor for an empty statement
+        raise StoreError("no SQL statement given (the query is empty or only comments)")
     if cur.description is None:
         typer.echo("ok")
         return

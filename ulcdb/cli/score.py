@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ulcdb.cli.common import Fmt, console, err_console, open_store, render
 from ulcdb.errors import InputError, StoreError
 from ulcdb.metrics.base import Params
+from ulcdb.outputs import folder_option
 from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.report import LEVELS, higher_is_better, rankings, score_matrix, write_scr
 from ulcdb.scoring import Scorer, plan_pairs, variant_of
@@ -156,7 +157,8 @@ def score(
                                        "other system (for JACK).")] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes (default: all "
                                              "cores).")] = None,
-    out: Annotated[Path, typer.Option("--out", help="Folder for --format scr.")] = Path("."),
+    out: Annotated[Path, typer.Option("--out", help="Folder for --format scr.",
+                                      callback=folder_option)] = Path("."),
     queen: Annotated[bool, typer.Option("--queen", help="Add a QUEEN column (3+ references), "
                                         "as IQeval does.")] = False,
     annotator: AnnotatorOpt = "spacy",

@@ -16,6 +16,7 @@ import typer
 
 from ulcdb.cli.common import err_console, state
 from ulcdb.errors import NotFound, UlcdbError
+from ulcdb.outputs import writable_file
 from ulcdb.serve.config import datasette_command, write_metadata
 from ulcdb.serve.mirror import build_mirror, mirror_is_fresh, mirror_path
 
@@ -60,7 +61,7 @@ def serve(
     warning = host_warning(host, port)
     if warning:
         err_console.print(warning)
-    out = mirror or mirror_path(db)
+    out = writable_file(mirror or mirror_path(db))
     signal.signal(signal.SIGTERM, _terminate)  # also while building: the temp file goes
     if refresh or (refresh is None and not mirror_is_fresh(db, out)):
         with err_console.status("building the SQLite mirror"):

@@ -81,15 +81,48 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
         tid = store.scalar("select testbed_id from testbed where name = ?", [data.name])
         if tid is not None:
             tid = _match_existing(store, tid, data, replace, report)
+        if tid is not None and data.dashless_names:
+            _restore_names(store, tid, data, report)
         if tid is None:
             tid = _create_testbed(store, data)
             report.created = True
         for tr in data.translators:
             _load_translator(store, tid, tr, replace, report)
         for nset in data.sets:
+            _check_metric_set(store, data, nset)
             if save_set(store, tid, nset, origin=data.origin):
                 report.sets.append(nset.name)
+        store.drop_orphan_batches()  # provenance of scores --replace dropped
     return report
+
+
+def _check_metric_set(store: Store, data: TestbedData, nset: NamedSet) -> None:
+    """Members of a metric set must be metrics or metric sets ulcdb or the store knows."""
+    if nset.kind != "metric":
+        return
+    from ulcdb.metrics import registry
+
+    known = set(registry.metric_index()) | set(registry.BUILTIN_SETS)
+    known |= {r[0] for r in store.query("select name from metric union all "
+                                        "select name from named_set where kind = 'metric'")}
+    known |= {s.name for s in data.sets if s.kind == "metric"}
+    for member in nset.members:
+        if member not in known:
+            raise InputError(data.origin or data.name, nset.line,
+                             f"set {nset.name!r}: no metric or metric set named {member!r} "
+                             "(see `ulcdb list metrics` and `ulcdb list sets`)")
+
+
+def _restore_names(store: Store, tid: int, data: TestbedData, report: LoadReport) -> None:
+    """mt-metrics-eval names (``refA``) back to the stored ones (``ref-A``) of the same role."""
+    stored = dict(store.query("select name, role from translator where testbed_id = ?", [tid]))
+    by_dashless = {n.replace("-", ""): n for n in stored}
+    for tr in data.translators:
+        original = by_dashless.get(tr.name)
+        if tr.name not in stored and original is not None and stored[original] == tr.role:
+            report.notes.append(f"{tr.name} is the stored {original} (mt-metrics-eval drops "
+                                "dashes from reference names)")
+            tr.name = original
 
 
 def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,

@@ -34,6 +34,7 @@ class NamedSet:
     kind: str  # "metric", "system", "reference" or "segment"
     name: str
     members: list[str]
+    line: int | None = None  # where the input defines it, for error messages
 
 
 @dataclass
@@ -56,6 +57,9 @@ class TestbedData:
     # language of an existing test bed but never conflicts with a stored one.
     guessed_languages: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # what the reader changed, for the report
+    # Names written without dashes (mt-metrics-eval's ``refA``): adding to an existing test
+    # bed maps each back to the stored translator whose name it is once dashes are dropped.
+    dashless_names: bool = False
 
     __test__ = False  # not a pytest class
 

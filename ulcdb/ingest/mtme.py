@@ -51,6 +51,7 @@ def read_mtme(root: Path, lp: str, name: str | None = None) -> TestbedData:
         segments=build_segments(sources, layout),
         translators=refs + _without_reference_copies(refs, systems),
         has_documents=docs.exists(),
+        dashless_names=True,
     )
 
 

@@ -250,7 +250,7 @@ class _Resolver:
         if not members:
             raise InputError(path, definition.line, f"set {name!r} has no members")
         if "metrics" in name.lower().split("_"):
-            return NamedSet("metric", name, members)
+            return NamedSet("metric", name, members, definition.line)
         known = any(member in self.kind_of for member in members)
         if not known and all(_SEGMENT_SPEC.match(member) for member in members):
             return NamedSet("segment", name, self._segments(path, definition))
@@ -258,7 +258,7 @@ class _Resolver:
                     for member in members]
         kinds = {self.kind_of.get(member, "unknown") for member in resolved}
         if kinds == {"unknown"}:
-            return NamedSet("metric", name, members)
+            return NamedSet("metric", name, members, definition.line)
         if len(kinds) > 1:
             raise InputError(path, definition.line, f"set {name!r} mixes "
                              f"{_describe(members, resolved, self.kind_of)}")

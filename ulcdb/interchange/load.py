@@ -132,6 +132,7 @@ class _Loader:
         self._check_coverage()
         self._clear_existing()
         self._insert()
+        self.store.drop_orphan_batches()  # provenance of the scores --replace replaced
         return self.report
 
     def close(self) -> None:
