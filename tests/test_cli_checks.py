@@ -50,7 +50,7 @@ def test_set_members_may_be_comma_separated_and_names_win_over_sets(db: Path) ->
     assert _csv_column(out, "unit") == ["1", "2", "3", "12"]
     assert ulcdb(db, "set", "define", "metric", "two", "BLEU", "chrF").exit_code == 0
     out = ulcdb(db, "score", "-m", "two", "-f", "csv").stdout
-    assert out.splitlines()[0] == "level,translator,unit,BLEU,chrF,ULC"
+    assert out.splitlines()[0] == "level,refset,variant,translator,unit,BLEU,chrF,ULC"
 
 
 @pytest.mark.parametrize("command", ["score", "queen", "king", "jack"])

@@ -253,14 +253,6 @@ def test_nist_round_trip(source_db, tmp_path) -> None:
     assert scores(db) == scores(source_db)
 
 
-def test_sacrebleu_round_trip(source_db, tmp_path) -> None:
-    out = tmp_path / "json"
-    ok(ulcdb(source_db, "export", "sacrebleu", out))
-    db = empty_store(tmp_path / "new.duckdb")
-    ok(ulcdb(db, "ingest", "scores", *sorted(out.rglob("*.json"))))
-    assert scores(db, ("sys",)) == scores(source_db, ("sys",))
-
-
 def test_comet_round_trip(source_db, tmp_path) -> None:
     out = tmp_path / "comet"
     ok(ulcdb(source_db, "export", "comet", out, "-m", "COMET"))

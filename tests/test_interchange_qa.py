@@ -120,12 +120,9 @@ def test_explicit_metric_and_reference_win_over_the_file_name(db, tmp_path) -> N
 # --- 3. folders ---------------------------------------------------------------------------------
 
 
-def test_sacrebleu_and_comet_folders_read_the_files_within(source_db, tmp_path) -> None:
-    for fmt in ("sacrebleu", "comet"):
-        ok(ulcdb(source_db, "export", fmt, tmp_path / fmt, "-m", "COMET"))
+def test_comet_folders_read_the_files_within(source_db, tmp_path) -> None:
+    ok(ulcdb(source_db, "export", "comet", tmp_path / "comet", "-m", "COMET"))
     db = empty_store(tmp_path / "new.duckdb")
-    ok(ulcdb(db, "ingest", "scores", tmp_path / "sacrebleu", "--format", "sacrebleu"))
-    assert scores(db, ("sys",), ("COMET",)) == scores(source_db, ("sys",), ("COMET",))
     ok(ulcdb(db, "ingest", "scores", tmp_path / "comet", "--format", "comet", "--rename",
              "COMET=C2"))
     assert [r[7:] for r in scores(db, ("seg",), ("C2",))] == \

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.store import Store
@@ -16,9 +16,36 @@ class Matrix:
     refset: str
     metrics: list[str]  # columns, ULC last when present
     rows: list[tuple[str, str, list[float | None]]]  # (translator, unit, values)
+    variant: str = ""
+    signatures: dict[str, list[str]] = field(default_factory=dict)  # signature -> metrics
 
     def unit_label(self, translator: str, unit: str) -> str:
         return translator if self.level == "sys" else f"{translator}:{unit}"
+
+    def title(self, method: str) -> str:
+        """What the numbers are: level, reference set, variant, ULC's normalisation."""
+        return (f"{self.level} level, against {self.refset}, variant {self.variant} "
+                f"(ULC: {method})")
+
+    def signature_lines(self) -> list[str]:
+        """One line per signature, naming the metrics computed (or imported) with it, as
+        sacrebleu prints its signature under a score."""
+        return [f"{', '.join(metrics)}: {signature}"
+                for signature, metrics in self.signatures.items()]
+
+
+def signatures(store: Store, testbed: str, level: str, metrics: list[str], systems: list[str],
+               refset: str, variant: str) -> dict[str, list[str]]:
+    """Signature -> the metrics (in ``metrics`` order) whose shown scores carry it."""
+    rows = store.query(
+        "select distinct metric, signature from scores s join score_batch b using (batch_id) "
+        "where testbed = ? and level = ? and refset = ? and variant = ? and "
+        "list_contains(?, metric) and list_contains(?, translator)",
+        [testbed, level, refset, variant, metrics, systems])
+    out: dict[str, list[str]] = {}
+    for metric, signature in sorted(rows, key=lambda r: metrics.index(r[0])):
+        out.setdefault(signature, []).append(metric)
+    return out
 
 
 def _unit(level: str, doc_id: str | None, seg_id: int | None) -> str:
@@ -52,7 +79,8 @@ def score_matrix(store: Store, testbed: str, level: str, metrics: list[str], sys
                 cells[key]["ULC"] = value
     out = [(k[0], k[1], [cells[k].get(c) for c in columns])
            for k in sorted(cells, key=lambda k: order[k])]
-    return Matrix(level, refset, columns, out)
+    return Matrix(level, refset, columns, out, variant,
+                  signatures(store, testbed, level, metrics, systems, refset, variant))
 
 
 def ulc_values(store: Store, testbed: str, level: str, metrics: list[str], systems: list[str],

@@ -193,20 +193,24 @@ def export_sacrebleu(
     target: TargetOpt = [],  # noqa: B006
     refset: RefsetOpt = [],  # noqa: B006
     variant: VariantOpt = "case:mixed",
+    width: Annotated[int, typer.Option("--width", "-w", help="Decimals of the scores, as "
+                                       "sacrebleu's -w.")] = 1,
 ) -> None:
-    """sacrebleu-style JSON of system scores.
+    """sacrebleu's own JSON of BLEU, chrF, chrF++ and TER, to diff with sacrebleu's output.
 
-    FOLDER/TARGET/REFSET.json, with "system" and "refset" keys so the files say what they
-    score.
+    FOLDER/TARGET/REFSET.json holds what `sacrebleu REFS -i TARGET -m bleu chrf ter -f json`
+    prints: scores on sacrebleu's 0-100 scale, its signatures, BLEU's verbose score, computed
+    by sacrebleu from the segment statistics ulcdb stored (ulcdb's BLEU, chrF, chrF++ and TER
+    are sacrebleu's).  Other metrics are not sacrebleu's: use `export table` or `export comet`.
 
-    Example: ulcdb export sacrebleu json/ -m sacreBLEU
+    Example: ulcdb export sacrebleu json/ -m BLEU -m chrF
     """
     from ulcdb.interchange.sacrebleu_json import write_sacrebleu
 
     with open_store(read_only=True) as store:
         name = testbed or store.only_testbed()
         sel = _selection([name], metric, target, refset, [], variant)
-        _done(write_sacrebleu(store, name, folder, sel), folder)
+        _done(write_sacrebleu(store, name, folder, sel, width), folder)
 
 
 @app.command("comet")

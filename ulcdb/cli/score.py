@@ -190,9 +190,9 @@ def score(
             return
         if fmt in (OutFmt.csv, OutFmt.tsv, OutFmt.json):  # one table, whatever the levels
             columns = next(iter(matrices.values())).metrics
-            render(["level", "translator", "unit", *columns],
-                   [(m.level, t, u, *vals) for m in matrices.values() for t, u, vals in m.rows],
-                   Fmt(fmt.value))
+            render(["level", "refset", "variant", "translator", "unit", *columns],
+                   [(m.level, m.refset, m.variant, t, u, *vals)
+                    for m in matrices.values() for t, u, vals in m.rows], Fmt(fmt.value))
             return
         directions = higher_is_better(store, metric_names)
         for matrix in matrices.values():
@@ -209,7 +209,13 @@ def _add_queen(store: Store, testbed: str, matrices: dict, metrics: list[str],
 
 
 def _print(matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:
-    title = f"{matrix.level} level, against {matrix.refset} (ULC: {method})"
+    _print_table(matrix, fmt, directions, method)
+    for line in matrix.signature_lines():
+        console.print(f"  {line}", style="dim", highlight=False, soft_wrap=True)
+
+
+def _print_table(matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:
+    title = matrix.title(method)
     if fmt == OutFmt.rankings:
         for metric, ranked in rankings(matrix, directions):
             render(["rank", matrix.level.upper(), metric],

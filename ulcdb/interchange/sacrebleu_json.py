@@ -9,9 +9,10 @@ and with ``--sentence-level`` one text line per segment::
 
     BLEU|nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0 = 71.6531 100.0/...
 
-Neither says which system or references were scored: give them (``target``, ``refs``).
-The JSON ulcdb writes adds ``"system"`` and ``"refset"`` keys so that its files say it; the
-reader takes them when no target or reference set is given.  ``TER`` scores are
+Neither says which system or references were scored: give them (``target``, ``refs``), or
+keep the layout ``ulcdb export sacrebleu`` writes (``TARGET/REFSET.json``, each file exactly
+what sacrebleu prints), from which the reader takes them; ``"system"``/``"refset"`` keys in
+a record are read too.  ``TER`` scores are
 lower-is-better, everything else higher.  The metric is stored under sacrebleu's name
 (``BLEU``, ``chrF2``, ``TER``): sacrebleu's BLEU runs 0-100 while ulcdb's built-in BLEU runs
 0-1, so such scores are refused under ``BLEU`` and need ``--rename BLEU=sacreBLEU``.
@@ -23,12 +24,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 
-from ulcdb import __version__
-from ulcdb.errors import InputError
-from ulcdb.interchange.fetch import Selection, score_sets
+from sacrebleu.metrics import BLEU, CHRF, TER
+from sacrebleu.metrics.base import Metric
+from sacrebleu.utils import sum_of_lists
+
+from ulcdb.errors import InputError, UlcdbError
+from ulcdb.interchange.fetch import Selection, check_selection
 from ulcdb.interchange.model import (
     MetricInfo,
     ScoreFrame,
@@ -80,10 +84,12 @@ def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: 
         if not isinstance(record, dict) or "name" not in record or "score" not in record:
             raise InputError(path, None, f"record {number} has no 'name' and 'score'")
         name = str(record["name"])
-        system = target or record.get("system")
+        system = target or record.get("system") or _from_layout(path, names)[0]
         members = refs
         if not members and record.get("refset"):
             members = resolve_refs(path, None, str(record["refset"]), "+", names)
+        if not members and _from_layout(path, names)[1]:
+            members = resolve_refs(path, None, Path(path).stem, "+", names)
         if not system or not members:
             raise InputError(path, None, f"record {number} ({name}): sacrebleu does not say "
                              "which system and references it scored; give --target and --ref")
@@ -95,6 +101,14 @@ def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: 
     signature = " ; ".join(signatures)
     source = Source(str(path), "sacrebleu", signature, _version(signature))
     return ScoreFrame.from_sets(sets, source, testbed, infos)
+
+
+def _from_layout(path, names: Collection[str]) -> tuple[str | None, bool]:
+    """``TARGET/REFSET.json`` as ``ulcdb export sacrebleu`` writes it: the target when the
+    folder names a translator, and whether the file name is made of reference names."""
+    p = Path(path)
+    target = p.parent.name if p.parent.name in names else None
+    return target, target is not None and all(r in names for r in p.stem.split("+"))
 
 
 def _read_sentences(path, data: bytes, testbed: str, target: str | None,
@@ -117,41 +131,63 @@ def _read_sentences(path, data: bytes, testbed: str, target: str | None,
     return ScoreFrame.from_sets(sets.values(), source, testbed, {n: _info(n) for n in sets})
 
 
+# ulcdb metric -> the sacrebleu metric whose statistics it stores (seg_score.stats), in the
+# order sacrebleu prints them (its metric keys sorted: bleu, chrf, ter).
+SACREBLEU_METRICS: dict[str, Callable[[bool], Metric]] = {
+    "BLEU": lambda lc: BLEU(lowercase=lc),
+    "chrF": lambda lc: CHRF(lowercase=lc),
+    "chrF++": lambda lc: CHRF(word_order=2, lowercase=lc),
+    "-TER": lambda lc: TER(),  # case-insensitive, as ulcdb's TER always is
+}
+
+
 def write_sacrebleu(store: Store, testbed: str, folder: str | Path,
-                    sel: Selection | None = None) -> list[Path]:
-    """``folder/TARGET/REFSET.json``: sacrebleu-style JSON of the system scores, full precision,
-    with ``system`` and ``refset`` keys; signatures come from the scores' batches."""
+                    sel: Selection | None = None, width: int = 1) -> list[Path]:
+    """``folder/TARGET/REFSET.json``: exactly what ``sacrebleu REFS -i TARGET -m bleu chrf ter
+    -f json -w WIDTH`` prints (scores on sacrebleu's 0-100 scale, its signatures, BLEU's
+    verbose score), computed by sacrebleu from the segment statistics ulcdb stored."""
     sel = sel or Selection()
-    sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets, ("sys",), sel.variant)
-    signatures = dict(_signatures(store, testbed, sel.variant))
-    files: dict[Path, list[dict]] = {}
+    sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets, ("seg",), sel.variant)
+    check_selection(store, sel)  # names what exists, before anything is written
+    wanted = list(sel.metrics) or list(SACREBLEU_METRICS)
+    unknown = [m for m in wanted if m not in SACREBLEU_METRICS]
+    if unknown:
+        raise UlcdbError(f"sacrebleu computes none of {', '.join(unknown)}: its JSON holds "
+                         f"{', '.join(SACREBLEU_METRICS)} (1-TER/-TER as TER); write other "
+                         "metrics with `ulcdb export table` or `export comet`")
+    lowercase = sel.variant.startswith("case:lc")
+    files: dict[Path, list[str]] = {}
     folder = Path(folder)
-    for _, block in score_sets(store, sel):
-        if block.values[0] is None:
-            continue
-        refset = "+".join(block.refs)
-        path = (folder / safe_file_name(folder, block.target, "target")
+    for target, refset, nrefs, metric, stats in _summed_stats(store, testbed, sel, wanted):
+        scorer = SACREBLEU_METRICS[metric](lowercase)
+        scorer.num_refs = nrefs  # what the signature says
+        score = scorer._compute_score_from_stats(stats)
+        path = (folder / safe_file_name(folder, target, "target")
                 / f"{safe_file_name(folder, refset, 'reference set')}.json")
-        files.setdefault(path, []).append({
-            "name": block.metric, "score": block.values[0],
-            "signature": signatures.get((block.metric, block.target, refset),
-                                        f"ulcdb:{__version__}"),
-            "system": block.target, "refset": refset})
+        files.setdefault(path, []).append(
+            score.format(width, False, scorer.get_signature().format(), True))
     for path, records in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        body = records[0] if len(records) == 1 else records
-        path.write_text(json.dumps(body, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        body = "[\n" + ",\n".join(records) + "\n]" if len(records) > 1 else records[0]
+        path.write_text(body + "\n", encoding="utf-8")
     return list(files)
 
 
-def _signatures(store: Store, testbed: str, variant: str) -> list[tuple[tuple, str]]:
+def _summed_stats(store: Store, testbed: str, sel: Selection, metrics: list[str]
+                  ) -> list[tuple[str, str, int, str, list]]:
+    """(target, refset, references, metric, corpus statistics) of every stored pair, in
+    target, reference set and sacrebleu's metric order; pairs without statistics skipped."""
     rows = store.query(
-        "select s.metric, s.translator, s.refset, b.signature from scores s "
-        "join score_batch b using (batch_id) where s.testbed = ? and s.level = 'sys' "
-        "and s.variant = ?", [testbed, variant])
-    out = []
-    for metric, target, refset, signature in rows:
-        own = [part.split("|", 1)[1] for part in signature.split(" ; ")
-               if part.startswith(f"{metric}|")]
-        out.append(((metric, target, refset), own[0] if own else signature))
-    return out
+        "select t.name, r.name, r.size, m.name, list(s.stats order by s.seg_id), "
+        "bool_and(s.stats is not null) from seg_score s join translator t using "
+        "(translator_id) join refset r using (refset_id) join metric m using (metric_id) "
+        "where r.testbed_id = ? and s.variant = ? and list_contains(?, m.name) "
+        "and (len(?) = 0 or list_contains(?, t.name)) "
+        "and (len(?) = 0 or list_contains(?, r.name)) group by all order by 1, 2",
+        [store.testbed_id(testbed), sel.variant, metrics, list(sel.targets), list(sel.targets),
+         list(sel.refsets), list(sel.refsets)])
+    order = {m: k for k, m in enumerate(SACREBLEU_METRICS)}
+    out = [(t, r, int(n), m, [int(x) if float(x).is_integer() else x
+                              for x in sum_of_lists(stats)])  # sacrebleu's own summation
+           for t, r, n, m, stats, complete in rows if complete and stats]
+    return sorted(out, key=lambda row: (row[0], row[1], order[row[3]]))
