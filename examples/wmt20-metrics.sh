@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# Meta-evaluate the official WMT20 metrics-task scores the way the task did (Mathur et al. 2020):
-# - system level: Pearson and Kendall tau-b on the DA z-score means, human translations
-#   excluded, with all systems and without the listed outliers;
+# Meta-evaluate the official WMT20 metrics-task scores the way the task did (Mathur et al.
+# 2020, "Results of the WMT20 Metrics Shared Task"), for every language pair, reference set,
+# level and system selection the release holds:
+# - system level: Pearson and Kendall tau-b on the DA z-score means (Tables 5-7); human
+#   translations are not systems, except the standard reference translation (Human-A) when
+#   it is not among the references scored against (Table 7 counts it as a system);
 # - document and segment level: the DARR Kendall-like tau on raw DA, threshold 25, metric ties
-#   counted as discordant; documents with fewer than 2 scored segments skipped.
+#   counted as discordant (documents with fewer than 2 scored segments skipped); judged
+#   human translations that are neither the test set's references (A, B) nor among the
+#   references scored against count as systems (for en-de the paraphrased Human-P);
+# - both selections everywhere: all systems, and without the task's outliers;
+# - reference-free metrics (COMET-QE, OpenKiwi-*, YiSi-2) are listed under every reference
+#   set, as the official tables list them; a metric with no multi-reference (newstestM2020)
+#   score is listed there with its newstest2020 value;
+# - each metric is correlated on the items it scores (--own-items), as the task did.
 # Builds a fresh store from ../shared/testbeds/wmt20_metrics and prints one TSV on stdout:
 #   lp  level  refset  systems  metric  coefficient  n  value
-# (systems = all | no-outliers; n = systems at sys level, pairs at doc/seg level).
+# (systems = all | no-outliers; n = systems at sys level, pairs at doc/seg level); the last
+# line on stderr counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the language pairs.
 #
 # Usage: examples/wmt20-metrics.sh [WMT20_DIR] [STORE]
 set -euo pipefail
@@ -15,21 +26,71 @@ data=${1:-$here/../../shared/testbeds/wmt20_metrics}
 db=${2:-$(mktemp -d)/wmt20.duckdb}
 rm -f "$db" "$db.wal"
 ulcdb --db "$db" ingest scores "$data" --format wmt20 >&2
+reference_free="COMET-QE,OpenKiwi-Bert,OpenKiwi-XLMR,YiSi-2"
+
+sql() { ulcdb --db "$db" sql "$1" -f tsv | tail -n +2; }
+join() { local IFS=,; echo "$*"; }
+
+# meta LP TB REFSET(scored against) LABEL(refset printed) METRICS(or '') LEVEL SYSTEMS EXCLUDED
+meta() {
+  local lp=$1 tb=$2 against=$3 label=$4 metrics=$5 level=$6 systems=$7 excluded=$8
+  local args=(--db "$db" meta -t "$tb" -r "$against" -G "$level" -B 0 -f csv --own-items
+              --include-human)
+  [ -n "$metrics" ] && args+=(-m "$metrics")
+  [ -n "$excluded" ] && args+=(--exclude "$excluded")
+  [ "$systems" = no-outliers ] && args+=(--exclude outliers)
+  case $level in
+    sys) args+=(-c DA-z --coef pearson,kendall_tau_b) ;;
+    doc) args+=(-c DA-raw --coef darr_tau --threshold 25 --min-segments 2) ;;
+    seg) args+=(-c DA-raw --coef darr_tau --threshold 25) ;;
+  esac
+  { ulcdb "${args[@]}" 2>/dev/null || true; } |
+    python3 "$here/meta_csv_to_tsv.py" "$lp" "$level" "$label" "$systems"
+}
+
+# The humans that are not systems at LEVEL when scoring against REFSET (comma-separated).
+excluded_humans() {
+  local tb=$1 refset=$2 level=$3 out=() h
+  for h in $(sql "select m.member from named_set s join named_set_member m using (set_id)
+                  join testbed t using (testbed_id) where t.name = '$tb' and s.name = 'human'
+                  order by 1"); do
+    local ref="ref-${h#Human-}"; ref=${ref%.0}
+    if [[ "+$refset+" == *"+$ref+"* ]]; then out+=("$h")            # a reference scored against
+    elif [ "$level" = sys ] && [ "$h" != Human-A.0 ]; then out+=("$h")  # sys: only Human-A
+    elif [ "$level" != sys ] && [[ "$h" == Human-[AB].0 ]]; then out+=("$h")  # doc/seg: not A, B
+    fi
+  done
+  join "${out[@]}"
+}
 
 printf 'lp\tlevel\trefset\tsystems\tmetric\tcoefficient\tn\tvalue\n'
-for tb in $(ulcdb --db "$db" sql "select name from testbed order by name" -f tsv | tail -n +2); do
+rows=0
+for tb in $(sql "select name from testbed order by name"); do
   lp=${tb#*:}
-  for refset in $(ulcdb --db "$db" sql "select distinct refset from scores where testbed = '$tb'
-                   and refset_kind = 'reference' order by 1" -f tsv | tail -n +2); do
-    common=(--db "$db" meta -t "$tb" -r "$refset" --exclude-human -B 0 -f csv)
-    for systems in all no-outliers; do
-      extra=(); [ "$systems" = no-outliers ] && extra=(--exclude outliers)
-      ulcdb "${common[@]}" -G sys -c DA-z --coef pearson,kendall_tau_b "${extra[@]}" |
-        python3 "$here/meta_csv_to_tsv.py" "$lp" sys "$refset" "$systems"
+  [ -n "${WMT20_LPS:-}" ] && [[ " $WMT20_LPS " != *" $lp "* ]] && continue
+  refsets=$(sql "select distinct refset from scores where testbed = '$tb'
+                 and refset_kind = 'reference' order by 1")
+  on_a=$(sql "select distinct metric from scores where testbed = '$tb' and refset = 'ref-A'
+              order by 1")
+  for refset in $refsets; do
+    own=$(sql "select distinct metric from scores where testbed = '$tb' and refset = '$refset'
+               order by 1")
+    borrowed=()  # listed under this reference set with their ref-A scores
+    for m in $on_a; do
+      grep -qx -- "$m" <<< "$own" && continue
+      if [[ ",$reference_free," == *",$m,"* ]] || [ "$refset" = ref-A+ref-B ]; then
+        borrowed+=("$m")
+      fi
     done
-    ulcdb "${common[@]}" -G doc -c DA-raw --coef darr_tau --threshold 25 --min-segments 2 |
-      python3 "$here/meta_csv_to_tsv.py" "$lp" doc "$refset" all
-    ulcdb "${common[@]}" -G seg -c DA-raw --coef darr_tau --threshold 25 |
-      python3 "$here/meta_csv_to_tsv.py" "$lp" seg "$refset" all
+    for level in sys doc seg; do
+      excluded=$(excluded_humans "$tb" "$refset" "$level")
+      for systems in all no-outliers; do
+        meta "$lp" "$tb" "$refset" "$refset" "" "$level" "$systems" "$excluded"
+        if [ ${#borrowed[@]} -gt 0 ]; then
+          meta "$lp" "$tb" ref-A "$refset" "$(join "${borrowed[@]}")" "$level" "$systems" \
+               "$excluded"
+        fi
+      done
+    done
   done
-done
+done | tee >(tail -n +1 | wc -l | xargs -I{} echo "{} correlations" >&2)

@@ -123,7 +123,7 @@ def test_lex_suite_all_levels(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     header = result.stdout.splitlines()[0].split(",")
     lex = [m for m in BUILTIN_SETS["LEX"] if m in metric_index()]
-    assert header[3:] == [*lex, "ULC"]
+    assert header[5:] == [*lex, "ULC"]
     assert lex == list(BUILTIN_SETS["LEX"]) and len(lex) == 37  # the manual's 34, chrF(++), Ol
     body = [ln.split(",") for ln in result.stdout.splitlines()[1:]]
     counts = {lv: sum(1 for r in body if r[0] == lv) for lv in ("seg", "doc", "sys")}
@@ -132,7 +132,7 @@ def test_lex_suite_all_levels(tmp_path: Path) -> None:
     as_json = ulcdb(db, "score", "-m", "BLEU,Ol", "-G", "all", "-f", "json")
     records = json.loads(as_json.stdout)
     assert [r["level"] for r in records] == ["seg"] * 48 + ["doc"] * 12 + ["sys"] * 4
-    assert all(cell != "" for r in body for cell in r[3:])
+    assert all(cell != "" for r in body for cell in r[5:])
     with Store(db, read_only=True) as store:
         bad = store.query(
             "select s.metric, s.value from scores s join metric m on m.name = s.metric "

@@ -1,0 +1,84 @@
+"""examples/wmt20-metrics.sh on en-de: every level, reference set and system selection
+(issue 11 section 4).  Published values: Mathur et al. (2020), Tables 6 and 7 as
+mt-metrics-eval's data_test.py spot-checks them (system level, Pearson, outliers and human
+translations excluded; Table 7 counts the standard reference translation as a system)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE_6 = {"wmt20:BLEU": 0.825, "sentBLEU": 0.823, "COMET": 0.863, "BLEURT-extended": 0.870,
+           "prism": 0.851, "YiSi-0": 0.889}
+TABLE_7_REF_B = {"wmt20:BLEU": 0.672, "sentBLEU": 0.639, "COMET": 0.879,
+                 "BLEURT-extended": 0.883, "prism": 0.731, "YiSi-0": 0.728}
+
+
+@pytest.fixture(scope="module")
+def rows(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, str]]:
+    data = shared / "testbeds" / "wmt20_metrics"
+    if not (data / "input_details" / "en-de.txt").exists():
+        pytest.skip("wmt20_metrics not in shared data")
+    if shutil.which("ulcdb") is None:
+        pytest.skip("the ulcdb command is not installed")
+    store = tmp_path_factory.mktemp("wmt20") / "wmt20.duckdb"
+    env = {**os.environ, "WMT20_LPS": "en-de", "PATH": f"{Path(sys.executable).parent}:"
+           f"{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", str(ROOT / "examples" / "wmt20-metrics.sh"), str(data),
+                           str(store)], capture_output=True, text=True, env=env, timeout=1200)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = list(csv.DictReader(done.stdout.splitlines(), delimiter="\t"))
+    assert done.stderr.strip().endswith(f"{len(out)} correlations")
+    return out
+
+
+def value(rows, level: str, refset: str, systems: str, metric: str, coef: str) -> float:
+    found = [float(r["value"]) for r in rows if (r["level"], r["refset"], r["systems"],
+             r["metric"], r["coefficient"]) == (level, refset, systems, metric, coef)]
+    assert len(found) == 1, (level, refset, systems, metric, coef, found)
+    return found[0]
+
+
+def test_system_level_tables_6_and_7(rows) -> None:
+    for metric, want in TABLE_6.items():
+        assert value(rows, "sys", "ref-A", "no-outliers", metric, "pearson") == \
+            pytest.approx(want, abs=5e-4), metric
+    assert value(rows, "sys", "ref-A", "all", "sentBLEU", "pearson") == \
+        pytest.approx(0.934, abs=5e-4)
+    for metric, want in TABLE_7_REF_B.items():
+        assert value(rows, "sys", "ref-B", "no-outliers", metric, "pearson") == \
+            pytest.approx(want, abs=5e-4), metric
+
+
+def test_every_level_and_selection_is_there(rows) -> None:
+    combos = {(r["level"], r["refset"], r["systems"]) for r in rows}
+    for level in ("sys", "doc", "seg"):
+        for refset in ("ref-A", "ref-B", "ref-P", "ref-A+ref-B"):
+            for systems in ("all", "no-outliers"):
+                assert (level, refset, systems) in combos, (level, refset, systems)
+    assert {r["coefficient"] for r in rows if r["level"] != "sys"} == {"darr_tau"}
+
+
+def test_reference_free_metrics_are_listed_under_every_reference_set(rows) -> None:
+    for refset in ("ref-A", "ref-B", "ref-P", "ref-A+ref-B"):
+        for metric in ("COMET-QE", "YiSi-2"):
+            assert value(rows, "sys", refset, "all", metric, "pearson") is not None
+    # the same systems at sys level against ref-A and ref-A+ref-B (no human counts): the same
+    assert value(rows, "sys", "ref-A+ref-B", "no-outliers", "YiSi-2", "pearson") == \
+        pytest.approx(value(rows, "sys", "ref-A", "no-outliers", "YiSi-2", "pearson"),
+                      abs=1e-12)
+
+
+def test_metrics_without_multi_reference_scores_take_their_newstest2020_value(rows) -> None:
+    a = {r["metric"] for r in rows if r["refset"] == "ref-A"}
+    m = {r["metric"] for r in rows if r["refset"] == "ref-A+ref-B"}
+    assert a <= m
+    assert value(rows, "sys", "ref-A+ref-B", "all", "COMET-QE", "pearson") == \
+        pytest.approx(value(rows, "sys", "ref-A", "all", "COMET-QE", "pearson"), abs=1e-12)
