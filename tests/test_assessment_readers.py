@@ -10,13 +10,12 @@ import pytest
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.assessments import (
-    parse_mtme_name,
-    read_mtme_human,
     read_nist_csv,
     read_table,
     read_wmt_mqm,
 )
 from ulcdb.ingest.model import Assessment
+from ulcdb.interchange.mtme import parse_mtme_name, read_mtme_human
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
 DA_SEG = {"system": "system", "seg_id": "seg_id", "score": "da_raw"}

@@ -64,7 +64,7 @@ def family_problem(fam: Family, lang: str, ann_lang: str | None, metric: str = "
     languages = fam.metric_languages(metric) if metric else fam.languages
     if languages is not None and lang not in languages:
         return fam.language_note_for(metric) or f"only {', '.join(sorted(languages))}"
-    if getattr(fam, "needs_analysis", False) and ann_lang != lang:
+    if fam.needs_analysis and ann_lang != lang:
         found = f"reads an annotation in {ann_lang!r}" if ann_lang else \
             "reads an annotation of unknown language"
         return (f"{found}; give --annotator-model with a {lang} model (e.g. spaCy's "
@@ -78,7 +78,7 @@ def metric_problem(metric: str, lang: str, ann_lang: str | None) -> str | None:
     if metric not in index:
         return None  # imported: its scores are what they are
     fam = index[metric][0]
-    if getattr(fam, "derived", False):
+    if fam.derived:
         from ulcdb.metrics.combined import requirements
 
         for need in requirements(metric):
@@ -96,14 +96,14 @@ def language_label(metric: str) -> str | None:
     if metric not in index:
         return None
     fam = index[metric][0]
-    if getattr(fam, "derived", False):
+    if fam.derived:
         from ulcdb.metrics.combined import requirements
 
         labels = [language_label(m) for m in requirements(metric) if m in index]
         return next((lb for lb in labels if lb != "any"), "any")
     languages = fam.metric_languages(metric)
     parts = ["any"] if languages is None else sorted(languages)
-    if getattr(fam, "needs_analysis", False):
+    if fam.needs_analysis:
         parts = [p for p in parts if p != "any"] + ["annotation"]
     return ", ".join(parts)
 

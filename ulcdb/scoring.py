@@ -153,7 +153,7 @@ def _with_requirements(metrics: list[str], index: dict) -> list[str]:
     for m in metrics:
         if m not in index:
             continue
-        if getattr(index[m][0], "derived", False):
+        if index[m][0].derived:
             from ulcdb.metrics.combined import requirements
 
             out += [r for r in requirements(m) if r in index]
@@ -189,7 +189,7 @@ class Scorer:
     def inputs(self, name: str, family: Family | None = None) -> list:
         """What a family scores: texts, or Analysis objects for a family with
         ``needs_analysis = True`` (annotated on demand, cached per translator)."""
-        if not getattr(family, "needs_analysis", False):
+        if family is None or not family.needs_analysis:
             return self.texts(name)
         if name not in self._analyses:
             from ulcdb.annotation.annotate import ANNOTATORS, analyses_for, annotate_testbed
@@ -242,7 +242,7 @@ class Scorer:
         derived: dict[str, Family] = {}
         for m in _with_requirements(metrics, index):
             fam = index[m][0]
-            if getattr(fam, "derived", False):  # x-b / x-i: catalogue only, SQL computes them
+            if fam.derived:  # x-b / x-i: catalogue only, SQL computes them
                 derived.setdefault(fam.name, fam)
             else:
                 fams.setdefault(fam.name, fam)

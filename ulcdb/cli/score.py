@@ -132,7 +132,7 @@ def compute(store: Store, testbed: str, metrics: list[str], systems: list[str], 
     from ulcdb.metrics import registry
 
     fams = {registry.family_of(m).name for m in metrics if m in registry.metric_index()
-            and not getattr(registry.family_of(m), "derived", False)}
+            and not registry.family_of(m).derived}
     progress, advance = _progress(len(pairs) * len(fams))
     with progress:
         report = scorer.run(metrics, pairs, remake=remake, progress=advance)

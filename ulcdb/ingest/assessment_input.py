@@ -9,6 +9,7 @@ from pathlib import Path
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest import assessments as ar
 from ulcdb.ingest.model import Assessment
+from ulcdb.interchange import mtme
 from ulcdb.store import Store
 
 
@@ -64,7 +65,7 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
     renames = parse_renames(rename)
     fmt = assessment_format(path, fmt, mapping)
     if fmt == AssessmentFormat.mtme:
-        items = ar.read_mtme_human(path)
+        items = mtme.read_mtme_human(path)
     elif fmt == AssessmentFormat.mqm:
         items = ar.read_wmt_mqm(path)
     elif fmt == AssessmentFormat.table:
@@ -87,7 +88,7 @@ def check_against_testbed(store: Store, testbed: str, path: Path, fmt: Assessmen
     if assessment_format(path, fmt, mapping) != AssessmentFormat.mtme:
         return
     tid = store.testbed_id(testbed)
-    ar.check_mtme_units(path, *store.query(
+    mtme.check_mtme_units(path, *store.query(
         "select (select count(*) from segment where testbed_id = $1), "
         "(select count(*) from document where testbed_id = $1)", [tid])[0])
-    ar.match_mtme_names(items, store.translators(tid))
+    mtme.match_mtme_names(items, store.translators(tid))

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import csv
 import math
-import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from ulcdb.errors import InputError
@@ -37,7 +36,6 @@ TABLE_MISSING = frozenset({"None", ""})
 TABLE_KEYS = ("system", "score", "seg_id", "seg_in_doc", "doc_id", "criterion", "judge")
 NIST_HEADER = (("system",), ("document", "doc"), ("segment", "seg"), ("judge",), ("score",))
 MQM_COLUMNS = ("system", "mqm_avg_score", "seg_id")
-MTME_NAME = re.compile(r"^(?P<lp>[^.]+)\.(?P<name>.+)\.(?P<level>[^.]+)\.score$")
 
 Row = tuple[int, list[str]]
 
@@ -63,8 +61,8 @@ def _csv_rows(path: str | Path, lines: list[tuple[int, str]], delimiter: str) ->
     return rows
 
 
-def _optional_score(path: str | Path, line: int, text: str,
-                    missing: frozenset[str]) -> float | None:
+def optional_score(path: str | Path, line: int, text: str,
+                   missing: frozenset[str]) -> float | None:
     """The score in ``text``; None where it is one of the ``missing`` marks."""
     return None if text.strip() in missing else _score(path, line, text)
 
@@ -89,7 +87,7 @@ def _name(path: str | Path, line: int, text: str, what: str) -> str:
     return text
 
 
-def _check_count(path: str | Path, line: int, fields: list[str], expected: int, form: str) -> None:
+def check_count(path: str | Path, line: int, fields: list[str], expected: int, form: str) -> None:
     if len(fields) != expected:
         message = f"expected {expected} columns ({form}), found {len(fields)}"
         raise InputError(path, line, message)
@@ -99,25 +97,6 @@ def rename_translators(items: list[Assessment], rename: Mapping[str, str]) -> li
     """Give translators their test-bed names (``--rename OLD=NEW``); others stay as read."""
     for a in items:
         a.translator = rename.get(a.translator, a.translator)
-    return items
-
-
-def match_mtme_names(items: list[Assessment], names: Collection[str]) -> list[Assessment]:
-    """Map mt-metrics-eval's dashless reference names (``refA``) to the test bed's (``ref-A``).
-
-    The same matching as ``ingest scores`` (``ulcdb.interchange.mtme.match_translator``); a name
-    that matches no translator stays as read, for the store's unknown-translator check.
-    """
-    from ulcdb.interchange.mtme import match_translator
-
-    found: dict[str, str] = {}
-    for a in items:
-        if a.translator not in found:
-            try:
-                found[a.translator] = match_translator("", a.translator, names)
-            except InputError:
-                found[a.translator] = a.translator
-        a.translator = found[a.translator]
     return items
 
 
@@ -171,7 +150,7 @@ def read_nist_csv(path: str | Path, criterion: str) -> list[Assessment]:
 
 
 def _nist_assessment(path: str | Path, line: int, fields: list[str], crit: str) -> Assessment:
-    _check_count(path, line, fields, 5, "systemId,documentId,segmentId,judgeId,score")
+    check_count(path, line, fields, 5, "systemId,documentId,segmentId,judgeId,score")
     system, doc, seg, judge, score = fields
     return Assessment(
         translator=_name(path, line, system, "systemId"),
@@ -183,69 +162,6 @@ def _nist_assessment(path: str | Path, line: int, fields: list[str], crit: str) 
         judge=judge.strip(),
         line=line,
     )
-
-
-# --- mt-metrics-eval human scores -----------------------------------------------------------
-
-
-def parse_mtme_name(path: str | Path) -> tuple[str, str, str]:
-    """(language pair, score name, level) from ``LP.NAME.LEVEL.score``; NAME may hold dots."""
-    match = MTME_NAME.match(Path(path).name)
-    if match is None:
-        raise InputError(path, None, "name must be LP.NAME.LEVEL.score, e.g. en-de.mqm.seg.score")
-    level = match["level"]
-    if level not in LEVELS:
-        message = f"level {level!r} in the file name is not supported (use seg, doc or sys)"
-        raise InputError(path, None, message)
-    return match["lp"], match["name"], level
-
-
-def read_mtme_human(path: str | Path) -> list[Assessment]:
-    """Read an mt-metrics-eval human-scores file ``LP.NAME.{seg,doc,sys}.score``.
-
-    Each line is ``SYSTEM SCORE``; the criterion is NAME.  In seg and doc files a system's
-    n-th line is segment (document) n in test-bed order, ``None`` lines included: the
-    Assessment's ``seg_id`` is that n and ``doc_id`` is None (see the module docstring).  A sys
-    file has one line per system.  ``None`` scores are skipped.
-
-    Example: ``read_mtme_human("human-scores/en-de.mqm.seg.score")``
-    """
-    _, criterion, level = parse_mtme_name(path)
-    seen: dict[str, int] = {}  # system -> lines so far
-    first_line: dict[str, int] = {}
-    result = []
-    for line, text in _numbered_lines(path):
-        fields = text.split()
-        _check_count(path, line, fields, 2, "SYSTEM SCORE")
-        system, score = fields
-        seen[system] = seen.get(system, 0) + 1
-        first_line.setdefault(system, line)
-        if level == "sys" and seen[system] > 1:
-            message = f"second score for system {system!r} (first at line {first_line[system]})"
-            raise InputError(path, line, message)
-        value = _optional_score(path, line, score, MISSING)
-        if value is None:
-            continue
-        position = None if level == "sys" else seen[system]
-        result.append(Assessment(system, criterion, value, level, position, None, "", line))
-    return result
-
-
-def check_mtme_units(path: str | Path, n_segments: int, n_documents: int) -> None:
-    """Every system of a seg (doc) human-scores file must have one line per segment
-    (document) of the test bed: a missing line would shift every later score by one."""
-    _, _, level = parse_mtme_name(path)
-    if level == "sys":
-        return
-    units, what = (n_segments, "segments") if level == "seg" else (n_documents, "documents")
-    lines: dict[str, list[int]] = {}
-    for line, text in _numbered_lines(path):
-        lines.setdefault(text.split()[0], []).append(line)
-    for system, where in lines.items():
-        if len(where) != units:
-            raise InputError(path, where[-1], f"system {system!r} has {len(where)} lines, the "
-                             f"test bed has {units} {what} (one line each, None where "
-                             "unscored)")
 
 
 # --- generic tables -------------------------------------------------------------------------
@@ -328,7 +244,7 @@ def read_table(path: str | Path, mapping: Mapping[str, str], criterion: str | No
         raise InputError(path, None, "header but no assessments")
     result = []
     for line, fields in data:
-        _check_count(path, line, fields, len(header), "as many as the header")
+        check_count(path, line, fields, len(header), "as many as the header")
         found = _table_assessment(path, line, fields, index, criterion, level)
         if found is not None:
             result.append(found)
@@ -340,7 +256,7 @@ def _table_assessment(path: str | Path, line: int, fields: list[str], index: dic
     def cell(key: str) -> str | None:
         return fields[index[key]] if key in index else None
 
-    value = _optional_score(path, line, fields[index["score"]], TABLE_MISSING)
+    value = optional_score(path, line, fields[index["score"]], TABLE_MISSING)
     if value is None:
         return None
     seg_text = cell("seg_id") if "seg_id" in index else cell("seg_in_doc")
@@ -385,7 +301,7 @@ def read_wmt_mqm(path: str | Path, rename: Mapping[str, str] | None = None) -> l
     result = []
     for line, text in data:
         fields = text.split()
-        _check_count(path, line, fields, len(header), " ".join(header))
+        check_count(path, line, fields, len(header), " ".join(header))
         system = _name(path, line, fields[col["system"]], "system")
         system = rename.get(system, system)
         seg = _position(path, line, fields[col["seg_id"]], "seg_id")
@@ -394,7 +310,7 @@ def read_wmt_mqm(path: str | Path, rename: Mapping[str, str] | None = None) -> l
             message = f"second score for {system} segment {seg} (first at line {earlier})"
             raise InputError(path, line, message)
         first[system, seg] = line
-        value = _optional_score(path, line, fields[col["mqm_avg_score"]], MISSING)
+        value = optional_score(path, line, fields[col["mqm_avg_score"]], MISSING)
         if value is not None:
             result.append(Assessment(system, "MQM", value, "seg", seg, None, "", line))
     return result

@@ -7,8 +7,8 @@ or ``src`` (no reference: give ``src_refs`` to say which set to file such scores
 Reference names cannot hold ``-`` there, so ulcdb's ``ref-A`` is written ``refA``; reading
 matches a name with or without its dashes.  ``None`` marks a missing score (it counts as
 a line of its system, but is not stored).
-``LP.NAME.LEVEL.score`` files under ``human-scores/`` are read by
-``ulcdb.ingest.assessments.read_mtme_human`` (human scores go to the assessment table).
+``LP.NAME.LEVEL.score`` files under ``human-scores/`` are read by ``read_mtme_human`` (human
+scores go to the assessment table).
 Domain-level files (``DOMAIN SYSTEM SCORE``) have no place in the store: a folder import
 skips them and says so.  mt-metrics-eval has no system-vs-system scores (its REF must be
 references): ulcdb writes those to ``metric-scores/LP/system-vs-system/``, which
@@ -30,6 +30,9 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from ulcdb.errors import InputError, NotFound, UlcdbError
+from ulcdb.ingest import textio
+from ulcdb.ingest.assessments import LEVELS as HUMAN_LEVELS
+from ulcdb.ingest.assessments import check_count, optional_score
 from ulcdb.ingest.model import Assessment
 from ulcdb.interchange.fetch import (
     Selection,
@@ -299,8 +302,6 @@ def human_items(path: Path, roles: Mapping[str, str], counts: Mapping[str, int]
                 ) -> list[Assessment]:
     """Human scores of one file, with mt-metrics-eval names mapped to the test bed's;
     ``counts``: the test bed's segments and documents ({"seg": n, "doc": n})."""
-    from ulcdb.ingest.assessments import check_mtme_units, read_mtme_human
-
     items = read_mtme_human(path)
     check_mtme_units(path, counts["seg"], counts["doc"])
     for a in items:
@@ -309,4 +310,87 @@ def human_items(path: Path, roles: Mapping[str, str], counts: Mapping[str, int]
         except InputError:
             raise InputError(path, a.line, f"unknown system or reference {a.translator!r}") \
                 from None
+    return items
+
+
+MTME_HUMAN_NAME = re.compile(r"^(?P<lp>[^.]+)\.(?P<name>.+)\.(?P<level>[^.]+)\.score$")
+
+
+# --- mt-metrics-eval human scores -----------------------------------------------------------
+
+
+def parse_mtme_name(path: str | Path) -> tuple[str, str, str]:
+    """(language pair, score name, level) from ``LP.NAME.LEVEL.score``; NAME may hold dots."""
+    match = MTME_HUMAN_NAME.match(Path(path).name)
+    if match is None:
+        raise InputError(path, None, "name must be LP.NAME.LEVEL.score, e.g. en-de.mqm.seg.score")
+    level = match["level"]
+    if level not in HUMAN_LEVELS:
+        message = f"level {level!r} in the file name is not supported (use seg, doc or sys)"
+        raise InputError(path, None, message)
+    return match["lp"], match["name"], level
+
+
+def read_mtme_human(path: str | Path) -> list[Assessment]:
+    """Read an mt-metrics-eval human-scores file ``LP.NAME.{seg,doc,sys}.score``.
+
+    Each line is ``SYSTEM SCORE``; the criterion is NAME.  In seg and doc files a system's
+    n-th line is segment (document) n in test-bed order, ``None`` lines included: the
+    Assessment's ``seg_id`` is that n and ``doc_id`` is None (see the module docstring).  A sys
+    file has one line per system.  ``None`` scores are skipped.
+
+    Example: ``read_mtme_human("human-scores/en-de.mqm.seg.score")``
+    """
+    _, criterion, level = parse_mtme_name(path)
+    seen: dict[str, int] = {}  # system -> lines so far
+    first_line: dict[str, int] = {}
+    result = []
+    for line, text in textio.numbered_lines(path, what="human scores"):
+        fields = text.split()
+        check_count(path, line, fields, 2, "SYSTEM SCORE")
+        system, score = fields
+        seen[system] = seen.get(system, 0) + 1
+        first_line.setdefault(system, line)
+        if level == "sys" and seen[system] > 1:
+            message = f"second score for system {system!r} (first at line {first_line[system]})"
+            raise InputError(path, line, message)
+        value = optional_score(path, line, score, MISSING)
+        if value is None:
+            continue
+        position = None if level == "sys" else seen[system]
+        result.append(Assessment(system, criterion, value, level, position, None, "", line))
+    return result
+
+
+def check_mtme_units(path: str | Path, n_segments: int, n_documents: int) -> None:
+    """Every system of a seg (doc) human-scores file must have one line per segment
+    (document) of the test bed: a missing line would shift every later score by one."""
+    _, _, level = parse_mtme_name(path)
+    if level == "sys":
+        return
+    units, what = (n_segments, "segments") if level == "seg" else (n_documents, "documents")
+    lines: dict[str, list[int]] = {}
+    for line, text in textio.numbered_lines(path, what="human scores"):
+        lines.setdefault(text.split()[0], []).append(line)
+    for system, where in lines.items():
+        if len(where) != units:
+            raise InputError(path, where[-1], f"system {system!r} has {len(where)} lines, the "
+                             f"test bed has {units} {what} (one line each, None where "
+                             "unscored)")
+
+
+def match_mtme_names(items: list[Assessment], names: Collection[str]) -> list[Assessment]:
+    """Map mt-metrics-eval's dashless reference names (``refA``) to the test bed's (``ref-A``).
+
+    The same matching as ``ingest scores`` (``match_translator``); a name that matches no
+    translator stays as read, for the store's unknown-translator check.
+    """
+    found: dict[str, str] = {}
+    for a in items:
+        if a.translator not in found:
+            try:
+                found[a.translator] = match_translator("", a.translator, names)
+            except InputError:
+                found[a.translator] = a.translator
+        a.translator = found[a.translator]
     return items

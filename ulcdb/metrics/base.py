@@ -95,6 +95,10 @@ class Family(ABC):
     # Target languages it handles (None: any) and, where limited, why (ulcdb.languages).
     languages: frozenset[str] | None = None
     language_note: str = ""
+    # Capabilities: scores Analysis objects (annotated texts), not strings; or is derived
+    # (x-b / x-i: catalogue entries only, SQL computes the scores from other metrics).
+    needs_analysis: bool = False
+    derived: bool = False
 
     @abstractmethod
     def specs(self) -> Sequence[MetricSpec]:
