@@ -287,7 +287,7 @@ def test_scorer_inputs_hook(store) -> None:
     from ulcdb.scoring import Scorer
 
     class Plain:
-        pass
+        needs_analysis = False  # capabilities are declared by every family
 
     class Ling:
         needs_analysis = True

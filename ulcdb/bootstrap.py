@@ -236,4 +236,5 @@ def darr_replicates(pairs: stats.DarrPairs, units, counts, ties: str = "discorda
             (np.ones(int((cls & ~same).sum())), (ua[cls & ~same], ub[cls & ~same])),
             shape=(n_units, n_units))
         totals.append(inside + ((cross @ ct) * ct).sum(axis=0))
-    return stats.darr_from_counts(*totals, ties)
+    concordant, discordant, tied = totals
+    return stats.darr_from_counts(concordant, discordant, tied, ties)

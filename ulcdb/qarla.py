@@ -268,7 +268,8 @@ def exhaustive_king(store: Store, scope: Scope, level: str, measure: str = "auto
     say = _logger(search, log)
     say(f"KING through {measure.upper()} at {level} level, all {2 ** n - 1} subsets of "
         f"{n} metrics")
-    best, current = (), -1.0
+    best: tuple[str, ...] = ()
+    current = -1.0
     for size in range(1, n + 1):
         for subset in combinations(scope.metrics, size):
             k = king_of_set(store, scope.with_metrics(subset), level, measure)

@@ -108,8 +108,8 @@ def rankings(matrix: Matrix, directions: dict[str, bool]) -> list[tuple[str, lis
     """Per metric, the rows sorted best first (IQeval's '-O 1')."""
     out = []
     for j, metric in enumerate(matrix.metrics):
-        ranked = [(matrix.unit_label(t, u), vals[j]) for t, u, vals in matrix.rows
-                  if vals[j] is not None]
+        ranked = [(matrix.unit_label(t, u), v) for t, u, vals in matrix.rows
+                  if (v := vals[j]) is not None]
         ranked.sort(key=lambda x: x[1], reverse=directions.get(metric, True))
         out.append((metric, ranked))
     return out
@@ -135,14 +135,15 @@ def write_scr(store: Store, testbed: str, matrices: dict[str, Matrix], folder: P
         j = matrix.metrics.index(metric_name)
         by_system: dict[str, list[str]] = {}
         for tr, unit, vals in matrix.rows:
-            if vals[j] is None:
+            value = vals[j]
+            if value is None:
                 continue
             if level == "seg":
                 seg = int(unit)
                 fields = [seg_doc[seg], str(seg_in_doc[seg])]
             else:
                 fields = [unit] if level == "doc" else []
-            line = "\t".join([metric_name, testbed, tr, *fields, repr(float(vals[j]))])
+            line = "\t".join([metric_name, testbed, tr, *fields, repr(float(value))])
             by_system.setdefault(tr, []).append(line)
         for tr, lines in by_system.items():
             path = folder / f"{tr}-{level}.scr"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -200,10 +200,12 @@ class Store:
             self.con.execute(f"delete from score_batch where batch_id not in ({used})")
         return int(n)
 
-    def query(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
+    def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+              ) -> list[tuple]:
         return self.con.execute(sql, params or []).fetchall()
 
-    def scalar(self, sql: str, params: Sequence[Any] | None = None) -> Any:
+    def scalar(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+               ) -> Any:
         rows = self.con.execute(sql, params or []).fetchall()  # leaves no pending result
         return rows[0][0] if rows else None
 

@@ -258,12 +258,12 @@ def constituent_spans(tokens: Sequence[Token], first_id: int = 0) -> list[Span]:
     for i, t in enumerate(tokens):
         if i in phrase:
             h = t.head
-            up = None
+            up: int | None = None
             if h is not None and 0 <= h < len(tokens) and h != i:
                 up = _phrase_for_child(h, i, bounds, inner, phrase, spans, first_id)
             if parent_of.get(phrase[i]) is None:
                 parent_of[phrase[i]] = up
-            own = inner[i]
+            own: int | None = inner[i]
         else:
             h = t.head
             own = (_phrase_for_child(h, i, bounds, inner, phrase, spans, first_id)
@@ -290,7 +290,7 @@ def role_spans(tokens: Sequence[Token], entities: Sequence[Span] = (), first_id:
     """PREDICATE spans (one per verb, label = lemma) and their ROLE spans (parent = frame)."""
     kids = children(tokens)
     bounds = subtree_bounds(tokens, kids)
-    ent_type = [None] * len(tokens)
+    ent_type: list[str | None] = [None] * len(tokens)
     for e in entities:
         for k in range(e.start, min(e.end, len(tokens))):
             ent_type[k] = e.label

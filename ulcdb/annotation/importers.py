@@ -264,7 +264,9 @@ def _npred(rows: list[list[str]]) -> int:
 def read_iob(path: Path) -> list[Segment]:
     segs = []
     for start, lines in _blocks(path):
-        toks, spans, open_ = [], [], None
+        toks: list[Token] = []
+        spans: list[Span] = []
+        open_ = None
         for k, line in enumerate(lines):
             cols = line.split()
             word, tag = cols[0], cols[-1]

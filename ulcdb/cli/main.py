@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import click
 import typer
@@ -46,7 +46,7 @@ class _Group(TyperGroup):
         super().__init__(*args, **kwargs)
         _reflow_commands(self)
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: Any):  # Typer's vendored click.Context
         try:
             return super().invoke(ctx)
         except UlcdbError as exc:

@@ -72,7 +72,7 @@ LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or a
                                        callback=_check_level)]
 
 
-def _progress(total: int) -> tuple[Progress, callable]:
+def _progress(total: int) -> tuple[Progress, Callable[[str, int], None]]:
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
                         transient=True)

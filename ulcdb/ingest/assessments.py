@@ -50,11 +50,14 @@ def _numbered_lines(path: str | Path) -> list[tuple[int, str]]:
 
 def _csv_rows(path: str | Path, lines: list[tuple[int, str]], delimiter: str) -> list[Row]:
     """Split each line as CSV (tab-separated files take no quoting)."""
-    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
     rows = []
     for number, text in lines:
         try:
-            fields = next(csv.reader([text], delimiter=delimiter, quoting=quoting, strict=True))
+            reader = (csv.reader([text], delimiter=delimiter, quoting=csv.QUOTE_NONE, strict=True)
+                      if delimiter == "\t" else
+                      csv.reader([text], delimiter=delimiter, quoting=csv.QUOTE_MINIMAL,
+                                 strict=True))
+            fields = next(reader)
         except csv.Error as exc:
             raise InputError(path, number, f"bad CSV line: {exc}") from None
         rows.append((number, fields))

@@ -291,8 +291,7 @@ def _clear_translator(store: Store, trid: int, tr: TranslatorText) -> str:
     The assessments judged the old text, so they go too.  Returns the report entry.
     """
     scores = drop_translator_scores(store, trid)
-    assessments = store.con.execute(
-        "delete from assessment where translator_id = ?", [trid]).fetchone()[0]
+    assessments = store.scalar("delete from assessment where translator_id = ?", [trid])
     store.con.execute("delete from translation where translator_id = ?", [trid])
     store.con.execute(
         "update translator set role = ?, origin = ? where translator_id = ?",
@@ -304,9 +303,9 @@ def drop_translator_scores(store: Store, trid: int) -> int:
     """Delete the scores of a translator as target and every score against a set it belongs
     to; returns how many went."""
     sets = "select refset_id from refset_member where translator_id = ?"
-    return sum(store.con.execute(
-        f"delete from {table} where translator_id = ? or refset_id in ({sets})",
-        [trid, trid]).fetchone()[0] for table in ("seg_score", "doc_score", "sys_score"))
+    return sum(store.scalar(
+        f"delete from {table} where translator_id = ? or refset_id in ({sets})", [trid, trid])
+        for table in ("seg_score", "doc_score", "sys_score"))
 
 
 def delete_set(store: Store, kind: str, name: str) -> None:

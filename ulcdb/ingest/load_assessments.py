@@ -140,10 +140,10 @@ def _merge(store: Store, tid: int, cols: dict[str, list], origin: str, replace: 
                 "judge varchar, value double)")
     store.insert_columns("_new_assessment", cols)
     match = " and ".join(f"a.{k} is not distinct from n.{k}" for k in KEY)
-    existing = con.execute(
+    total, differ = store.query(
         f"select count(*), count(*) filter (where a.value <> n.value) from assessment a "
-        f"join _new_assessment n on {match} where a.testbed_id = ?", [tid]).fetchone()
-    same, differ = existing[0] - existing[1], existing[1]
+        f"join _new_assessment n on {match} where a.testbed_id = ?", [tid])[0]
+    same = total - differ
     if differ and not replace:
         raise Conflict(f"{origin}: {differ} assessments are already stored with other values; "
                        "use --replace to replace them")

@@ -158,7 +158,8 @@ def _check_complete(path: Path, found: _Rows) -> list[Segment]:
 
 
 def _number_in_documents(segments: list[Segment]) -> list[Segment]:
-    out, counts = [], {}
+    out: list[Segment] = []
+    counts: dict[str, int] = {}
     for s in segments:
         counts[s.doc_id] = counts.get(s.doc_id, 0) + 1
         out.append(Segment(s.seg_id, s.doc_id, counts[s.doc_id], s.source))

@@ -84,7 +84,8 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
 
 def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[str],
                  systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
-    from ulcdb.ingest import longtsv, mtme, sgml, ulcconfig, wmtxml
+    from ulcdb.ingest import longtsv, sgml, ulcconfig, wmtxml
+    from ulcdb.interchange import mtme
 
     default_name = name if name is not None else (first.stem if not first.is_dir()
                                                    else first.name)

@@ -149,7 +149,7 @@ def write_comet(store: Store, testbed: str, folder: str | Path, sel: Selection |
         for seg, value in zip(block.segs, block.values, strict=True):
             if value is None:
                 continue
-            if block.level == "seg":
+            if block.level == "seg" and seg is not None:
                 lines.append(f"{block.target}\tSegment {seg - 1}\tscore: {format_number(value)}")
             else:
                 lines.append(f"{block.target}\tscore: {format_number(value)}")

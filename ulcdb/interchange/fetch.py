@@ -112,6 +112,7 @@ def score_sets(store: Store, sel: Selection) -> Iterator[tuple[str, ScoreSet]]:
                     if block is not None:
                         yield current[0], block
                     current, block = key, ScoreSet(metric, target, tuple(refs), level)
+                assert block is not None
                 block.add(value, seg=seg_id, doc_id=doc_id)
         if block is not None:
             yield current[0], block

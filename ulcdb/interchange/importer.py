@@ -175,8 +175,8 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
     with store.transaction():
         report = (store_frame(store, frame, req.variant, req.replace, req.flags)
                   if frame is not None and frame.rows else ImportReport())
-        for path, items in human:
-            done = store_assessments(store, testbed, items, str(path), req.replace)
+        for path, judged in human:
+            done = store_assessments(store, testbed, judged, str(path), req.replace)
             report.notes.append(f"{path.name}: {done.stored} human scores stored, "
                                 f"{done.unchanged} already there")
         report.files += len(human)
@@ -254,7 +254,8 @@ def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str
         return [mtme.read_mtme_metric(path, testbed, roles, counts, src_refs)], [], []
     if not req.lp:
         raise InputError(path, None, "an mt-metrics-eval folder needs --lp (e.g. --lp en-de)")
-    files, domain = ([], [])
+    files: list[Path] = []
+    domain: list[Path] = []
     if (path / "metric-scores").is_dir():
         files, domain = mtme.find_metric_files(path, req.lp)
     frames = [mtme.read_mtme_metric(p, testbed, roles, counts, src_refs) for p in files]

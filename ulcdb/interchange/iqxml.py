@@ -229,7 +229,7 @@ def _asiya_text(metric: str, target: str, ref: str, levels: dict[str, ScoreSet],
     seg_by_doc: dict[str, list[tuple[int, float]]] = {}
     if "seg" in levels:
         for n, v in zip(levels["seg"].segs, levels["seg"].values, strict=True):
-            if v is not None:
+            if v is not None and n is not None:
                 seg_by_doc.setdefault(info.seg_doc[n - 1], []).append((n, v))
     doc_scores = {}
     if "doc" in levels:

@@ -165,7 +165,9 @@ class _Loader:
         rows = self.con.execute(sql, params or []).fetchall()
         return rows[0][0] if rows else None
 
-    def _fail(self, row: tuple, message: str) -> InputError:
+    def _fail(self, row: tuple | None, message: str) -> InputError:
+        """The error for a row a check found (its file and line)."""
+        assert row is not None  # the check that failed found it
         return InputError(self.frame.sources[row[0]].path, row[1], message)
 
     # -- checks on the rows as read -----------------------------------------------------------

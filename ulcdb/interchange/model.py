@@ -151,7 +151,9 @@ class ScoreFrame:
     @classmethod
     def concat(cls, frames: list[ScoreFrame]) -> ScoreFrame:
         """One frame of several: file numbers are shifted so each keeps its sources."""
-        tables, sources, metrics = [], [], {}
+        tables: list[pa.Table] = []
+        sources: list[Source] = []
+        metrics: dict[str, MetricInfo] = {}
         for frame in frames:
             numbers = pc.add(frame.table["file_no"], pa.scalar(len(sources), pa.int32()))
             index = frame.table.schema.get_field_index("file_no")

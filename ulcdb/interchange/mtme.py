@@ -1,4 +1,5 @@
-"""mt-metrics-eval score files, read and written (its ``data.py`` conventions).
+"""mt-metrics-eval's layout, read and written (its ``data.py`` conventions): test beds
+(``read_mtme``, at the end of this module), human scores and metric scores.
 
 ``metric-scores/LP/NAME-REF.LEVEL.score``: one ``SYSTEM SCORE`` line per system and unit;
 a system's n-th line is segment (document) n in test-bed order; ``sys`` files have one line
@@ -26,14 +27,17 @@ language pair: a test bed without languages needs ``lp``.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ulcdb.errors import InputError, NotFound, UlcdbError
 from ulcdb.ingest import textio
 from ulcdb.ingest.assessments import LEVELS as HUMAN_LEVELS
 from ulcdb.ingest.assessments import check_count, optional_score
-from ulcdb.ingest.model import Assessment
+from ulcdb.ingest.model import Assessment, TestbedData, TranslatorText
+from ulcdb.ingest.plain import build_segments, read_docs, read_translator, single_document
+from ulcdb.ingest.textio import read_lines
 from ulcdb.interchange.fetch import (
     Selection,
     TestbedInfo,
@@ -165,6 +169,7 @@ def write_mtme(store: Store, testbed: str, folder: str | Path, sel: Selection | 
     ``lp`` (``src-tgt``) names the pair where the test bed has no languages."""
     info = _with_lp(testbed_info(store, testbed), lp)
     lp = info.lp
+    assert lp is not None  # _with_lp refuses a test bed without one
     sel = sel or Selection()
     sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets, sel.levels, sel.variant)
     check_selection(store, sel)  # before anything is written
@@ -225,6 +230,8 @@ def _mtme_names(folder: Path, info: TestbedInfo) -> dict[str, str]:
 def _lines(name: str, block: ScoreSet, info: TestbedInfo) -> list[str]:
     if block.level == "sys":
         return [f"{name} {_value(block.values[0])}"]
+    by_unit: dict[Any, float | None]
+    units: Sequence[Any]
     if block.level == "seg":
         by_unit = dict(zip(block.segs, block.values, strict=True))
         units = range(1, len(info.seg_doc) + 1)
@@ -246,6 +253,7 @@ def _write(path: Path, lines: list[str]) -> None:
 def _write_texts(store: Store, folder: Path, info: TestbedInfo,
                  names: dict[str, str]) -> list[Path]:
     lp, n = info.lp, len(info.seg_doc)
+    assert lp is not None
     tid = store.testbed_id(info.name)
     sources = [r[0] for r in store.query(
         "select source from segment where testbed_id = ? order by seg_id", [tid])]
@@ -394,3 +402,103 @@ def match_mtme_names(items: list[Assessment], names: Collection[str]) -> list[As
                 found[a.translator] = a.translator
         a.translator = found[a.translator]
     return items
+
+
+# --- test beds: the texts of one language pair --------------------------------------------
+# mt-metrics-eval test beds: one language pair of a test-set folder.
+#
+# Layout (as mt-metrics-eval's ``data.py`` reads it)::
+#
+#     <root>/sources/<lp>.txt
+#     <root>/references/<lp>.<refname>.txt
+#     <root>/system-outputs/<lp>/<system>.txt
+#     <root>/documents/<lp>.docs          one "DOMAIN DOCID" line per segment (optional here)
+#
+# mt-metrics-eval also lists human translations among the system outputs under the reference's
+# name (``system-outputs/en-de/refB.txt``); such a file whose text equals the reference of the
+# same name is kept only as the reference.  Lines are compared as mt-metrics-eval reads them,
+# without trailing white space; the reference's own text is what is kept.
+
+
+def read_mtme(root: Path, lp: str, name: str | None = None) -> TestbedData:
+    """Read language pair ``lp`` (``src-tgt``) of the mt-metrics-eval folder ``root``."""
+    root = Path(root)
+    src_lang, tgt_lang = _testbed_languages(root, lp)
+    source = root / "sources" / f"{lp}.txt"
+    if not source.is_file():
+        raise InputError(source, None, f"no source for {lp!r}; {_known_pairs(root)}")
+    sources = read_lines(source)
+    name = name if name is not None else f"{root.name}:{lp}"
+    docs = root / "documents" / f"{lp}.docs"
+    layout = read_docs(docs, len(sources)) if docs.exists() else single_document(name, len(sources))
+    refs = [
+        read_translator(ref, "reference", path, source, len(sources))
+        for ref, path in _references(root, lp).items()
+    ]
+    systems = [
+        read_translator(sys, "system", path, source, len(sources))
+        for sys, path in _systems(root, lp).items()
+    ]
+    return TestbedData(
+        name=name,
+        src_lang=src_lang,
+        tgt_lang=tgt_lang,
+        origin=str(root),
+        documents=layout.documents,
+        segments=build_segments(sources, layout),
+        translators=refs + _without_reference_copies(refs, systems),
+        has_documents=docs.exists(),
+        dashless_names=True,
+    )
+
+
+def _testbed_languages(root: Path, lp: str) -> tuple[str, str]:
+    parts = lp.split("-")
+    if len(parts) != 2 or not all(parts):
+        raise InputError(root, None, f"language pair must look like 'en-de', got {lp!r}")
+    return parts[0], parts[1]
+
+
+def _known_pairs(root: Path) -> str:
+    pairs = sorted(p.stem for p in (root / "sources").glob("*.txt"))
+    if not pairs:
+        return "is this an mt-metrics-eval folder?"
+    return f"language pairs here: {', '.join(pairs)}"
+
+
+def _references(root: Path, lp: str) -> dict[str, Path]:
+    """``references/<lp>.<name>.txt`` by name, sorted."""
+    prefix = f"{lp}."
+    found: dict[str, Path] = {}
+    for path in sorted((root / "references").glob(f"{lp}.*.txt")):
+        ref = path.name[len(prefix) : -len(".txt")]
+        if ref:
+            found[ref] = path
+    return found
+
+
+def _systems(root: Path, lp: str) -> dict[str, Path]:
+    """``system-outputs/<lp>/<name>.txt`` by name, sorted."""
+    folder = root / "system-outputs" / lp
+    return {path.name[: -len(".txt")]: path for path in sorted(folder.glob("*.txt"))}
+
+
+def _without_reference_copies(
+    refs: list[TranslatorText], systems: list[TranslatorText]
+) -> list[TranslatorText]:
+    """Drop system outputs that repeat a reference; a same-named, different text is an error."""
+    by_name = {ref.name: ref for ref in refs}
+    kept: list[TranslatorText] = []
+    for system in systems:
+        ref = by_name.get(system.name)
+        if ref is None:
+            kept.append(system)
+            continue
+        for number, (a, b) in enumerate(zip(ref.texts, system.texts, strict=True), 1):
+            if a.rstrip() != b.rstrip():
+                raise InputError(
+                    system.origin, number,
+                    f"system output {system.name!r} has the name of a reference but differs "
+                    f"from {ref.origin} on this line",
+                )
+    return kept

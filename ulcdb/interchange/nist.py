@@ -82,7 +82,7 @@ def read_scr(path: str | Path, testbed: str, refs: tuple[str, ...] | None,
 def find_files(root: str | Path) -> list[tuple[Path, str | None]]:
     """``.scr`` files of a folder: ``root/*.scr`` (no refset) and ``root/REFSET/*.scr``."""
     root = Path(root)
-    found = [(p, None) for p in sorted(root.glob("*.scr"))]
+    found: list[tuple[Path, str | None]] = [(p, None) for p in sorted(root.glob("*.scr"))]
     found += [(p, p.parent.name) for p in sorted(root.glob("*/*.scr"))]
     if not found:
         raise InputError(root, None, "no .scr files here")
@@ -116,7 +116,8 @@ def write_scr_files(store: Store, testbed: str, folder: str | Path,
         for seg, doc_id, value in zip(block.segs, block.doc_ids, block.values, strict=True):
             if value is None:
                 continue
-            unit = ([info.seg_doc[seg - 1], str(info.seg_in_doc[seg - 1])] if block.level == "seg"
+            unit = ([info.seg_doc[seg - 1], str(info.seg_in_doc[seg - 1])]
+                    if block.level == "seg" and seg is not None
                     else [doc_id] if block.level == "doc" else [])
             lines.append("\t".join([block.metric, testbed, block.target, *unit,
                                     format_number(value)]))

@@ -125,7 +125,7 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
     for key in ("testbed", "metric", "target", "refset", "value"):
         if cols[key] is None and constants.get(key) is None:
             raise InputError(path, 1, f"no {key} column and no {key} given (columns: {columns})")
-    expr = {k: f"nullif(trim({_ident(cols[k])}::varchar), '')" if cols[k]
+    expr = {k: f"nullif(trim({_ident(col)}::varchar), '')" if (col := cols[k])
             else f"${k}::varchar" for k in KEYS}
     given = {k: constants.get(k) for k in KEYS if not cols[k]}
     con = duckdb.connect()

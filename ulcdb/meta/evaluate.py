@@ -187,6 +187,7 @@ def _replicates(task: MetaTask, items: Items, units: np.ndarray, counts: np.ndar
                                                      units, counts, task.accuracy_ties))
     darr = [c for c in task.coefs if c in DARR]
     if darr:
+        assert task.threshold is not None  # resolved before any DARR coefficient runs
         pairs = stats.darr_pairs(items.human, items.score, items.unit, task.threshold)
         for c in darr:
             out[c] = bootstrap.darr_replicates(pairs, units, counts,
@@ -265,7 +266,9 @@ def _statistic(task: MetaTask, coef: str, items: Items):
     h = items.human
     if coef in DARR:
         mode = "discordant" if coef == "darr_tau" else "ignore"
-        return lambda m: stats.darr_tau(h, m, items.unit, task.threshold, mode)
+        threshold = task.threshold
+        assert threshold is not None
+        return lambda m: stats.darr_tau(h, m, items.unit, threshold, mode)
     if groups is None:
         return lambda m: stats.coefficient(coef, h, m, task.accuracy_ties)
     return lambda m: stats.grouped(coef, h, m, groups, task.accuracy_ties)[0]
@@ -299,10 +302,10 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
         raise MetaError("significance tests need resamples (--bootstrap above 0)")
     _check_same_items(report)
     ranked = sorted(report.metrics(), key=lambda mv: -np.nan_to_num(
-        report.value(*mv, coefficient), nan=-np.inf))
+        report.value(mv[0], mv[1], coefficient), nan=-np.inf))
     out = []
     for a, b in combinations(ranked, 2):
-        va, vb = report.value(*a, coefficient), report.value(*b, coefficient)
+        va, vb = report.value(a[0], a[1], coefficient), report.value(b[0], b[1], coefficient)
         if method == "paired-bootstrap":
             result = stats.paired_bootstrap(va, vb, report.replicates[(*a, coefficient)],
                                             report.replicates[(*b, coefficient)], task.seed)

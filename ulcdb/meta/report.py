@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -228,7 +229,7 @@ class MetaReport:
     def to_csv(self, sort: str | None = None, fisher: bool = False) -> str:
         return records_csv(self.records(sort, fisher))
 
-    def to_json(self, comparisons: list[MetricComparison] = (), sort: str | None = None,
+    def to_json(self, comparisons: Sequence[MetricComparison] = (), sort: str | None = None,
                 fisher: bool = False) -> str:
         """``{"run": ..., "results": [...], "significance": [...]}``, with or without --sig."""
         payload = {"run": self.run_record(), "results": self.records(sort, fisher),
@@ -265,7 +266,7 @@ class MetaReport:
                  for k in self.ordered(sort)])
 
     def to_latex(self, sort: str | None = None, fisher: bool = False,
-                 comparisons: list[MetricComparison] = ()) -> str:
+                 comparisons: Sequence[MetricComparison] = ()) -> str:
         coefs, labels = self.task.coefs, self.labels()
         levels = ", ".join(f"{lv * 100:g}%" for lv in self.task.ci_levels)
         out = [*(f"% {line}" for line in self.summary_lines()),

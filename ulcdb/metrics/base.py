@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 LEXICAL = "lexical"
 SHALLOW_SYNTACTIC = "shallow-syntactic"
@@ -110,26 +111,18 @@ class Family(ABC):
                 and "specs" in cls.__dict__:
             raise TypeError(f"{cls.__name__} must implement compute or compute_many")
 
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
-        """Score ``hyps`` against ``refs`` at segment, document and system level.
+    def compute(self, hyps: Sequence[Any], refs: Sequence[Sequence[Any]],
+                docs: Documents, params: Params) -> dict[str, LevelScores]:
+        """Score ``hyps`` (texts; Analysis objects where ``needs_analysis``) against
+        ``refs`` at segment, document and system level.
 
         A family implements this or ``compute_many`` (its path over several reference
         sets), never both: the other one is derived, so there is one computation."""
         return self.compute_many(hyps, [refs], docs, params)[0]
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def compute_many(self, hyps: Sequence[Any],
+                     refsets: Sequence[Sequence[Sequence[Any]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """Score one target against several reference sets."""
         return [self.compute(hyps, refs, docs, params) for refs in refsets]
 
@@ -146,8 +139,31 @@ class Family(ABC):
         return [s.name for s in self.specs()]
 
     def signature(self, params: Params, nrefs: int) -> str:
-        """Everything that changes a number, sacrebleu style."""
-        return f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|version:{self.version}"
+        """Everything that changes a number, sacrebleu style: ``NAME|nrefs:N|case:C|`` the
+        family's own options (``signature_fields``) ``|version:V``."""
+        fields = {"nrefs": nrefs, "case": self.case(params), **self.signature_fields(params),
+                  "version": self.version}
+        return "|".join([self.name, *(f"{k}:{v}" for k, v in fields.items())])
+
+    def case(self, params: Params) -> str:
+        """The case the family scores in (some lower-case whatever params say)."""
+        return params.case_tag()
+
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        """The options, beyond references, case and version, that change this family's numbers
+        (the tokeniser, smoothing, the reference implementation...), in signature order."""
+        return {}
+
+
+def check_inputs(hyps: Sequence[Any], refs: Sequence[Sequence[Any]], docs: Documents) -> None:
+    """Raise ``ValueError`` unless every reference and the documents cover every hypothesis."""
+    if not refs:
+        raise ValueError("at least one reference is needed")
+    for k, ref in enumerate(refs):
+        if len(ref) != len(hyps):
+            raise ValueError(f"reference {k} has {len(ref)} segments, hypotheses {len(hyps)}")
+    if len(docs.doc_ids) != len(hyps):
+        raise ValueError(f"{len(docs.doc_ids)} document ids for {len(hyps)} segments")
 
 
 def build_specs(family: str, names: Iterable[str], describe: Callable[[str], str],

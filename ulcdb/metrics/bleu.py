@@ -33,23 +33,20 @@ from functools import lru_cache
 
 from sacrebleu.metrics.bleu import BLEU
 
-from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, build_specs
+from ulcdb.metrics.base import (
+    Documents,
+    Family,
+    LevelScores,
+    MetricSpec,
+    Params,
+    build_specs,
+    check_inputs,
+)
 
 MAX_ORDER = 4
 REFERENCE = "mteval-v13a.pl (NIST), via sacrebleu 2.6.0 tokenizer 13a and n-gram statistics"
 
 Stats = list[float]
-
-
-def check_inputs(hyps: Sequence[str], refs: Sequence[Sequence[str]], docs: Documents) -> None:
-    """Raise ``ValueError`` unless every reference and the documents cover every hypothesis."""
-    if not refs:
-        raise ValueError("at least one reference is needed")
-    for k, ref in enumerate(refs):
-        if len(ref) != len(hyps):
-            raise ValueError(f"reference {k} has {len(ref)} segments, hypotheses {len(hyps)}")
-    if len(docs.doc_ids) != len(hyps):
-        raise ValueError(f"{len(docs.doc_ids)} document ids for {len(hyps)} segments")
 
 
 def sacrebleu_scorer(params: Params) -> BLEU:
@@ -68,8 +65,8 @@ def _scorer(lowercase: bool) -> BLEU:
 
 def sum_stats(rows: Sequence[Stats]) -> Stats:
     """Element-wise sum of sufficient-statistics vectors (in order)."""
-    total = [0] * len(rows[0])
-    for row in rows:
+    total: Stats = list(rows[0])
+    for row in rows[1:]:
         total = [a + b for a, b in zip(total, row, strict=True)]
     return total
 
@@ -164,11 +161,8 @@ class BleuFamily(Family):
         return build_specs(self.name, METRIC_NAMES, _description, range_min=0.0,
                            range_max=1.0, reference_implementation=REFERENCE)
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|tok:13a|smooth:exp"
-            f"|bp:closest|impl:mteval|version:{self.version}"
-        )
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "13a", "smooth": "exp", "bp": "closest", "impl": "mteval"}
 
     def segment_stats(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str]], params: Params
@@ -176,13 +170,8 @@ class BleuFamily(Family):
         """sacrebleu's per-segment statistics ``[hyp_len, ref_len, matches.., totals..]``."""
         return sacrebleu_scorer(params)._extract_corpus_statistics(hyps, refs)
 
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
+    def compute(self, hyps: Sequence[str], refs: Sequence[Sequence[str]],
+                docs: Documents, params: Params) -> dict[str, LevelScores]:
         check_inputs(hyps, refs, docs)
         stats = self.segment_stats(hyps, refs, params)
         seg = [bleu_from_stats(row) for row in stats]

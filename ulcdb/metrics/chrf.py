@@ -69,13 +69,9 @@ class ChrfFamily(Family):
             parts.append(f"{name}|{metric.get_signature().format()}")
         return ";".join(parts) + f";family:{self.version}"
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """Scores against every reference set, sharing the work between them.
 
         A hypothesis's n-grams are extracted once, its statistics and F-scores against each

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
+from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, check_inputs
 
 EXPONENTS = (1, 2, 3)
 
@@ -206,25 +206,19 @@ class GtmFamily(Family):
             for e in self.exponents
         ]
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|tok:gtm-ascii-ws"
-            f"|impl:gtm-1.4|version:{self.version}"
-        )
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "gtm-ascii-ws", "impl": "gtm-1.4"}
 
-    def compute(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> dict[str, LevelScores]:
+    def compute(self, hyps: Sequence[str], refs: Sequence[Sequence[str]],
+                docs: Documents, params: Params) -> dict[str, LevelScores]:
         matches = self.match(hyps, refs, docs, params)
         spans = docs.spans()
         out: dict[str, LevelScores] = {}
         for e in self.exponents:
-            seg = [f_measure(m.mms(e), m.hyp_len, m.ref_len) for m in matches]
-            doc = {d: pooled_score(matches[a:b], e) for d, a, b in spans}
+            seg: list[float | None] = [f_measure(m.mms(e), m.hyp_len, m.ref_len)
+                                       for m in matches]
+            doc: dict[str, float | None] = {d: pooled_score(matches[a:b], e)
+                                            for d, a, b in spans}
             out[f"GTM-{e}"] = LevelScores(seg=seg, doc=doc, sys=pooled_score(matches, e))
         return out
 
@@ -236,7 +230,7 @@ class GtmFamily(Family):
         params: Params,
     ) -> list[SegmentMatch]:
         """GTM's matching of every segment (it does not depend on the exponent)."""
-        _check_shapes(hyps, refs, docs)
+        check_inputs(hyps, refs, docs)
         case = str.lower if params.lowercase else _same
         return [
             match_segment(tokenize(case(h)), [tokenize(case(ref[i])) for ref in refs])
@@ -246,15 +240,3 @@ class GtmFamily(Family):
 
 def _same(text: str) -> str:
     return text
-
-
-def _check_shapes(
-    hyps: Sequence[str], refs: Sequence[Sequence[str]], docs: Documents
-) -> None:
-    if not refs:
-        raise ValueError("GTM needs at least one reference")
-    for k, ref in enumerate(refs):
-        if len(ref) != len(hyps):
-            raise ValueError(f"reference {k} has {len(ref)} segments, hypothesis {len(hyps)}")
-    if len(docs.doc_ids) != len(hyps):
-        raise ValueError(f"{len(docs.doc_ids)} document ids for {len(hyps)} segments")

@@ -29,12 +29,20 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, build_specs
-from ulcdb.metrics.bleu import Stats, check_inputs, group_stats, sacrebleu_scorer, sum_stats
+from ulcdb.metrics.base import (
+    Documents,
+    Family,
+    LevelScores,
+    MetricSpec,
+    Params,
+    build_specs,
+    check_inputs,
+)
+from ulcdb.metrics.bleu import Stats, group_stats, sacrebleu_scorer, sum_stats
 
 MAX_ORDER = 5
 REFERENCE = "mteval-v13a.pl (NIST), with sacrebleu 2.6.0's tokenizer 13a"
@@ -58,7 +66,7 @@ class InformationWeights:
     Weights are computed on demand, for the n-grams a hypothesis matches only.
     """
 
-    counts: Counter[Ngram]
+    counts: Mapping[Ngram, int]  # a Counter, or the merged counts of several references
     total_words: int
 
     @classmethod
@@ -193,19 +201,12 @@ class NistFamily(Family):
         return build_specs(self.name, METRIC_NAMES, _description, range_min=0.0,
                            range_max=None, reference_implementation=REFERENCE)
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|tok:13a|info:scored-set"
-            f"|impl:mteval|version:{self.version}"
-        )
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "13a", "info": "scored-set", "impl": "mteval"}
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """Scores against every reference set, sharing tokens and n-gram counts.
 
         Every text is tokenised and counted once; a set's information weights are its

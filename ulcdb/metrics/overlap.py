@@ -47,19 +47,16 @@ class OverlapFamily(Family):
             )
         ]
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:lc|tok:latin1-bytes-split|multiref:max"
-            f"|doc:mean-seg|sys:mean-seg|impl:asiya-3.0|version:{self.version}"
-        )
+    def case(self, params: Params) -> str:
+        return "lc"  # Asiya's Ol always lower-cases
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "latin1-bytes-split", "multiref": "max", "doc": "mean-seg",
+                "sys": "mean-seg", "impl": "asiya-3.0"}
+
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """``compute`` for every reference set; each (hypothesis, reference) overlap once."""
         hyp_counts = [Counter(asiya_words(h)) for h in hyps]
         values: dict[int, list[float]] = {}

@@ -42,8 +42,15 @@ from itertools import accumulate
 
 import numpy as np
 
-from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, build_specs
-from ulcdb.metrics.bleu import check_inputs
+from ulcdb.metrics.base import (
+    Documents,
+    Family,
+    LevelScores,
+    MetricSpec,
+    Params,
+    build_specs,
+    check_inputs,
+)
 from ulcdb.wordnet import VERSION as WORDNET_VERSION
 from ulcdb.wordnet import wordnet_dir
 
@@ -122,7 +129,7 @@ class Profile:
 @lru_cache(maxsize=4096)
 def profile(tokens: tuple[str, ...]) -> Profile:
     """Counts of one text (cached: a reference is matched against every system)."""
-    grams = [Counter(tokens)]
+    grams: list[Counter] = [Counter(tokens)]
     for n in range(2, MAX_N + 1):
         grams.append(Counter(zip(*(tokens[i:] for i in range(n)), strict=False)))
     return Profile(tuple(grams), Counter(tokens[:-1]))
@@ -292,7 +299,7 @@ def pair_counts(hyp: tuple[str, ...], ref: tuple[str, ...]) -> Counts:
     """
     m, n = len(ref), len(hyp)
     hyp_p, ref_p = profile(hyp), profile(ref)
-    out = [
+    out: list[tuple[float, float, float]] = [
         (clipped_hits(h, r), max(m - order + 1, 0), max(n - order + 1, 0))
         for order, (h, r) in enumerate(zip(hyp_p.grams, ref_p.grams, strict=True), 1)
     ]
@@ -350,7 +357,7 @@ def segment_rpf(
             total[1] += counts[1]
             total[2] += counts[2]
     return [
-        rpf(*total, inverse=name == "RG-W-1.2")
+        rpf(total[0], total[1], total[2], inverse=name == "RG-W-1.2")
         for name, total in zip(METRIC_NAMES, pooled, strict=True)
     ]
 
@@ -453,20 +460,16 @@ class RougeFamily(Family):
         return build_specs(self.name, METRIC_NAMES, _description, range_min=0.0,
                            range_max=1.0, reference_implementation=REFERENCE)
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        # ROUGE lower-cases on its own: params.lowercase changes nothing.
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:lc|tok:rouge-1.5.5|stem:porter+{EXCEPTIONS_VERSION}"
-            f"-exc|opts:{ROUGE_OPTIONS}|f:A|alpha:{ALPHA}|version:{self.version}"
-        )
+    def case(self, params: Params) -> str:
+        return "lc"  # ROUGE lower-cases on its own: params.lowercase changes nothing
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "rouge-1.5.5", "stem": f"porter+{EXCEPTIONS_VERSION}-exc",
+                "opts": ROUGE_OPTIONS, "f": "A", "alpha": ALPHA}
+
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """``compute`` for every reference set, every text tokenised once.
 
         References are tokenised once per worker process (a small cache of recent ones);

@@ -76,13 +76,9 @@ class TerFamily(Family):
         metric.num_refs = nrefs
         return f"{self.name}|{metric.get_signature().format()}|family:{self.version}"
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """Scores against every reference set, each (hypothesis, reference) pair searched
         once: per segment ``[min edits over the set's references, average reference length]``
         (sacrebleu's statistics: the integer sum of the lengths over their number)."""

@@ -34,7 +34,9 @@ def _compiled_edit_rate(
     """sacrebleu's ``translation_edit_rate`` on integer word ids, compiled."""
     h = np.fromiter((vocab.setdefault(w, len(vocab)) for w in words_hyp), np.int64)
     r = np.fromiter((vocab.setdefault(w, len(vocab)) for w in words_ref), np.int64)
-    return int(_kernel()(h, r)), len(words_ref)
+    kernel = _kernel()
+    assert kernel is not None  # edit_rate() picks this function only when numba is there
+    return int(kernel(h, r)), len(words_ref)
 
 
 @cache

@@ -72,19 +72,13 @@ class ErrorRateFamily(Family):
             spec("-PER", "Negated position-independent error rate (Asiya 3.0 -PER).", _PER, 0.0),
         ]
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|tok:ascii-space"
-            f"|multiref:max-seg-and-sys|doc:mean-seg|impl:asiya-wer.pl-per.pl|version:{self.version}"
-        )
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "ascii-space", "multiref": "max-seg-and-sys", "doc": "mean-seg",
+                "impl": "asiya-wer.pl-per.pl"}
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """Scores against every reference set; each (hypothesis, reference) pair counted once.
 
         A set's statistics row is the hypothesis length followed by its references'

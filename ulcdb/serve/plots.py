@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from datasette.utils.asgi import Response
 
-from datasette import hookimpl
+from datasette import hookimpl  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def _pick(request, name: str, choices: list, preferred: str | None = None) -> st
     value = request.args.get(name) or ""
     if value in choices:
         return value
-    if preferred in choices:
+    if preferred is not None and preferred in choices:
         return preferred
     return choices[0] if choices else ""
 

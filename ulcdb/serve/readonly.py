@@ -4,7 +4,7 @@ handler runs, instead of an internal error."""
 
 from __future__ import annotations
 
-from datasette import hookimpl
+from datasette import hookimpl  # type: ignore[attr-defined]
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
+from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, check_inputs
 from ulcdb.metrics.meteor.align import (
     EXACT,
     MODULE_NAMES,
@@ -104,11 +104,9 @@ class MeteorFamily(Family):
             for metric, modules in self.variants.items()
         ]
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return (
-            f"{self.name}|nrefs:{nrefs}|case:{params.case_tag()}|tok:ascii-ws|norm:no"
-            f"|{meteor_language(params.lang).tag()}|impl:meteor-1.5|version:{self.version}"
-        )
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return {"tok": "ascii-ws", "norm": "no", **meteor_language(params.lang).fields(),
+                "impl": "meteor-1.5"}
 
     def metric_languages(self, metric: str) -> frozenset[str] | None:
         """MTR-exact: any language (Meteor's ``-l other`` where it has no settings);
@@ -132,19 +130,15 @@ class MeteorFamily(Family):
     def _variants_for(self, params: Params) -> dict[str, tuple[int, ...]]:
         return {m: self.variants[m] for m in self.metrics_for(params)}
 
-    def compute_many(
-        self,
-        hyps: Sequence[str],
-        refsets: Sequence[Sequence[Sequence[str]]],
-        docs: Documents,
-        params: Params,
-    ) -> list[dict[str, LevelScores]]:
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
         """Scores against every reference set, each (hypothesis, reference) pair aligned once.
 
         Per segment and module set, the statistics of the best-scoring reference of the set
         (the first on ties, as Meteor picks it)."""
         for refs in refsets:
-            _check_inputs(hyps, refs, docs)
+            check_inputs(hyps, refs, docs)
         lang = meteor_language(params.lang)
         variants = self._variants_for(params)
         wordnet = self._wordnet_modules(variants)
@@ -227,14 +221,3 @@ def _reference_sides(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int
             del _REFERENCE_CACHE[next(iter(_REFERENCE_CACHE))]
     _REFERENCE_CACHE[key] = sides  # most recently used last
     return sides
-
-
-def _check_inputs(hyps: Sequence[str], refs: Sequence[Sequence[str]], docs: Documents) -> None:
-    """Raise ``ValueError`` unless every reference and the documents cover every hypothesis."""
-    if not refs:
-        raise ValueError("at least one reference is needed")
-    for k, ref in enumerate(refs):
-        if len(ref) != len(hyps):
-            raise ValueError(f"reference {k} has {len(ref)} segments, hypotheses {len(hyps)}")
-    if len(docs.doc_ids) != len(hyps):
-        raise ValueError(f"{len(docs.doc_ids)} document ids for {len(hyps)} segments")

@@ -52,11 +52,10 @@ class MeteorLanguage:
     def function_words(self) -> frozenset[str]:
         return FUNCTION_WORDS  # English's for every language, as the jar does
 
-    def tag(self) -> str:
+    def fields(self) -> dict[str, str]:
         """What the signature says: language, parameters and the weights used."""
-        a, b, g, d = self.params
-        weights = "_".join(str(w) for w in self.weights)
-        return f"lang:{self.name}|params:{a}_{b}_{g}_{d}|weights:{weights}"
+        return {"lang": self.name, "params": "_".join(str(p) for p in self.params),
+                "weights": "_".join(str(w) for w in self.weights)}
 
 
 _RANKED = {  # Constants.PARAM_RANK / WEIGHT_RANK (first two: exact, then stem or paraphrase)
