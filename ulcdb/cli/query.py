@@ -162,7 +162,8 @@ def list_metrics(
             f"select * exclude (k) replace (coalesce(languages, 'as imported') as languages) "
             f"from (select c.*, l.languages from (select {cols}, metric_id as k from metric "
             f"{where}{builtin}) c left join _langs l using (name)) order by k")
-        render([d[0] for d in cur.description], cur.fetchall(), fmt, title="metrics")
+        render([d[0] for d in cur.description], cur.fetchall(), fmt,
+               title="metrics (scores on a 0-1 scale unless range_min/range_max say otherwise)")
 
 
 @list_app.command("sets")
