@@ -94,7 +94,7 @@ def test_list_metrics_shows_languages(tmp_path: Path) -> None:
         "any", "en", "any", "da, de, en, es, fi, fr, hu, it, nl, no, pt, ro, ru, sv, tr", "en",
         "annotation", "en, annotation", "en, annotation")
     result = ulcdb(db, "list", "metrics")  # the table's title states the scale
-    assert "metrics (scores on a 0-1 scale unless range_min/range_max say otherwise)" in \
+    assert "metrics (scores on a 0-1 scale unless their range says otherwise)" in \
         " ".join(result.stdout.split())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ulcdb.errors import NotFound
 from ulcdb.store import Store
 
 LEVELS = ("seg", "doc", "sys")
@@ -26,6 +27,16 @@ class Matrix:
         """What the numbers are: level, reference set, variant, ULC's normalisation."""
         return (f"{self.level} level, against {self.refset}, variant {self.variant} "
                 f"(ULC: {method})")
+
+    def sort_by(self, column: str, higher_better: bool) -> None:
+        """Rows ordered by ``column``, best first (missing values last; ties keep their
+        test-bed order)."""
+        if column not in self.metrics:
+            raise NotFound(f"no column {column!r} to sort by (columns: "
+                           f"{', '.join(self.metrics)})")
+        j = self.metrics.index(column)
+        sign = -1 if higher_better else 1
+        self.rows.sort(key=lambda r: (r[2][j] is None, sign * (r[2][j] or 0.0)))
 
     def signature_lines(self) -> list[str]:
         """One line per signature, naming the metrics computed (or imported) with it, as

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from ulcdb.errors import Conflict, NotFound, StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Params
+from ulcdb.names import suggest
 from ulcdb.store import Store
 
 
@@ -87,6 +88,7 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
     is ``metrics_BLEU``).
     """
     known = set(registry.metric_index()) | stored_metrics(store)
+    stored_sets = [r[0] for r in store.query("select name from named_set where kind = 'metric'")]
     out: list[str] = []
     for item in _split(spec or registry.DEFAULT_SET):
         if item in known:
@@ -98,7 +100,8 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
         if members is not None:
             out.extend(m for m in members if m in known)
         else:
-            raise NotFound(f"no metric or metric set named {item!r} "
+            raise NotFound(f"no metric or metric set named {item!r}"
+                           f"{suggest(item, [*known, *registry.BUILTIN_SETS, *stored_sets])} "
                            "(see `ulcdb list metrics` and `ulcdb list sets`)")
     if not out:
         raise NotFound(f"metric selection {spec!r} holds no metric that ulcdb can compute")
@@ -116,7 +119,8 @@ def resolve_translators(store: Store, testbed_id: int, role: str, spec: str | No
         members = None if item in available else stored_set(store, testbed_id, kind, item)
         for name in members if members is not None else [item]:
             if name not in available:
-                raise NotFound(f"no {role} named {name!r} (have: {', '.join(available)})")
+                raise NotFound(f"no {role} named {name!r}{suggest(name, available, 1)} "
+                               f"(have: {', '.join(available)})")
             out.append(name)
     return _dedupe(out)
 
@@ -140,7 +144,8 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
                            "another set name")
         for m in items:
             if m not in known:
-                raise NotFound(f"no metric named {m!r} (see `ulcdb list metrics`)")
+                raise NotFound(f"no metric named {m!r}{suggest(m, known)} "
+                               "(see `ulcdb list metrics`)")
         return items
     if testbed_id is None:
         raise NotFound(f"a {kind} set belongs to a test bed: name it with -t")

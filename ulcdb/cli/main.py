@@ -83,6 +83,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
                                      help="Store file (init and ingest create a missing "
                                      "one).")] = Path("ulcdb.duckdb"),
@@ -91,6 +92,8 @@ def root(
 ) -> None:
     """ulcdb: MT evaluation and meta-evaluation in a DuckDB store."""
     state.db = db
+    source = ctx.get_parameter_source("db")  # typer's own click: compare by name
+    state.db_given = source is not None and source.name != "DEFAULT"
 
 
 app.add_typer(ingest.app, name="ingest")
