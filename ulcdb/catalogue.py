@@ -102,19 +102,28 @@ def describe(store: Store | None, name: str) -> dict[str, object]:
             "description": e.spec.description}
 
 
-def set_rows(store: Store | None) -> list[tuple[str, str, str, str, str]]:
-    """(origin, test bed, kind, name, members) of every named set: built-in metric sets (members
-    ulcdb computes), then the store's sets."""
+SET_COLUMNS = ("origin", "testbed", "kind", "name", "size", "members")
+
+
+def set_rows(store: Store | None, shorten: int | None = None) -> list[tuple[object, ...]]:
+    """(origin, test bed, kind, name, size, members) of every named set: built-in metric sets
+    (their members ulcdb computes), then the store's sets.  ``shorten``: at most that many
+    members shown, then '... (N more)'."""
     index = registry.metric_index()
-    rows = [("builtin", "*", "metric", name, " ".join(m for m in members if m in index))
+    sets = [("builtin", "*", "metric", name, [m for m in members if m in index])
             for name, members in registry.BUILTIN_SETS.items()]
     if store is not None:
-        rows += [("stored", *r) for r in store.query(
-            "select coalesce(tb.name, '*'), s.kind, s.name, "
-            "string_agg(m.member, ' ' order by m.position) from named_set s "
-            "left join testbed tb using (testbed_id) join named_set_member m using (set_id) "
-            "group by all order by all")]
-    return rows
+        sets += [("stored", *r) for r in store.query(
+            "select coalesce(tb.name, '*'), s.kind, s.name, list(m.member order by m.position) "
+            "from named_set s left join testbed tb using (testbed_id) "
+            "join named_set_member m using (set_id) group by all order by all")]
+    return [(*head, len(members), _members(members, shorten)) for *head, members in sets]
+
+
+def _members(members: list[str], shorten: int | None) -> str:
+    if shorten is None or len(members) <= shorten:
+        return " ".join(members)
+    return " ".join(members[:shorten]) + f" ... ({len(members) - shorten} more)"
 
 
 def _hint(name: str, known: set[str]) -> str:

@@ -58,7 +58,7 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
 def named_metrics(store: Store, spec: str | None) -> set[str]:
     """The items of ``-m`` that are metric names (not sets): asked for explicitly."""
     known = set(registry.metric_index()) | stored_metrics(store)
-    return {item for item in _split(spec or "") if item in known}
+    return {item for item in split_names(spec or "") if item in known}
 
 
 def stored_set(store: Store, testbed_id: int | None, kind: str, name: str) -> list[str] | None:
@@ -90,7 +90,7 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
     known = set(registry.metric_index()) | stored_metrics(store)
     stored_sets = [r[0] for r in store.query("select name from named_set where kind = 'metric'")]
     out: list[str] = []
-    for item in _split(spec or registry.DEFAULT_SET):
+    for item in split_names(spec or registry.DEFAULT_SET):
         if item in known:
             out.append(item)
             continue
@@ -115,7 +115,7 @@ def resolve_translators(store: Store, testbed_id: int, role: str, spec: str | No
         return list(available)
     kind = "system" if role == "system" else "reference"
     out: list[str] = []
-    for item in _split(spec):
+    for item in split_names(spec):
         members = None if item in available else stored_set(store, testbed_id, kind, item)
         for name in members if members is not None else [item]:
             if name not in available:
@@ -134,7 +134,7 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
     ulcdb or the store, translators of the test bed, segment ids or ranges in range.
     Members may also be given comma-separated.
     """
-    items = [m for member in members for m in _split(member)]
+    items = [m for member in members for m in split_names(member)]
     if not items:
         raise NotFound(f"{kind} set {name!r} has no members")
     if kind == "metric":
@@ -178,7 +178,7 @@ def resolve_segments(store: Store, testbed_id: int, spec: str | None) -> list[in
         return None
     n = store.scalar("select count(*) from segment where testbed_id = ?", [testbed_id])
     out: list[int] = []
-    for item in _split(spec):
+    for item in split_names(spec):
         members = stored_set(store, testbed_id, "segment", item)
         for token in members if members is not None else [item]:
             lo, _, hi = token.partition("-")
@@ -192,5 +192,5 @@ def resolve_segments(store: Store, testbed_id: int, spec: str | None) -> list[in
     return sorted(set(out))
 
 
-def _split(spec: str) -> list[str]:
+def split_names(spec: str) -> list[str]:
     return [s.strip() for s in spec.split(",") if s.strip()]

@@ -11,7 +11,18 @@ import typer
 from typer.core import TyperGroup
 
 from ulcdb import __version__
-from ulcdb.cli import annotate, ingest, interchange, meta, qarla, query, score, serve, sets
+from ulcdb.cli import (
+    annotate,
+    delete,
+    ingest,
+    interchange,
+    meta,
+    qarla,
+    query,
+    score,
+    serve,
+    sets,
+)
 from ulcdb.cli.common import state
 from ulcdb.errors import UlcdbError
 from ulcdb.workers import Terminated, terminate_on_sigterm
@@ -99,6 +110,7 @@ def root(
 app.add_typer(ingest.app, name="ingest")
 app.add_typer(query.list_app, name="list")
 app.add_typer(sets.app, name="set")
+app.add_typer(delete.app, name="delete")
 app.add_typer(interchange.app, name="export")
 query.register(app)
 score.register(app)

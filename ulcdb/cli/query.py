@@ -195,9 +195,9 @@ def describe(
 def list_sets(fmt: FmtOpt = Fmt.table) -> None:
     """Named sets: the built-in metric sets (LEX, metrics_LEX, metrics_SP, ...) and the
     store's sets of metrics, systems, references and segments.  Example: ulcdb list sets"""
-    with _maybe_store() as store:
-        rows = catalogue.set_rows(store)
-    render(["origin", "testbed", "kind", "name", "members"], rows, fmt, title="named sets")
+    with _maybe_store() as store:  # a table shows the first members of a long set
+        rows = catalogue.set_rows(store, shorten=12 if fmt == Fmt.table else None)
+    render(catalogue.SET_COLUMNS, rows, fmt, title="named sets")
 
 
 def register(app: typer.Typer) -> None:

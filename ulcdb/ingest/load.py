@@ -139,12 +139,12 @@ def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,
                 "select count(*) from document where testbed_id = ?", [tid])
         _update_languages(store, tid, data, report)
         return tid
-    contents = _contents(store, tid)
+    lost = contents(store, tid)
     if not replace:
         raise Conflict(f"test bed {data.name!r} already exists with {difference}; --replace "
-                       f"replaces the whole test bed, dropping its {contents}")
-    _drop_testbed(store, tid)
-    report.notes.append(f"replaced the whole test bed ({difference}): dropped its {contents}")
+                       f"replaces the whole test bed, dropping its {lost}")
+    drop_testbed(store, tid)
+    report.notes.append(f"replaced the whole test bed ({difference}): dropped its {lost}")
     return None
 
 
@@ -165,7 +165,7 @@ def _segment_difference(store: Store, tid: int, data: TestbedData) -> str | None
     return None
 
 
-def _contents(store: Store, tid: int) -> str:
+def contents(store: Store, tid: int) -> str:
     """What dropping test bed ``tid`` loses, e.g. ``4 systems, 3 references, 0 scores, ...``."""
     roles = dict(store.query(
         "select role, count(*) from translator where testbed_id = ? group by role", [tid]))
@@ -224,7 +224,7 @@ def _create_testbed(store: Store, data: TestbedData) -> int:
     return int(tid)
 
 
-def _drop_testbed(store: Store, tid: int) -> None:
+def drop_testbed(store: Store, tid: int) -> None:
     ids = "select translator_id from translator where testbed_id = ?"
     for table in ("seg_score", "doc_score", "sys_score", "translation"):
         store.con.execute(f"delete from {table} where translator_id in ({ids})", [tid])
