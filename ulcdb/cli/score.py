@@ -20,7 +20,7 @@ from ulcdb.report import LEVELS, Matrix, higher_is_better, rankings, score_matri
 from ulcdb.scoring import Scorer, plan_pairs, variant_of
 from ulcdb.selection import Selection
 from ulcdb.selection import select as resolve_selection
-from ulcdb.store import Store
+from ulcdb.store import Store, data_dir
 
 
 class OutFmt(str, Enum):
@@ -252,7 +252,9 @@ TABLE_WIDTH = 12
 
 
 def demo(
-    folder: Annotated[Path, typer.Argument(help="A sample test bed folder.")] = Path("sample"),
+    folder: Annotated[Path | None, typer.Argument(
+        help="A sample test bed folder (default: the sample shipped with ulcdb).",
+        show_default=False)] = None,
     metrics: Annotated[str | None, typer.Option(
         "-m", "--metrics", help="Metrics to score (default: the ULC.config's metrics_LEX).")
     ] = None,
@@ -264,12 +266,13 @@ def demo(
     The store (--db) is deleted and rebuilt; one holding test beds other than the demo's is
     kept unless --force.
 
-    Example: ulcdb --db demo.duckdb demo sample
+    Example: ulcdb --db demo.duckdb demo
     """
     from ulcdb.cli.common import state
     from ulcdb.cli.ingest import ingest_assessments, ingest_testbed
     from ulcdb.cli.query import init
 
+    folder = folder or data_dir("sample")
     for need in (folder / "ULC.config", folder / "human" / "adequacy.csv",
                  folder / "human" / "da.tsv"):
         if not need.is_file():
