@@ -146,7 +146,8 @@ def _tau_b(s, pairs, h_ties, m_ties):
     with np.errstate(divide="ignore", invalid="ignore"):
         den = np.sqrt(np.asarray(pairs - h_ties, float)) * np.sqrt(np.asarray(pairs - m_ties,
                                                                               float))
-        return np.where(den > 0, np.asarray(s, float) / np.where(den > 0, den, 1), np.nan)
+        tau = np.where(den > 0, np.asarray(s, float) / np.where(den > 0, den, 1), np.nan)
+        return np.clip(tau, -1.0, 1.0)  # as scipy: rounding must not give 1.0000000000000002
 
 
 def _tau_c(s, n, classes):
