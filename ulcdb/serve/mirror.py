@@ -19,6 +19,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
+from ulcdb import stats
 from ulcdb.errors import StoreError
 from ulcdb.metrics import combined, registry
 from ulcdb.store import Store
@@ -198,18 +199,15 @@ def _interval_rows(con) -> Iterator[tuple]:
         "list(value order by seg_id) as v from scores "
         "where level = 'seg' and refset_kind = 'reference' "
         "group by all order by all").fetchall()
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
     weights: dict[int, np.ndarray] = {}
     for testbed, metric, translator, role, refset, variant, values in rows:
         x = np.array([np.nan if v is None else v for v in values], dtype=float)
         n = len(x)
         if n < 2 or np.isnan(x).any():
             continue
-        if n not in weights:
-            idx = rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))
-            weights[n] = np.stack([np.bincount(r, minlength=n) for r in idx]) / n
-        means = weights[n] @ x
-        lo, hi = np.percentile(means, [2.5, 97.5])
+        if n not in weights:  # the resampling meta-evaluation uses, seeded the same
+            weights[n] = stats.bootstrap_counts(n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
+        lo, hi = stats.percentile_ci(weights[n] @ x, 0.95)
         yield (testbed, metric, translator, role, refset, variant, float(x.mean()),
                float(lo), float(hi), n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
 
