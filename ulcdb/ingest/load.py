@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ulcdb.errors import Conflict, InputError, NotFound
+from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
 from ulcdb.names import check_name
 from ulcdb.store import Store
@@ -92,8 +94,18 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
             _check_metric_set(store, data, nset)
             if save_set(store, tid, nset, origin=data.origin):
                 report.sets.append(nset.name)
+        if data.assessments:
+            _load_human_scores(store, data, replace, report)
         store.drop_orphan_batches()  # provenance of scores --replace dropped
     return report
+
+
+def _load_human_scores(store: Store, data: TestbedData, replace: bool,
+                       report: LoadReport) -> None:
+    """Human scores the test-bed file carries, stored in the ingest's transaction."""
+    stored = store_assessments(store, data.name, data.assessments, Path(data.origin), replace)
+    criteria = ", ".join(dict.fromkeys(a.criterion for a in data.assessments))
+    report.notes.append(f"human scores ({criteria}): {stored.summary()}")
 
 
 def _check_metric_set(store: Store, data: TestbedData, nset: NamedSet) -> None:
