@@ -69,6 +69,22 @@ class ScoreImport:
     flags: MetricInfo | None = None
 
 
+def _folder_of_files(path: Path) -> str:
+    """A folder whose files all have one format (what `ulcdb export comet|wmt|sacrebleu`
+    writes): that format."""
+    formats = set()
+    for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        try:
+            formats.add(sniff(f))
+        except InputError:
+            formats.add("?")
+    if len(formats) == 1 and "?" not in formats:
+        return formats.pop()
+    found = ", ".join(sorted(formats - {"?"})) or "none ulcdb reads"
+    raise InputError(path, None, f"cannot tell the format of this folder (its files: {found}): "
+                     "give --format")
+
+
 def sniff(path: Path) -> str:
     """The format of a file or folder, from its name, layout and first bytes."""
     if path.is_dir():
@@ -80,7 +96,7 @@ def sniff(path: Path) -> str:
             return "iqxml"
         if any(path.glob("*.scr")) or any(path.glob("*/*.scr")):
             return "nist"
-        raise InputError(path, None, "cannot tell the format of this folder: give --format")
+        return _folder_of_files(path)
     name = path.name.lower()
     if name.endswith((".xml", ".xml.gz")):
         return "iqxml"
