@@ -37,7 +37,9 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
     tid = store.testbed_id(name)
     ref_names = resolve_translators(store, tid, "reference", refs)
     if not ref_names:
-        raise StoreError(f"test bed {name!r} has no reference")
+        raise StoreError(f"test bed {name!r} has no reference: add one with `ulcdb ingest "
+                         f"testbed --name {name} --ref NAME=FILE` (metrics compare with "
+                         "references)")
     if lowercase is None:
         options = store.scalar("select options from testbed where testbed_id = ?", [tid])
         lowercase = json.loads(options or "{}").get("CASE", "all") == "lc"
