@@ -96,8 +96,21 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
                 report.sets.append(nset.name)
         if data.assessments:
             _load_human_scores(store, data, replace, report)
+        _language_hint(store, tid, report)
         store.drop_orphan_batches()  # provenance of scores --replace dropped
     return report
+
+
+def _language_hint(store: Store, tid: int, report: LoadReport) -> None:
+    """Say how to give the languages a test bed still lacks (metrics check the target's)."""
+    src, tgt = store.query("select src_lang, tgt_lang from testbed where testbed_id = ?",
+                           [tid])[0]
+    missing = [option for option, lang in (("--src-lang", src), ("--tgt-lang", tgt))
+               if not lang]
+    if missing:
+        report.notes.append(f"no {' or '.join(o[2:5] + ' language' for o in missing)} known: "
+                            f"give {' and '.join(missing)} (e.g. --tgt-lang de) so that "
+                            "metrics can check they score the target language")
 
 
 def _load_human_scores(store: Store, data: TestbedData, replace: bool,
