@@ -85,3 +85,39 @@ def test_a_mixed_folder_names_what_it_holds(tmp_path: Path, scored: Path) -> Non
     assert result.exit_code == 1
     assert "cannot tell the format of this folder (its files: sacrebleu): give --format" in \
         result.output
+
+
+def test_sacrebleu_multi_system_json(scored: Path, tmp_path: Path) -> None:
+    """`sacrebleu REFS -i SYS1 SYS2 -m bleu chrf ter -f json`: one record per system, named
+    by its file; ulcdb maps file names to the test bed's systems."""
+    import subprocess
+    import sys
+
+    refs = [str(PLAIN / "refs" / f"ref-{r}.en.txt") for r in "AB"]
+    hyps = [str(PLAIN / "systems" / f"sys{s}.en.txt") for s in "AB"]
+    out = subprocess.run([sys.executable, "-m", "sacrebleu", *refs, "-i", *hyps, "-m", "bleu",
+                          "chrf", "ter", "-f", "json", "-w", "4"], capture_output=True,
+                         text=True, check=True).stdout
+    path = tmp_path / "multi.json"
+    path.write_text(out, encoding="utf-8")
+    db = tmp_path / "m.duckdb"
+    shutil.copy(scored, db)
+    result = ulcdb(db, "ingest", "scores", path, "--ref", "ref-A", "--ref", "ref-B",
+                   "--rename", "BLEU=sacreBLEU", "--rename", "chrF2=sacrechrF",
+                   "--rename", "TER=sacreTER")
+    assert result.exit_code == 0, result.output
+    with Store(db, read_only=True) as store:
+        got = {(m, t): v for m, t, v in store.query(
+            "select metric, translator, value from scores where metric like 'sacre%' and "
+            "refset = 'ref-A+ref-B'")}
+        lower = store.scalar("select not higher_is_better from metric where name = "
+                             "'sacreTER'")
+    import sacrebleu
+
+    texts = [p.read_text().splitlines() for p in map(Path, refs)]
+    for s, hyp in zip("AB", hyps, strict=True):
+        lines = Path(hyp).read_text().splitlines()
+        assert got[("sacreBLEU", f"sys{s}")] == round(
+            sacrebleu.corpus_bleu(lines, texts).score, 4)
+        assert got[("sacreTER", f"sys{s}")] == round(sacrebleu.corpus_ter(lines, texts).score, 4)
+    assert len(got) == 6 and lower

@@ -111,8 +111,9 @@ def sniff(path: Path) -> str:
     if name.endswith(".score"):  # mt-metrics-eval, or a WMT submission (METRIC.seg.score)
         return "wmt" if wmt_like else "mtme"
     if head.lstrip()[:1] in (b"{", b"["):
-        if b'"signature"' in head:
-            return "sacrebleu"
+        if b'"signature"' in head or (b'"system"' in head and b'"src"' not in head
+                                       and b'"metric"' not in head):
+            return "sacrebleu"  # one run's JSON, or the multi-system one (no signature)
         return "table" if b'"metric"' in head and b'"value"' in head else "comet"
     text = first.decode("utf-8", "replace")
     if comet.SEGMENT.match(text) or comet.SYSTEM.match(text):
