@@ -18,17 +18,16 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import pyarrow as pa
 
 from ulcdb import __version__
+from ulcdb.engines import Engine, LocalEngine
 from ulcdb.errors import StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
 from ulcdb.store import Store
-from ulcdb.workers import init_worker
 
 
 @dataclass(frozen=True)
@@ -143,7 +142,7 @@ def ensure_refset(store: Store, testbed_id: int, names: tuple[str, ...],
 
 
 def _family_task(args: tuple) -> list[dict[str, LevelScores]]:
-    family, hyps, refsets, docs, params = args
+    family, hyps, refsets, docs, params, _label = args
     return family.compute_many(hyps, refsets, docs, params)
 
 
@@ -165,8 +164,9 @@ class Scorer:
     """Scores one test bed: texts loaded once, families run over planned pairs."""
 
     def __init__(self, store: Store, testbed: str, params: Params | None = None,
-                 jobs: int | None = None) -> None:
+                 jobs: int | None = None, engine: Engine | None = None) -> None:
         self.store = store
+        self.engine = engine  # None: local processes, made per run
         self.testbed = testbed
         self.tid = store.testbed_id(testbed)
         self.params = params or Params()
@@ -197,9 +197,9 @@ class Scorer:
             tool, model = self.params.annotator, self.params.annotator_model
             if not self._analyses and tool in ANNOTATORS:  # first need: annotate the test bed
                 annotate_testbed(self.store, self.testbed, annotator=tool, model=model,
-                                 jobs=self.jobs)
+                                 jobs=self.jobs, engine=self.engine)
             self._analyses[name] = analyses_for(self.store, self.texts(name), tool, model,
-                                                jobs=self.jobs)
+                                                jobs=self.jobs, engine=self.engine)
         return self._analyses[name]
 
     def missing(self, family: Family, metric_ids: list[int], pairs: list[Pair]) -> list[Pair]:
@@ -272,8 +272,7 @@ class Scorer:
             if writable:
                 sync_catalogue(self.store, fam.specs())
         report = ScoreReport()
-        pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=init_worker,
-                                   initargs=(os.getpid(),)) if self.jobs > 1 else None
+        engine = self.engine or LocalEngine(self.jobs)
         try:
             for fam in fams:
                 ids = sync_catalogue(self.store, fam.specs()) if writable else self._catalogued()
@@ -283,16 +282,14 @@ class Scorer:
                 if progress:
                     progress(fam.name, len(pairs) - len(todo))
                 if todo:
-                    self._compute(fam, ids, todo, pool, progress)
+                    self._compute(fam, ids, todo, engine, progress)
                     report.computed[fam.name] = len(todo)
         finally:
-            if pool is not None:  # after an interrupt: stop the workers, do not wait
-                pool.shutdown(wait=sys.exc_info()[0] is None, cancel_futures=True)
+            engine.close(cancel=sys.exc_info()[0] is not None)
         self._note_imported(report, metrics, pairs, self._catalogued())
         return report
 
-    def _compute(self, fam: Family, ids: dict[str, int], todo: list[Pair],
-                 pool: ProcessPoolExecutor | None,
+    def _compute(self, fam: Family, ids: dict[str, int], todo: list[Pair], engine: Engine,
                  progress: Callable[[str, int], None] | None) -> None:
         """One task per target (its reference sets together); one transaction per family.
 
@@ -309,9 +306,9 @@ class Scorer:
         groups = list(by_target.values())
         tasks = [(fam, self.inputs(g[0].target, fam),
                   [[self.inputs(r, fam) for r in p.refs] for p in g],
-                  self.docs, self.params) for g in groups]
+                  self.docs, self.params, f"{fam.name} of {g[0].target}") for g in groups]
         computed: dict[Pair, dict[str, LevelScores]] = {}
-        results = pool.map(_family_task, tasks) if pool else map(_family_task, tasks)
+        results = engine.map(_family_task, tasks, label=lambda t: t[-1])
         for group, group_results in zip(groups, results, strict=True):
             computed.update(zip(group, group_results, strict=True))
             if progress:

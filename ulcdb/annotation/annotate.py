@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ulcdb.annotation import storage
 from ulcdb.annotation.model import FAILED, Analysis
+from ulcdb.engines import Engine
 from ulcdb.errors import UlcdbError
 from ulcdb.store import Store
 
@@ -60,7 +61,7 @@ def run_for(store: Store, annotator: str = "spacy", model: str | None = None) ->
 def annotate_texts(store: Store, texts: Sequence[str], annotator: str = "spacy",
                    model: str | None = None, jobs: int | None = None,
                    progress: Callable[[int], None] | None = None,
-                   run_id: int | None = None) -> AnnotateReport:
+                   run_id: int | None = None, engine: Engine | None = None) -> AnnotateReport:
     """Annotate the distinct texts the run lacks, one transaction per batch."""
     rid = run_id if run_id is not None else run_for(store, annotator, model)
     distinct = {storage.text_hash(t): t for t in texts}
@@ -77,7 +78,7 @@ def annotate_texts(store: Store, texts: Sequence[str], annotator: str = "spacy",
     tool = _tool(annotator)
     jobs = jobs or os.cpu_count() or 1
     name = model or tool.DEFAULT_MODEL
-    pieces = tool.analyse([t for _, t in todo], name, jobs=jobs, chunk=BATCH)
+    pieces = tool.analyse([t for _, t in todo], name, jobs=jobs, chunk=BATCH, engine=engine)
     pos = 0
     for analyses in pieces:
         hashes = [h for h, _ in todo[pos:pos + len(analyses)]]
@@ -102,19 +103,21 @@ def testbed_texts(store: Store, testbed: str) -> list[str]:
 
 def annotate_testbed(store: Store, testbed: str, annotator: str = "spacy",
                      model: str | None = None, jobs: int | None = None,
-                     progress: Callable[[int], None] | None = None) -> AnnotateReport:
+                     progress: Callable[[int], None] | None = None,
+                     engine: Engine | None = None) -> AnnotateReport:
     """Annotate every distinct translation of the test bed the run lacks (resumable)."""
     return annotate_texts(store, testbed_texts(store, testbed), annotator, model, jobs,
-                          progress)
+                          progress, engine=engine)
 
 
 def analyses_for(store: Store, texts: Sequence[str], annotator: str = "spacy",
-                 model: str | None = None, jobs: int | None = None) -> list[Analysis]:
+                 model: str | None = None, jobs: int | None = None,
+                 engine: Engine | None = None) -> list[Analysis]:
     """Analyses of ``texts`` in order, annotating on demand what the run lacks; a text an
     imported run lacks comes back failed (its scores are NULL)."""
     rid = run_for(store, annotator, model)
     if annotator in ANNOTATORS:
-        annotate_texts(store, texts, annotator, model, jobs, run_id=rid)
+        annotate_texts(store, texts, annotator, model, jobs, run_id=rid, engine=engine)
     hashes = [storage.text_hash(t) for t in texts]
     stored = storage.load(store, rid, hashes)
     missing = Analysis(status=FAILED, message=f"not annotated by {annotator}")

