@@ -176,6 +176,10 @@ def test_score_cli_dr_drdoc_and_backoff(tmp_path: Path) -> None:
             "select metric, level, seg_id, value from scores where translator = 'sys' "
             "and refset = 'ref'"))
         sig = st.scalar("select signature from score_batch where family = 'DRdoc'")
+        # DR' (the paper's 3.2): a segment-level DR metric's system score as the mean of its
+        # document scores.
+        dr_prime = st.scalar("select value from meta_metric('tb', 'sys', 'ref', reading := "
+                             "'doc_mean', metrics := ['DR-Or-*']) where translator = 'sys'")
     assert rows[("DR-Or-*", "seg", 2)] is None  # empty segment: NULL ...
     ol = rows[("Ol", "seg", 2)]
     parsed = (rows[("DR-Or-*", "seg", 1)] + rows[("DR-Or-*", "seg", 3)]) / 2
@@ -184,3 +188,6 @@ def test_score_cli_dr_drdoc_and_backoff(tmp_path: Path) -> None:
     assert rows[("DRdoc-STM-4", "sys", None)] == pytest.approx(
         (rows[("DRdoc-STM-4", "seg", 1)] + rows[("DRdoc-STM-4", "seg", 3)]) / 2)
     assert "drs:ulcdb-v1" in sig and "sys:mean-doc" in sig
+    d1 = rows[("DR-Or-*", "seg", 1)]  # document d1: its segment 2 is NULL, left out
+    assert dr_prime == pytest.approx((d1 + rows[("DR-Or-*", "seg", 3)]) / 2)
+    assert rows[("DR-Or-*", "sys", None)] == pytest.approx(parsed)  # mean of segments
