@@ -75,7 +75,8 @@ def main() -> None:
         sr = timed_score(store, ["SR-Or-*"], args.jobs)
         store.close()
     total = annotation + dr + drdoc
-    print(f"WMT21 ru-en, {args.jobs} processes{'' if args.limit is None else f', {args.limit} segments'}")
+    cut = "" if args.limit is None else f", {args.limit} segments"
+    print(f"WMT21 ru-en, {args.jobs} processes{cut}")
     print(f"spaCy annotation (shared): {annotation:7.2f} s")
     print(f"DR     (all metrics, all pairs): {dr:7.2f} s  ratio DR/SR     {dr / sr:5.2f}")
     print(f"DR_doc (all metrics, all pairs): {drdoc:7.2f} s  ratio DR_doc/SR {drdoc / sr:5.2f}")

@@ -113,7 +113,9 @@ def store(tmp_path: Path, golden: Path):
 
     src = tmp_path / "src.txt"
     src.write_text("a\nb\n")
-    data = read_plain("tb", src, {"ref": golden / "ref2.txt"}, {"out": golden / "out2.txt"})
+    (tmp_path / "docs.txt").write_text("doc1\ndoc2\n")
+    data = read_plain("tb", src, {"ref": golden / "ref2.txt"}, {"out": golden / "out2.txt"},
+                      tmp_path / "docs.txt")
     st = Store(tmp_path / "t.duckdb")
     load_testbed(st, data)
     st.close()
@@ -145,6 +147,34 @@ def test_cli_import_and_score_boxer(store: Path, golden: Path) -> None:
     assert rows[("DR-Or-*", "seg", 2)] == 1.0
     assert rows[("DR-STM-4", "sys", None)] == pytest.approx((seg1["DR-STM-4"] + 1) / 2)
     assert "drs:boxer-xml" in sig and "ann:boxer" in sig
+
+
+def test_cli_import_and_score_boxer_documents(store: Path, golden: Path) -> None:
+    """Boxer run on <META>-separated documents: one <xfdrs> per document (here documents of
+    one segment each, so the golden numbers apply to DR_doc); its DRS is scored by DRdoc."""
+    runner = CliRunner()
+    for who, f in (("ref", "ref2.xml"), ("out", "out.xml")):
+        res = runner.invoke(app, ["--db", str(store), "ingest", "annotations", str(golden / f),
+                                  "--translator", who, "--format", "boxer-xml-doc", "--tool",
+                                  "boxer"])
+        assert res.exit_code == 0, res.output
+        assert "document drs" in res.output
+    res = runner.invoke(app, ["--db", str(store), "score", "-m", "DRdoc-Or-*,DR-Or-*",
+                              "--annotator", "boxer", "--case", "lc", "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    from ulcdb.store import Store
+
+    with Store(store, read_only=True) as st:
+        rows = dict(((m, lv, s), v) for m, lv, s, v in st.query(
+            "select metric, level, seg_id, value from scores where translator = 'out' "
+            "and refset = 'ref'"))
+    seg1 = expected(golden / "expected_seg1.tsv")
+    assert rows[("DRdoc-Or-*", "seg", 1)] == pytest.approx(seg1["DR-Or-*"], abs=1e-8)
+    # out.xml has no d2, but ref's document 2 is the same text, which Boxer parsed.
+    assert rows[("DRdoc-Or-*", "seg", 2)] == 1.0
+    assert rows[("DRdoc-Or-*", "sys", None)] == pytest.approx((seg1["DR-Or-*"] + 1) / 2)
+    # No segment DRSs were imported: DR is NULL on this annotation.
+    assert rows[("DR-Or-*", "seg", 1)] is None
 
 
 @pytest.mark.parametrize("text, line, problem", [

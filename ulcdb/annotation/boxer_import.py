@@ -10,8 +10,11 @@ texts (as everywhere in the store): a text already holding a Boxer DRS in the ru
 when this file has none for it.  Everything is checked
 before anything is written, and written in one transaction.
 
-Boxer run on ``<META>``-separated documents (one element per document) is not read here:
-DR_doc on Boxer output is not available yet (ulcdb's own builder makes document DRSs).
+``boxer-xml-doc``: Boxer run on ``<META>``-separated documents (Asiya's DR_doc), one
+``<xfdrs xml:id="dN">`` per document, N = the document's number in test-bed order; its words
+must spell the document's segments.  The document DRS is stored under the document's key
+(``storage.doc_hash``); the scorer hands it to DR_doc (``Analysis.doc_drs``).  A document
+without its element is stored as failed (DR_doc NULL for its segments).
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from ulcdb.metrics.dr.drs import FlatDrs
 from ulcdb.store import Store
 
 
-def boxer_analyses(path: Path, texts: list[str], translator: str) -> list[Analysis]:
-    """One analysis per segment text: tokens and DRS, or failed where Boxer has none."""
+def boxer_analyses(path: Path, texts: list[str], translator: str,
+                   unit: str = "segment") -> list[Analysis]:
+    """One analysis per text (a segment's, or a document's segments joined by newlines):
+    tokens and DRS, or failed where Boxer has none."""
     from ulcdb.annotation.importers import _clip, _spelling
 
     found = read_boxer_xml(path)
@@ -35,18 +40,18 @@ def boxer_analyses(path: Path, texts: list[str], translator: str) -> list[Analys
     for b in found:
         if b.number > len(texts):
             raise InputError(path, b.line, f"<xfdrs> d{b.number}: {translator} has only "
-                             f"{len(texts)} segments")
+                             f"{len(texts)} {unit}s")
         by_number[b.number] = b
     out: list[Analysis] = []
     for n, text in enumerate(texts, 1):
         got = by_number.get(n)
         if got is None:
-            out.append(Analysis(status=FAILED, message="no Boxer DRS for this segment"))
+            out.append(Analysis(status=FAILED, message=f"no Boxer DRS for this {unit}"))
             continue
         tokens = _tokens(got.drs)
         if _spelling("".join(t.form for t in tokens)) != _spelling(text):
             raise InputError(path, got.line, f"the words of d{n} do not spell {translator}'s "
-                             f"segment {n} ({_clip(text)!r}): wrong translator or order?")
+                             f"{unit} {n} ({_clip(text)!r}): wrong translator or order?")
         out.append(Analysis(tuple(tokens), status=OK, drs=got.drs.to_json()))
     return out
 
@@ -56,11 +61,18 @@ def _tokens(drs: FlatDrs) -> list[Token]:
 
 
 def import_boxer(store: Store, path: Path, translator: str, texts: list[str],
-                 name: str, lang: str | None) -> int:
-    """Check and store one Boxer file for a translator's segments; returns the run id."""
-    analyses = boxer_analyses(path, texts, translator)
+                 name: str, lang: str | None, docs: list[int] | None = None) -> int:
+    """Check and store one Boxer file for a translator's segments (``docs``: the first
+    segment of every document, for a file of document DRSs); returns the run id."""
+    if docs is None:
+        units, hashes = texts, [storage.text_hash(t) for t in texts]
+    else:
+        bounds = [*docs, len(texts)]
+        groups = [texts[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+        units, hashes = ["\n".join(g) for g in groups], [storage.doc_hash(g) for g in groups]
+    analyses = boxer_analyses(path, units, translator, "segment" if docs is None else
+                              "document")
     rid = storage.ensure_run(store, name, None, None, lang)
-    hashes = [storage.text_hash(t) for t in texts]
     parsed = {h for h, a in storage.load(store, rid, hashes).items() if a.drs is not None}
     # Annotations belong to texts: a text Boxer parsed for another translator keeps its DRS
     # where this file has none for it.

@@ -17,6 +17,7 @@ segment count differs from the translator's is refused.
   blank line between segments.
 * ``boxer-xml``: Boxer's flat XML DRSs, one ``<xfdrs xml:id="dN">`` per segment
   (``ulcdb.annotation.boxer_import``); the words and PoS tags become the run's tokens.
+  ``boxer-xml-doc``: one per document (Boxer on ``<META>``-separated documents), for DR_doc.
 
 Every segment's words must spell the translator's text (whitespace aside, PTB escapes such as
 -LRB- and `` '' undone), so a file of another translator or in another order is refused with
@@ -39,7 +40,7 @@ from ulcdb.errors import InputError
 from ulcdb.ingest.textio import read_text, split_lines
 from ulcdb.store import Store
 
-FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml")
+FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc")
 
 
 @dataclass
@@ -310,12 +311,17 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         raise InputError(path, None, f"test bed {testbed!r} has no translator {translator!r}")
     texts = [r[0] for r in store.query("select text from translation where translator_id = ? "
                                        "order by seg_id", [ids[translator]])]
-    if fmt == "boxer-xml":
+    if fmt.startswith("boxer-xml"):
         from ulcdb.annotation.boxer_import import import_boxer
 
         lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
-        return ImportReport(import_boxer(store, path, translator, texts,
-                                         tool or "boxer-xml import", lang), len(texts), "drs")
+        firsts = None if fmt == "boxer-xml" else [int(r[0]) - 1 for r in store.query(
+            "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
+            [tid])]
+        rid = import_boxer(store, path, translator, texts, tool or "boxer-xml import", lang,
+                           firsts)
+        return ImportReport(rid, len(texts) if firsts is None else len(firsts),
+                            "drs" if firsts is None else "document drs")
     segs = READERS[fmt](path)
     if len(segs) != len(texts):
         raise InputError(path, segs[-1].line if segs else None,

@@ -53,6 +53,9 @@ class Analysis:
     # An imported discourse representation structure (Boxer's, as ulcdb.metrics.dr.drs
     # JSON); None: DR metrics build one from the tokens and spans.
     drs: str | None = None
+    # The imported DRS of the document this segment opens (Boxer run on <META>-separated
+    # documents), attached by the scorer for document-level DR metrics; None elsewhere.
+    doc_drs: str | None = None
 
     def layer(self, name: str) -> list[Span]:
         return [s for s in self.spans if s.layer == name]

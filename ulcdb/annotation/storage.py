@@ -23,6 +23,12 @@ def text_hash(text: str) -> str:
     return hashlib.md5(text.encode("utf-8")).hexdigest()
 
 
+def doc_hash(texts: list[str]) -> str:
+    """The key of a document's analysis (an imported document DRS): md5 of its segments'
+    texts, marked so that it never equals a segment's ``text_hash``."""
+    return text_hash("\x1edocument\x1e" + "\n".join(texts))
+
+
 def find_run(store: Store, annotator: str, model: str | None = None,
              version: str | None = None) -> int | None:
     """The newest run of this configuration (version None: any version)."""

@@ -10,9 +10,9 @@ Where the DRSs come from: an analysis holding an imported DRS (``ingest annotati
 --format boxer-xml``, then ``score --annotator TOOL``) is scored on it, with ``drs:boxer-xml``
 in the signature; with ulcdb's own annotation (spaCy or Stanza), the DRS is built from it
 (``ulcdb.metrics.dr.builder``, ``drs:ulcdb-v1``).  Imported analyses without a DRS, and
-failed or empty analyses, give NULL (never 0), which x-b backs off.  Document DRSs are only
-built by ulcdb's builder (Boxer's document mode is not imported yet): DR_doc on imported
-DRSs is NULL.
+failed or empty analyses, give NULL (never 0), which x-b backs off.  Document DRSs are
+imported from Boxer's document mode (``--format boxer-xml-doc``) or built by ulcdb's
+builder; DR_doc on an imported annotation without document DRSs is NULL.
 
 Several references: the maximum over references, per segment (DR) or document (DR_doc) and
 per metric, as the other linguistic families.  DR document and system scores: means of the
@@ -60,7 +60,11 @@ def segment_drs(a: Analysis, params: Params) -> FlatDrs | None:
 
 
 def document_drs(analyses: Sequence[Analysis], params: Params) -> FlatDrs | None:
-    """One DRS for a document's segments (ulcdb's builder only)."""
+    """One DRS for a document's segments: the imported one (on its first segment), or
+    (own annotation) built."""
+    if analyses and analyses[0].doc_drs is not None:
+        drs = FlatDrs.from_json(analyses[0].doc_drs)
+        return drs if drs.ok() else None
     if not uses_builder(params) or any(a.drs is not None for a in analyses):
         return None
     return builder.build(analyses)
@@ -150,6 +154,7 @@ class DrDocFamily(_DrBase):
     name = "DRdoc"
     prefix = "DRdoc"
     doc_level = True
+    needs_documents = True
 
     def score_refset(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]],
                      docs: Documents, params: Params,
