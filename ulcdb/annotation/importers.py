@@ -318,9 +318,9 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         firsts = None if fmt == "boxer-xml" else [int(r[0]) - 1 for r in store.query(
             "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
             [tid])]
-        rid = import_boxer(store, path, translator, texts, tool or "boxer-xml import", lang,
-                           firsts)
-        return ImportReport(rid, len(texts) if firsts is None else len(firsts),
+        return ImportReport(import_boxer(store, path, translator, texts,
+                                         tool or "boxer-xml import", lang, firsts),
+                            len(texts) if firsts is None else len(firsts),
                             "drs" if firsts is None else "document drs")
     segs = READERS[fmt](path)
     if len(segs) != len(texts):
