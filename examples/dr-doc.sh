@@ -50,7 +50,7 @@ ulc_set() {  # NAME LEVEL METRICS...
   run sql "select translator as system, '$name' as metric, doc_id, ulc as score
            from ulc($list, '$level') where refset = '$refs' and role = 'system'
            order by 1, 3" -f tsv > "$tmp/$name.$level.tsv"
-  local map=(--map system=system --map score=score)
+  local map=(--map target=system --map value=score)
   [ "$level" = doc ] && map+=(--map doc_id=doc_id)
   run ingest scores "$tmp/$name.$level.tsv" --format table "${map[@]}" --level "$level" \
     --metric "$name" --ref "$refs" --replace >&2
