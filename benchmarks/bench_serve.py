@@ -42,15 +42,17 @@ QUERY_PARAMS = {
 }
 
 
-def build_store(tb: Path, db: Path) -> None:
+def build_store(tb: Path, db: Path, metrics: str = METRICS, tgt_lang: str | None = None
+                ) -> None:
     ulcdb = [sys.executable, "-c", "from ulcdb.cli.main import app; app()", "--db", str(db)]
     refs = [a for r in ("A", "C", "D") for a in ("--ref", f"ref-{r}={tb}/refs/ref-{r}.de.txt")]
     systems = [a for p in sorted((tb / "systems").glob("*.de.txt"))
                for a in ("--sys", f"{p.name.split('.')[0]}={p}")]
     for step in (["ingest", "testbed", "--name", "ende", "--source", str(tb / "source.en.txt"),
-                  "--docs", str(tb / "docs.tsv"), *refs, *systems],
+                  "--docs", str(tb / "docs.tsv"), *refs, *systems,
+                  *(["--tgt-lang", tgt_lang] if tgt_lang else [])],
                  ["ingest", "assessments", str(tb / "human" / "mqm_seg.tsv"), "--skip-unknown"],
-                 ["score", "-m", METRICS, "-G", "all", "--jobs", "2", "-f", "csv"]):
+                 ["score", "-m", metrics, "-G", "all", "--jobs", "2", "-f", "csv"]):
         subprocess.run(ulcdb + step, check=True, stdout=subprocess.DEVNULL)
 
 

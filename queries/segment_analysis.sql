@@ -1,5 +1,5 @@
 -- title: Segment analysis
--- description: One segment as the IQMT manual's Table 13 shows it: the source, then every system output and every reference side by side, each with its score for the chosen metric against the reference set (a reference scored against a set holding it has no score), ULC over the metric set and the mean human judgment per criterion. Defaults: segment 1, metric BLEU, the largest reference set, metric set LEX. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
+-- description: One segment as the IQMT manual's Table 13 shows it: the source, then every system output and every reference side by side, each with its score for the chosen metric against the reference set (a reference scored against a set holding it has no score), ULC over the metric set and the mean human judgment per criterion. Defaults: segment 1, metric BLEU, the largest reference set, metric set metrics_LEX. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
 -- params: testbed, seg_id, metric, refset, metric_set, variant
 with v as (
     select coalesce(nullif(:variant, ''), (select variant from sys_score group by variant order by variant = 'case:mixed' desc, variant limit 1)) as variant
@@ -8,7 +8,7 @@ p as (
     select coalesce(nullif(:seg_id, ''), 1) + 0 as seg_id,
            coalesce(nullif(:metric, ''), (select name from metric where name = 'BLEU' union all select min(metric) from scores limit 1)) as metric,
            coalesce(nullif(:refset, ''), (select refset from stg_refset where refset_kind = 'reference' order by size desc, refset limit 1)) as refset,
-           coalesce(nullif(:metric_set, ''), (select metric_set from ulc where variant = (select variant from v) order by metric_set = 'LEX' desc, metric_set limit 1)) as metric_set,
+           coalesce(nullif(:metric_set, ''), (select metric_set from ulc where variant = (select variant from v) order by metric_set = 'metrics_LEX' desc, metric_set limit 1)) as metric_set,
            (select variant from v) as variant
 ),
 src as (

@@ -1,11 +1,11 @@
 -- title: System ranking
--- description: Systems of a test bed ranked by ULC (the uniform average of the metric set's normalised scores; higher is better) at system level, with QUEEN (the share of reference triples where the system is at least as close to a reference as the other references are to each other) and every metric's own score. Empty parameters take the defaults: metric set LEX, the largest reference set, the only test bed. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
+-- description: Systems of a test bed ranked by ULC (the uniform average of the metric set's normalised scores; higher is better) at system level, with QUEEN (the share of reference triples where the system is at least as close to a reference as the other references are to each other) and every metric's own score. Empty parameters take the defaults: metric set metrics_LEX, the largest reference set, the only test bed. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
 -- params: testbed, metric_set, refset, variant
 with v as (
     select coalesce(nullif(:variant, ''), (select variant from sys_score group by variant order by variant = 'case:mixed' desc, variant limit 1)) as variant
 ),
 p as (
-    select coalesce(nullif(:metric_set, ''), (select metric_set from ulc where variant = (select variant from v) order by metric_set = 'LEX' desc, metric_set limit 1)) as metric_set,
+    select coalesce(nullif(:metric_set, ''), (select metric_set from ulc where variant = (select variant from v) order by metric_set = 'metrics_LEX' desc, metric_set limit 1)) as metric_set,
            coalesce(nullif(:refset, ''), (select refset from stg_refset where refset_kind = 'reference' order by size desc, refset limit 1)) as refset,
            (select variant from v) as variant
 ),

@@ -213,6 +213,7 @@ def test_wmt21_ende_in_two_formats_agree(shared: Path, tmp_path: Path) -> None:
     db = tmp_path / "ende.duckdb"
     result = ulcdb(db, "ingest", "testbed", tb / "segments_long.tsv", "--name", "ende")
     assert result.exit_code == 0, result.output
+    assert "human scores (MQM)" in result.output  # the long TSV's mqm_avg_score column
     args = ["ingest", "testbed", "--name", "ende", "--source", tb / "source.en.txt",
             "--docs", tb / "docs.tsv"]
     for r in "ACD":
@@ -222,13 +223,50 @@ def test_wmt21_ende_in_two_formats_agree(shared: Path, tmp_path: Path) -> None:
     result = ulcdb(db, *args)
     assert result.exit_code == 0, result.output
     assert "added" not in result.output and "unchanged: ref-A, ref-C, ref-D" in result.output
+    # ... equal, row for row, to the MQM file of the release: nothing new, nothing replaced
     result = ulcdb(db, "ingest", "assessments", tb / "human" / "mqm_seg.tsv", "--skip-unknown")
-    assert result.exit_code == 0 and "5797 stored" in result.output
+    assert result.exit_code == 0 and "0 stored, 5797 already there, 0 replaced" in \
+        result.output
     with Store(db, read_only=True) as store:
         assert store.scalar("select count(*) from segment") == 1002
         assert store.scalar("select count(*) from document") == 68
         roles = dict(store.query("select role, count(*) from translator group by role"))
         assert roles == {"system": 20, "reference": 4}  # the long TSV also has ref-B's draft
+
+
+LONG_WITH_SCORES = (
+    "seg_id\tdoc_id\tsource\ttranslator\tkind\ttranslation\tda_raw\tda_z\tda_n\tnote\n"
+    "7\td\thola\tS\tsystem\thello\t80\t0.5\t2\tx\n"
+    "9\td\tadios\tS\tsystem\tbye\t\t\t\t\n"
+    "7\td\thola\tR\treference\thi\t95\t1.25\t1\t\n"
+    "9\td\tadios\tR\treference\tbye\t60\t-0.5\t1\t\n")
+
+
+def test_long_tsv_human_scores_are_stored(tmp_path: Path) -> None:
+    """da_raw / da_z become DA-raw / DA-z segment assessments on the renumbered segments (an
+    empty cell is no judgment); other columns are named as ignored."""
+    path = tmp_path / "long.tsv"
+    path.write_text(LONG_WITH_SCORES, encoding="utf-8")
+    db = tmp_path / "l.duckdb"
+    result = ulcdb(db, "ingest", "testbed", path, "--name", "long")
+    assert result.exit_code == 0, result.output
+    assert "column(s) da_n, note of long.tsv ignored" in result.output
+    assert "human scores (DA-raw, DA-z): 6 assessments read: 6 stored" in result.output
+    with Store(db, read_only=True) as store:
+        rows = store.query("select criterion, translator, seg_id, value from assessments "
+                           "order by all")
+    assert rows == [("DA-raw", "R", 1, 95.0), ("DA-raw", "R", 2, 60.0), ("DA-raw", "S", 1, 80.0),
+                    ("DA-z", "R", 1, 1.25), ("DA-z", "R", 2, -0.5), ("DA-z", "S", 1, 0.5)]
+
+
+def test_long_tsv_bad_human_score_leaves_no_store(tmp_path: Path) -> None:
+    path = tmp_path / "long.tsv"
+    path.write_text(LONG_WITH_SCORES.replace("\t60\t", "\tsixty\t"), encoding="utf-8")
+    db = tmp_path / "l.duckdb"
+    result = ulcdb(db, "ingest", "testbed", path, "--name", "long")
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "long.tsv:5: da_raw 'sixty' is not a number" in result.output
+    assert not db.exists()
 
 
 def test_long_tsv_missing_row_is_refused(db: Path, tmp_path: Path) -> None:

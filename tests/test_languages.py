@@ -93,6 +93,9 @@ def test_list_metrics_shows_languages(tmp_path: Path) -> None:
             rows["MTR-wnsyn"], rows["DP-Or-*"], rows["CP-STM-4"], rows["SR-Or-*-b"]) == (
         "any", "en", "any", "da, de, en, es, fi, fr, hu, it, nl, no, pt, ro, ru, sv, tr", "en",
         "annotation", "en, annotation", "en, annotation")
+    result = ulcdb(db, "list", "metrics")  # the table's title states the scale
+    assert "metrics (scores on a 0-1 scale unless their range says otherwise)" in \
+        " ".join(result.stdout.split())
 
 
 @pytest.mark.skipif(importlib.util.find_spec("fr_core_news_sm") is None,

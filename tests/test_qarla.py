@@ -403,16 +403,33 @@ def test_cli_queen_and_jack(tmp_path: Path):
     toy_store(_hand_scores(), R3, ["S1", "S2"], n_segments=2, path=str(db)).close()
     result = _cli(db, "queen", "-m", "m1", "-G", "all", "--doref", "--format", "csv")
     assert result.exit_code == 0, result.output
-    assert "sys,S1,system,R1+R2+R3,,25,36,0.6944444444444444" in result.output
-    assert "seg,R1,reference,R2+R3,1,0,4,0.0" in result.output
+    assert "sys,S1,system,R1+R2+R3,case:mixed,,25,36,0.6944444444444444" in result.output
+    assert "seg,R1,reference,R2+R3,case:mixed,1,0,4,0.0" in result.output
     result = _cli(db, "queen", "-m", "m1", "-r", "R1,R2")
     assert result.exit_code == 1
     assert "QUEEN needs at least 3 references: the reference set has 2" in result.output
     result = _cli(db, "jack", "-m", "m1", "--format", "csv")
     assert result.exit_code == 0, result.output
-    assert "seg,0.3333333333333333,2,6" in result.output
+    assert "seg,0.3333333333333333,2,6,R1+R2+R3,case:mixed" in result.output
     result = _cli(db, "king", "-m", "m1", "--by", "queen")
     assert result.exit_code == 1 and "needs at least 4 references" in result.output
+
+
+def test_cli_tables_say_what_the_numbers_are(tmp_path: Path):
+    """Each QARLA table names the metric set, level, references and variant in its title and
+    prints the signature of the scores beneath, as `ulcdb score` and sacrebleu do."""
+    db = tmp_path / "toy.duckdb"
+    toy_store(_hand_scores(), R3, ["S1", "S2"], n_segments=2, path=str(db)).close()
+    for command, title in (("queen", "QUEEN over {m1}, sys level, references R1+R2+R3, "
+                                      "variant case:mixed"),
+                           ("jack", "JACK over {m1}, references R1+R2+R3, variant case:mixed")):
+        result = _cli(db, command, "-m", "m1")
+        assert result.exit_code == 0, result.output
+        text = " ".join(result.output.split())  # the title may wrap
+        assert title in text and "m1: toy" in result.output.splitlines()
+    result = _cli(db, "king", "-m", "m1,m2", "-G", "seg", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert "level,measure,KING,refs,variant" in result.output.splitlines()
 
 
 def test_cli_commands_have_help():

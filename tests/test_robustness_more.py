@@ -130,3 +130,23 @@ def test_oserror_anywhere_is_one_line(db: Path, tmp_path: Path) -> None:
     shutil.rmtree(tmp_path / "nowhere", ignore_errors=True)
     one_line_error(ulcdb(db, "ingest", "assessments", tmp_path / "nowhere" / "x.csv",
                          "-c", "adequacy"), "x.csv")
+
+
+def test_errors_name_the_option_to_fix_them(tmp_path: Path) -> None:
+    """Two test beds and none named; a test bed without references: one line each, saying
+    what to do."""
+    src, hyp = tmp_path / "s.txt", tmp_path / "h.txt"
+    src.write_text("a\nb\n", encoding="utf-8")
+    hyp.write_text("x\ny\n", encoding="utf-8")
+    db = tmp_path / "two.duckdb"
+    for name, extra in (("one", ["--ref", f"R={hyp}"]), ("noref", [])):
+        assert ulcdb(db, "ingest", "testbed", "--name", name, "--source", src, "--sys",
+                     f"S={hyp}", *extra).exit_code == 0
+    for args in (("score", "-m", "BLEU"), ("list", "systems"), ("meta", "-c", "DA")):
+        result = ulcdb(db, *args)
+        assert result.exit_code == 1 and result.output.count("\n") == 1
+        assert "several test beds (one, noref): name one with -t/--testbed" in result.output
+    result = ulcdb(db, "score", "-m", "BLEU", "-t", "noref")
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "test bed 'noref' has no reference: add one with `ulcdb ingest testbed --name " \
+           "noref --ref NAME=FILE`" in result.output

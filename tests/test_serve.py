@@ -3,6 +3,7 @@ analysis; every canned query runs on it; Datasette answers every main page."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import urllib.error
 import urllib.request
@@ -36,14 +37,26 @@ def mirror(store: Path) -> Path:
 def test_mirror_holds_tables_views_and_analyses(store: Path, mirror: Path) -> None:
     con = sqlite3.connect(mirror)
     tables = {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
-    assert {"testbed", "segment", "translation", "seg_score", "scores", "scores_mean",
+    assert {"testbed", "segment", "translation", "sys_score", "scores", "scores_mean",
             "translations", "assessments", "ulc", "queen", "king", "meta_corr", "metric_corr",
             "sys_interval"} <= tables
+    # id-keyed copies of what `scores` holds stay out of the mirror
+    assert not {"seg_score", "doc_score", "ling_backoff", "score_rows"} & tables
     import duckdb
     duck = duckdb.connect(str(store), read_only=True)
-    for name in ("scores", "translations", "assessments", "seg_score"):
+    for name in ("translations", "assessments", "sys_score"):
         assert con.execute(f"select count(*) from {name}").fetchone()[0] == \
             duck.execute(f"select count(*) from {name}").fetchone()[0]
+    # scores: system and document rows against one reference or all three, none against the
+    # KING sets of two references nor against a system (JACK); segment rows only of the
+    # metrics of the metric sets (BLEU is in metrics_LEX, BLEU-2 in none)
+    kept = ("refset_kind = 'reference' and (refset like 'ref-_' or refset = "
+            "'ref-A+ref-B+ref-C')")
+    for where in ("level <> 'seg'", "level = 'seg' and metric = 'BLEU'"):
+        assert con.execute(f"select count(*) from scores where {where}").fetchone()[0] == \
+            duck.execute(f"select count(*) from scores where {kept} and {where}").fetchone()[0]
+    for where in ("refset = 'ref-A+ref-B'", "level = 'seg' and metric = 'BLEU-2'"):
+        assert con.execute(f"select count(*) from scores where {where}").fetchone()[0] == 0
     # the materialised ULC equals the macro over the same metrics
     names = [r[0] for r in duck.execute("select distinct m.name from sys_score join metric m "
                                         "using (metric_id) order by 1").fetchall()]
@@ -116,6 +129,13 @@ def test_canned_queries_keep_score_variants_apart(tmp_path: Path) -> None:
     assert bleu["sysB"] == pytest.approx(mixed["sysB"], abs=5e-5)  # pivot rounds to 4
 
 
+def test_footer_names_the_stores_test_beds(mirror: Path) -> None:
+    meta = metadata(mirror)
+    assert meta["source"] == "test beds: sample (es-en, from ULC.config)"
+    assert "keep the licence they were released under" in meta["license"]
+    assert "wmt-mqm" not in json.dumps(meta)  # no fixed text about data the store lacks
+
+
 def test_metadata_describes_every_table(mirror: Path) -> None:
     meta = metadata(mirror)
     block = meta["databases"][mirror.stem]
@@ -141,7 +161,7 @@ def test_serve_pages_answer(store: Path, mirror: Path, tmp_path: Path) -> None:
     try:
         base = f"http://127.0.0.1:{port}"
         db = mirror.stem
-        pages = ["/", f"/{db}", f"/{db}/scores", f"/{db}/ulc?metric_set=LEX&level=sys",
+        pages = ["/", f"/{db}", f"/{db}/scores", f"/{db}/ulc?metric_set=metrics_LEX&level=sys",
                  "/-/plots", "/-/plots/system-scores", "/-/plots/metric-human",
                  "/-/plots/metric-correlation", "/ulcdb-static/vega/vega-embed.min.js",
                  f"/{db}.json?sql=select+count(*)+from+scores"]

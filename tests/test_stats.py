@@ -324,3 +324,12 @@ def test_wmt20_document_level_darr(shared, metric, want):
     pairs = stats.darr_pairs(h, m, docs, 25)
     assert sum(pairs.counts()) == 275
     assert stats.darr_tau(h, m, docs, 25) == pytest.approx(want, abs=5e-4)
+
+
+def test_tau_b_never_exceeds_one() -> None:
+    """Perfect agreement is 1.0, not 1.0000000000000002 (sqrt(p)*sqrt(p) can round below p;
+    scipy clips likewise)."""
+    for n in (3, 4, 15, 18, 21):  # sizes where the rounding goes above 1
+        ranks = list(range(n))
+        assert stats.kendall_tau_b(ranks, ranks) == 1.0
+        assert stats.kendall_tau_b(ranks, ranks[::-1]) == -1.0

@@ -18,16 +18,22 @@ the tests check it.  Pure functions: nothing here touches files or the store.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse
 
 from ulcdb import stats
+
+if TYPE_CHECKING:
+    import scipy.sparse
 
 # Internally counts are transposed once to ``ct`` (U x B, float): every product below then
 # yields arrays with one row per unit, value or item and one column per resample.
 
 
 def _membership(units: np.ndarray, n_units: int, keys: np.ndarray) -> scipy.sparse.csr_matrix:
+    import scipy.sparse  # here: `ulcdb --help` need not pay for scipy
+
     """Sparse G x U matrix: how many items of unit u have key g."""
     n_keys = int(keys.max(initial=-1)) + 1
     ones = np.ones(units.size)
@@ -224,6 +230,8 @@ def darr_replicates(pairs: stats.DarrPairs, units, counts, ties: str = "discorda
                     ) -> np.ndarray:
     """DARR tau on each resample: a pair inside one unit appears as often as its unit, a pair
     across two units (resampling systems) as often as the product of their counts."""
+    import scipy.sparse
+
     units = np.asarray(units, dtype=np.int64)
     ct = _transposed(counts)
     n_units = ct.shape[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ulcdb.errors import NotFound
 from ulcdb.store import Store
 
 LEVELS = ("seg", "doc", "sys")
@@ -27,21 +28,36 @@ class Matrix:
         return (f"{self.level} level, against {self.refset}, variant {self.variant} "
                 f"(ULC: {method})")
 
+    def sort_by(self, column: str, higher_better: bool) -> None:
+        """Rows ordered by ``column``, best first (missing values last; ties keep their
+        test-bed order)."""
+        if column not in self.metrics:
+            raise NotFound(f"no column {column!r} to sort by (columns: "
+                           f"{', '.join(self.metrics)})")
+        j = self.metrics.index(column)
+        sign = -1 if higher_better else 1
+        self.rows.sort(key=lambda r: (r[2][j] is None, sign * (r[2][j] or 0.0)))
+
     def signature_lines(self) -> list[str]:
         """One line per signature, naming the metrics computed (or imported) with it, as
         sacrebleu prints its signature under a score."""
-        return [f"{', '.join(metrics)}: {signature}"
-                for signature, metrics in self.signatures.items()]
+        return signature_lines(self.signatures)
 
 
-def signatures(store: Store, testbed: str, level: str, metrics: list[str], systems: list[str],
-               refset: str, variant: str) -> dict[str, list[str]]:
-    """Signature -> the metrics (in ``metrics`` order) whose shown scores carry it."""
+def signature_lines(sigs: dict[str, list[str]]) -> list[str]:
+    """``metric, metric: signature`` lines, one per signature."""
+    return [f"{', '.join(metrics)}: {signature}" for signature, metrics in sigs.items()]
+
+
+def signatures(store: Store, testbed: str, level: str | None, metrics: list[str],
+               systems: list[str], refsets: list[str], variant: str) -> dict[str, list[str]]:
+    """Signature -> the metrics (in ``metrics`` order) whose shown scores carry it (scores of
+    any level when ``level`` is None)."""
     rows = store.query(
         "select distinct metric, signature from scores s join score_batch b using (batch_id) "
-        "where testbed = ? and level = ? and refset = ? and variant = ? and "
-        "list_contains(?, metric) and list_contains(?, translator)",
-        [testbed, level, refset, variant, metrics, systems])
+        "where testbed = ? and (level = ? or ? is null) and list_contains(?, refset) and "
+        "variant = ? and list_contains(?, metric) and list_contains(?, translator)",
+        [testbed, level, level, refsets, variant, metrics, systems])
     out: dict[str, list[str]] = {}
     for metric, signature in sorted(rows, key=lambda r: metrics.index(r[0])):
         out.setdefault(signature, []).append(metric)
@@ -80,7 +96,7 @@ def score_matrix(store: Store, testbed: str, level: str, metrics: list[str], sys
     out = [(k[0], k[1], [cells[k].get(c) for c in columns])
            for k in sorted(cells, key=lambda k: order[k])]
     return Matrix(level, refset, columns, out, variant,
-                  signatures(store, testbed, level, metrics, systems, refset, variant))
+                  signatures(store, testbed, level, metrics, systems, [refset], variant))
 
 
 def ulc_values(store: Store, testbed: str, level: str, metrics: list[str], systems: list[str],

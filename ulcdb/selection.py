@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from ulcdb.errors import Conflict, NotFound, StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Params
+from ulcdb.names import suggest
 from ulcdb.store import Store
 
 
@@ -36,7 +37,9 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
     tid = store.testbed_id(name)
     ref_names = resolve_translators(store, tid, "reference", refs)
     if not ref_names:
-        raise StoreError(f"test bed {name!r} has no reference")
+        raise StoreError(f"test bed {name!r} has no reference: add one with `ulcdb ingest "
+                         f"testbed --name {name} --ref NAME=FILE` (metrics compare with "
+                         "references)")
     if lowercase is None:
         options = store.scalar("select options from testbed where testbed_id = ?", [tid])
         lowercase = json.loads(options or "{}").get("CASE", "all") == "lc"
@@ -57,7 +60,7 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
 def named_metrics(store: Store, spec: str | None) -> set[str]:
     """The items of ``-m`` that are metric names (not sets): asked for explicitly."""
     known = set(registry.metric_index()) | stored_metrics(store)
-    return {item for item in _split(spec or "") if item in known}
+    return {item for item in split_names(spec or "") if item in known}
 
 
 def stored_set(store: Store, testbed_id: int | None, kind: str, name: str) -> list[str] | None:
@@ -87,8 +90,9 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
     is ``metrics_BLEU``).
     """
     known = set(registry.metric_index()) | stored_metrics(store)
+    stored_sets = [r[0] for r in store.query("select name from named_set where kind = 'metric'")]
     out: list[str] = []
-    for item in _split(spec or registry.DEFAULT_SET):
+    for item in split_names(spec or registry.DEFAULT_SET):
         if item in known:
             out.append(item)
             continue
@@ -98,7 +102,8 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
         if members is not None:
             out.extend(m for m in members if m in known)
         else:
-            raise NotFound(f"no metric or metric set named {item!r} "
+            raise NotFound(f"no metric or metric set named {item!r}"
+                           f"{suggest(item, [*known, *registry.BUILTIN_SETS, *stored_sets])} "
                            "(see `ulcdb list metrics` and `ulcdb list sets`)")
     if not out:
         raise NotFound(f"metric selection {spec!r} holds no metric that ulcdb can compute")
@@ -112,11 +117,12 @@ def resolve_translators(store: Store, testbed_id: int, role: str, spec: str | No
         return list(available)
     kind = "system" if role == "system" else "reference"
     out: list[str] = []
-    for item in _split(spec):
+    for item in split_names(spec):
         members = None if item in available else stored_set(store, testbed_id, kind, item)
         for name in members if members is not None else [item]:
             if name not in available:
-                raise NotFound(f"no {role} named {name!r} (have: {', '.join(available)})")
+                raise NotFound(f"no {role} named {name!r}{suggest(name, available, 1)} "
+                               f"(have: {', '.join(available)})")
             out.append(name)
     return _dedupe(out)
 
@@ -130,7 +136,7 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
     ulcdb or the store, translators of the test bed, segment ids or ranges in range.
     Members may also be given comma-separated.
     """
-    items = [m for member in members for m in _split(member)]
+    items = [m for member in members for m in split_names(member)]
     if not items:
         raise NotFound(f"{kind} set {name!r} has no members")
     if kind == "metric":
@@ -140,7 +146,8 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
                            "another set name")
         for m in items:
             if m not in known:
-                raise NotFound(f"no metric named {m!r} (see `ulcdb list metrics`)")
+                raise NotFound(f"no metric named {m!r}{suggest(m, known)} "
+                               "(see `ulcdb list metrics`)")
         return items
     if testbed_id is None:
         raise NotFound(f"a {kind} set belongs to a test bed: name it with -t")
@@ -173,7 +180,7 @@ def resolve_segments(store: Store, testbed_id: int, spec: str | None) -> list[in
         return None
     n = store.scalar("select count(*) from segment where testbed_id = ?", [testbed_id])
     out: list[int] = []
-    for item in _split(spec):
+    for item in split_names(spec):
         members = stored_set(store, testbed_id, "segment", item)
         for token in members if members is not None else [item]:
             lo, _, hi = token.partition("-")
@@ -187,5 +194,5 @@ def resolve_segments(store: Store, testbed_id: int, spec: str | None) -> list[in
     return sorted(set(out))
 
 
-def _split(spec: str) -> list[str]:
+def split_names(spec: str) -> list[str]:
     return [s.strip() for s in spec.split(",") if s.strip()]

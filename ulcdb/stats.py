@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-import scipy.stats
 
 COEFFICIENTS = ("pearson", "spearman", "kendall_tau_b", "kendall_tau_c", "accuracy")
 ACCURACY_TIES = ("acc_eq", "skip_human_ties")
@@ -146,7 +146,8 @@ def _tau_b(s, pairs, h_ties, m_ties):
     with np.errstate(divide="ignore", invalid="ignore"):
         den = np.sqrt(np.asarray(pairs - h_ties, float)) * np.sqrt(np.asarray(pairs - m_ties,
                                                                               float))
-        return np.where(den > 0, np.asarray(s, float) / np.where(den > 0, den, 1), np.nan)
+        tau = np.where(den > 0, np.asarray(s, float) / np.where(den > 0, den, 1), np.nan)
+        return np.clip(tau, -1.0, 1.0)  # as scipy: rounding must not give 1.0000000000000002
 
 
 def _tau_c(s, n, classes):
@@ -375,7 +376,7 @@ def fisher_ci(r: float, n: int, level: float = 0.95, name: str = "pearson") -> t
     factor, offset = _FISHER[name]
     if n <= offset or not np.isfinite(r) or abs(r) >= 1:
         return float("nan"), float("nan")
-    half = scipy.stats.norm.ppf(0.5 + level / 2) * np.sqrt(factor / (n - offset))
+    half = NormalDist().inv_cdf(0.5 + level / 2) * np.sqrt(factor / (n - offset))
     z = np.arctanh(r)
     return float(np.tanh(z - half)), float(np.tanh(z + half))
 

@@ -245,7 +245,8 @@ class Store:
             return names[0]
         if not names:
             raise NotFound("the store holds no test bed yet (see `ulcdb ingest testbed --help`)")
-        raise StoreError(f"the store holds several test beds ({', '.join(names)}): name one")
+        raise StoreError(f"the store holds several test beds ({', '.join(names)}): name one "
+                         "with -t/--testbed")
 
     def translators(self, testbed_id: int, role: str | None = None) -> dict[str, int]:
         sql = "select name, translator_id from translator where testbed_id = ?"

@@ -34,6 +34,7 @@ class Fmt(str, Enum):
 
 class State:
     db: Path = default_db_path()
+    db_given: bool = False  # --db or ULCDB_DB named the store (else the default path)
 
 
 state = State()

@@ -13,6 +13,7 @@ from ulcdb.errors import UlcdbError
 from ulcdb.interchange.fetch import Selection
 from ulcdb.interchange.model import LEVELS
 from ulcdb.outputs import file_option, folder_option
+from ulcdb.selection import split_names
 
 app = typer.Typer(help="Write scores (IQ-XML, mt-metrics-eval, WMT, NIST .scr, sacrebleu, "
                   "COMET) and any table, view or query (CSV, TSV, Parquet, JSON).",
@@ -20,10 +21,10 @@ app = typer.Typer(help="Write scores (IQ-XML, mt-metrics-eval, WMT, NIST .scr, s
 
 TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
                                                 help="Test bed (default: the only one).")]
-MetricOpt = Annotated[list[str], typer.Option("--metric", "-m", help="Metric; repeat "
-                                              "(default: all).")]
+MetricOpt = Annotated[list[str], typer.Option("--metric", "-m", help="Metric; repeat or "
+                                              "comma-separate (default: all).")]
 TargetOpt = Annotated[list[str], typer.Option("--target", help="System or reference scored; "
-                                              "repeat (default: all).")]
+                                              "repeat or comma-separate (default: all).")]
 RefsetOpt = Annotated[list[str], typer.Option("--refset", help="Reference set as stored "
                                               "(ref-A+ref-B); repeat (default: all).")]
 # Named metrics, targets, reference sets and the variant must exist (the writers check it
@@ -52,7 +53,10 @@ def _selection(testbeds: list[str], metric: list[str], target: list[str], refset
     for lvl in level:
         if lvl not in LEVELS:
             raise UlcdbError(f"--level must be seg, doc or sys, not {lvl!r}")
-    return Selection(tuple(testbeds), tuple(metric), tuple(target), tuple(refset),
+    def names(values: list[str]) -> tuple[str, ...]:  # repeated or comma-separated
+        return tuple(n for v in values for n in split_names(v))
+
+    return Selection(tuple(testbeds), names(metric), names(target), names(refset),
                      tuple(level) or LEVELS, variant)
 
 

@@ -11,7 +11,18 @@ import typer
 from typer.core import TyperGroup
 
 from ulcdb import __version__
-from ulcdb.cli import annotate, ingest, interchange, meta, qarla, query, score, serve, sets
+from ulcdb.cli import (
+    annotate,
+    delete,
+    ingest,
+    interchange,
+    meta,
+    qarla,
+    query,
+    score,
+    serve,
+    sets,
+)
 from ulcdb.cli.common import state
 from ulcdb.errors import UlcdbError
 from ulcdb.workers import Terminated, terminate_on_sigterm
@@ -83,6 +94,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
                                      help="Store file (init and ingest create a missing "
                                      "one).")] = Path("ulcdb.duckdb"),
@@ -91,11 +103,14 @@ def root(
 ) -> None:
     """ulcdb: MT evaluation and meta-evaluation in a DuckDB store."""
     state.db = db
+    source = ctx.get_parameter_source("db")  # typer's own click: compare by name
+    state.db_given = source is not None and source.name != "DEFAULT"
 
 
 app.add_typer(ingest.app, name="ingest")
 app.add_typer(query.list_app, name="list")
 app.add_typer(sets.app, name="set")
+app.add_typer(delete.app, name="delete")
 app.add_typer(interchange.app, name="export")
 query.register(app)
 score.register(app)

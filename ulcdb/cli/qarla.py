@@ -37,7 +37,7 @@ from ulcdb.qarla import (
     optimize_king,
     queen_rows,
 )
-from ulcdb.report import LEVELS
+from ulcdb.report import LEVELS, signature_lines, signatures
 from ulcdb.scoring import variant_of
 from ulcdb.store import Store
 
@@ -122,21 +122,38 @@ def queen(
                  check=lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) as (store, scope):
         rows = {lv: queen_rows(store, scope, lv, doc_cumulative=asiya_doc, with_refs=doref)
                 for lv in _levels(level)}
-        _print_queen(scope, rows, fmt)
+        _print_queen(store, scope, rows, fmt)
 
 
-def _print_queen(scope: Scope, rows: dict[str, list[QueenRow]], fmt: Fmt) -> None:
+def _what(scope: Scope, lv: str) -> str:
+    """The part of a QARLA title that says what the numbers are."""
+    return (f"{{{', '.join(scope.metrics)}}}, {lv} level, references "
+            f"{'+'.join(scope.refs)}, variant {scope.variant}")
+
+
+def _print_signatures(store: Store, scope: Scope) -> None:
+    """The signatures of the single-reference scores QARLA is computed from (at any level:
+    system-level QARLA may be computed from segment scores)."""
+    sigs = signatures(store, scope.testbed, None, list(scope.metrics),
+                      [*scope.systems, *scope.refs], list(scope.refs), scope.variant)
+    for line in signature_lines(sigs):
+        console.print(line, style="dim", highlight=False, soft_wrap=True)
+
+
+def _print_queen(store: Store, scope: Scope, rows: dict[str, list[QueenRow]],
+                 fmt: Fmt) -> None:
     if fmt != Fmt.table:
-        render(["level", "translator", "role", "refset", "unit", "hits", "triples", "QUEEN"],
-               [(lv, r.translator, r.role, r.refset, r.unit, r.hits, r.triples, r.queen)
-                for lv, level_rows in rows.items() for r in level_rows], fmt)
+        render(["level", "translator", "role", "refset", "variant", "unit", "hits", "triples",
+                "QUEEN"],
+               [(lv, r.translator, r.role, r.refset, scope.variant, r.unit, r.hits, r.triples,
+                 r.queen) for lv, level_rows in rows.items() for r in level_rows], fmt)
         return
     for lv, level_rows in rows.items():
-        title = (f"QUEEN over {{{', '.join(scope.metrics)}}}, {lv} level, against "
-                 f"{'+'.join(sorted(scope.refs))}")
         render([lv.upper(), "against", "hits", "triples", "QUEEN"],
                [(r.translator if lv == "sys" else f"{r.translator}:{r.unit}", r.refset,
-                 r.hits, r.triples, r.queen) for r in level_rows], fmt, title=title)
+                 r.hits, r.triples, r.queen) for r in level_rows], fmt,
+               title=f"QUEEN over {_what(scope, lv)}")
+        _print_signatures(store, scope)
 
 
 def king(
@@ -192,20 +209,24 @@ def king(
             measures.append("queen")
         rows = {lv: king_rows(store, scope, lv, measures, doc_cumulative=asiya_doc)
                 for lv in _levels(level)}
-        _print_king(rows, orange, fmt)
+        _print_king(store, scope, rows, orange, fmt)
 
 
-def _print_king(rows: dict[str, list[KingRow]], orange: bool, fmt: Fmt) -> None:
+def _print_king(store: Store, scope: Scope, rows: dict[str, list[KingRow]], orange: bool,
+                fmt: Fmt) -> None:
     cols = ["measure", "KING", *(["ORANGE"] if orange else [])]
 
     def body(level_rows: list[KingRow]) -> list[tuple]:
         return [(r.measure, r.king, *([r.orange] if orange else [])) for r in level_rows]
 
     if fmt != Fmt.table:
-        render(["level", *cols], [(lv, *b) for lv, lr in rows.items() for b in body(lr)], fmt)
+        render(["level", *cols, "refs", "variant"],
+               [(lv, *b, "+".join(scope.refs), scope.variant)
+                for lv, lr in rows.items() for b in body(lr)], fmt)
         return
     for lv, level_rows in rows.items():
-        render(cols, body(level_rows), fmt, title=f"KING, {lv} level")
+        render(cols, body(level_rows), fmt, title=f"KING of {_what(scope, lv)}")
+        _print_signatures(store, scope)
 
 
 def jack(
@@ -239,9 +260,13 @@ def jack(
         rows = []
         for lv in _levels(level):
             result = jack_value(store, scope, lv)
-            rows.append((lv, result.jack, result.hits, result.cases))
-        render(["level", "JACK", "hits", "cases"], rows, fmt,
-               title=f"JACK over {{{', '.join(scope.metrics)}}}")
+            rows.append((lv, result.jack, result.hits, result.cases,
+                         "+".join(scope.refs), scope.variant))
+        render(["level", "JACK", "hits", "cases", "refs", "variant"], rows, fmt,
+               title=f"JACK over {{{', '.join(scope.metrics)}}}, references "
+                     f"{'+'.join(scope.refs)}, variant {scope.variant}")
+        if fmt == Fmt.table:
+            _print_signatures(store, scope)
 
 
 def register(app: typer.Typer) -> None:

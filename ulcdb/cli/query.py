@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import duckdb
-import pyarrow as pa
 import typer
 
+from ulcdb import catalogue
 from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.errors import StoreError
-from ulcdb.languages import language_label
-from ulcdb.metrics import registry
-from ulcdb.scoring import catalogue_table
 from ulcdb.store import Store, ensure_unlocked
 
 list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
@@ -140,42 +139,70 @@ def list_criteria(testbed: TestbedOpt = None, fmt: FmtOpt = Fmt.table) -> None:
 
 @list_app.command("metrics")
 def list_metrics(
+    pattern: Annotated[str | None, typer.Argument(
+        help="Name pattern: shell wildcards (BLEU*, *STM*), else a substring; any case.")
+    ] = None,
+    family: Annotated[str | None, typer.Option("--family", help="Only this family (BLEU, "
+                                               "METEOR, SP, DP, ...).")] = None,
     computed: Annotated[bool, typer.Option("--computed", help="Only metrics with scores.")] = False,
+    long: Annotated[bool, typer.Option("--long", help="Every column, descriptions "
+                                       "included.")] = False,
     fmt: FmtOpt = Fmt.table,
 ) -> None:
-    """The metric catalogue: every built-in metric and every imported one.
+    """The metric catalogue: name, family, level, languages, range and whether scores are
+    stored, for every built-in and imported metric.  `ulcdb describe METRIC` says all about one.
 
-    Example: ulcdb list metrics --computed
+    Example: ulcdb list metrics 'DP-*' --computed
     """
-    where = "where metric_id in (select metric_id from sys_score)" if computed else ""
-    with open_store(read_only=True) as store:  # the built-in catalogue joins in memory
-        index = registry.metric_index()
-        store.con.register("_builtin", catalogue_table(spec for _, spec in index.values()))
-        store.con.register("_langs", pa.table({"name": list(index), "languages": [
-            language_label(m) for m in index]}))
-        cols = ("name, family, linguistic_level as level, higher_is_better as higher_better, "
-                "range_min, range_max, origin, description")
-        builtin = ("" if computed else f" union all select {cols}, 1e9 + row_number() over () "
-                   "from (select *, 'builtin' as origin from _builtin) "
-                   "where name not in (select name from metric)")
-        cur = store.con.execute(
-            f"select * exclude (k) replace (coalesce(languages, 'as imported') as languages) "
-            f"from (select c.*, l.languages from (select {cols}, metric_id as k from metric "
-            f"{where}{builtin}) c left join _langs l using (name)) order by k")
-        render([d[0] for d in cur.description], cur.fetchall(), fmt, title="metrics")
+    with _maybe_store() as store:
+        found = catalogue.select(catalogue.entries(store), pattern, family, computed)
+    columns = catalogue.LONG if long else catalogue.COMPACT
+    render(columns, [e.row(long) for e in found], fmt,
+           title=f"{len(found)} metrics (scores on a 0-1 scale unless their range says "
+                 "otherwise)")
+
+
+@contextmanager
+def _maybe_store() -> Iterator[Store | None]:
+    """The store, or None when no store was named and the default one does not exist: the
+    built-in catalogue needs none (a store named with --db or ULCDB_DB must exist)."""
+    if not state.db.exists() and not state.db_given:
+        yield None
+        return
+    with open_store(read_only=True) as store:
+        yield store
+
+
+def describe(
+    metric: Annotated[str, typer.Argument(help="A metric name, exactly as listed.")],
+    fmt: FmtOpt = Fmt.table,
+) -> None:
+    """Everything about one metric: what it computes, family, level, languages, range, the
+    sets holding it, its reference implementation.
+
+    Example: ulcdb describe MTR-wnsyn
+    """
+    with _maybe_store() as store:
+        info = catalogue.describe(store, metric)
+    if fmt != Fmt.table:
+        render(list(info), [tuple(info.values())], fmt)
+        return
+    for key, value in info.items():
+        typer.echo(f"{key + ':':<26}{value}")
 
 
 @list_app.command("sets")
 def list_sets(fmt: FmtOpt = Fmt.table) -> None:
-    """Named sets of metrics, systems, references and segments.  Example: ulcdb list sets"""
-    _list("select coalesce(tb.name, '*') as testbed, s.kind, s.name, "
-          "string_agg(m.member, ' ' order by m.position) as members from named_set s "
-          "left join testbed tb using (testbed_id) join named_set_member m using (set_id) "
-          "group by all order by all", [], fmt, "named sets")
+    """Named sets: the built-in metric sets (LEX, metrics_LEX, metrics_SP, ...) and the
+    store's sets of metrics, systems, references and segments.  Example: ulcdb list sets"""
+    with _maybe_store() as store:  # a table shows the first members of a long set
+        rows = catalogue.set_rows(store, shorten=12 if fmt == Fmt.table else None)
+    render(catalogue.SET_COLUMNS, rows, fmt, title="named sets")
 
 
 def register(app: typer.Typer) -> None:
     app.command()(init)
     app.command()(info)
+    app.command()(describe)
     # A query may start with an SQL comment ("-- ..."): not an option.
     app.command(context_settings={"ignore_unknown_options": True})(sql)

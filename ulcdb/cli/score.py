@@ -16,11 +16,11 @@ from ulcdb.errors import InputError, StoreError
 from ulcdb.metrics.base import Params
 from ulcdb.outputs import folder_option
 from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
-from ulcdb.report import LEVELS, higher_is_better, rankings, score_matrix, write_scr
+from ulcdb.report import LEVELS, Matrix, higher_is_better, rankings, score_matrix, write_scr
 from ulcdb.scoring import Scorer, plan_pairs, variant_of
 from ulcdb.selection import Selection
 from ulcdb.selection import select as resolve_selection
-from ulcdb.store import Store
+from ulcdb.store import Store, data_dir
 
 
 class OutFmt(str, Enum):
@@ -163,6 +163,10 @@ def score(
                                         "as IQeval does.")] = False,
     annotator: AnnotatorOpt = "spacy",
     annotator_model: AnnotatorModelOpt = None,
+    sort: Annotated[str | None, typer.Option(
+        "--sort", help="Order rows by this column, best first, at every level and in every "
+        "format; `none`: test-bed order.  Default: system-level tables by their last column "
+        "(ULC, or QUEEN with --queen), best first.")] = None,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
@@ -184,6 +188,8 @@ def score(
         if queen:
             _add_queen(store, name, matrices, metric_names, sys_names, ref_names,
                        variant_of(params))
+        directions = higher_is_better(store, metric_names) | {"QUEEN": True}
+        _sort(matrices, sort, directions, fmt == OutFmt.table)
         if fmt == OutFmt.scr:
             for path in write_scr(store, name, matrices, out):
                 typer.echo(str(path))
@@ -194,9 +200,21 @@ def score(
                    [(m.level, m.refset, m.variant, t, u, *vals)
                     for m in matrices.values() for t, u, vals in m.rows], Fmt(fmt.value))
             return
-        directions = higher_is_better(store, metric_names)
         for matrix in matrices.values():
             _print(matrix, fmt, directions, ulc.value)
+
+
+def _sort(matrices: dict[str, Matrix], sort: str | None, directions: dict[str, bool],
+          table: bool) -> None:
+    """--sort COLUMN everywhere; by default system-level tables by their last column."""
+    for level, matrix in matrices.items():
+        if sort == "none" or not matrix.metrics:
+            continue
+        if sort is not None:
+            matrix.sort_by(sort, directions.get(sort, True))
+        elif table and level == "sys":
+            last = matrix.metrics[-1]
+            matrix.sort_by(last, directions.get(last, True))
 
 
 def _add_queen(store: Store, testbed: str, matrices: dict, metrics: list[str],
@@ -234,7 +252,9 @@ TABLE_WIDTH = 12
 
 
 def demo(
-    folder: Annotated[Path, typer.Argument(help="A sample test bed folder.")] = Path("sample"),
+    folder: Annotated[Path | None, typer.Argument(
+        help="A sample test bed folder (default: the sample shipped with ulcdb).",
+        show_default=False)] = None,
     metrics: Annotated[str | None, typer.Option(
         "-m", "--metrics", help="Metrics to score (default: the ULC.config's metrics_LEX).")
     ] = None,
@@ -246,12 +266,13 @@ def demo(
     The store (--db) is deleted and rebuilt; one holding test beds other than the demo's is
     kept unless --force.
 
-    Example: ulcdb --db demo.duckdb demo sample
+    Example: ulcdb --db demo.duckdb demo
     """
     from ulcdb.cli.common import state
     from ulcdb.cli.ingest import ingest_assessments, ingest_testbed
     from ulcdb.cli.query import init
 
+    folder = folder or data_dir("sample")
     for need in (folder / "ULC.config", folder / "human" / "adequacy.csv",
                  folder / "human" / "da.tsv"):
         if not need.is_file():

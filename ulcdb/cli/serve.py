@@ -64,10 +64,12 @@ def serve(
     out = writable_file(mirror or mirror_path(db))
     signal.signal(signal.SIGTERM, _terminate)  # also while building: the temp file goes
     if refresh or (refresh is None and not mirror_is_fresh(db, out)):
-        with err_console.status("building the SQLite mirror"):
-            report = build_mirror(db, out)
+        with err_console.status("building the SQLite mirror") as status:
+            report = build_mirror(db, out, progress=lambda step: status.update(
+                f"building the SQLite mirror: {step}"))
         err_console.print(f"mirror {out}: {len(report.tables)} tables, "
-                          f"{sum(report.tables.values())} rows in {report.seconds:.1f} s")
+                          f"{sum(report.tables.values())} rows, "
+                          f"{out.stat().st_size / 1e6:.0f} MB in {report.seconds:.1f} s")
         for what, why in report.skipped.items():
             err_console.print(f"  skipped {what}: {why}")
     with tempfile.TemporaryDirectory(prefix="ulcdb-serve-") as tmp:

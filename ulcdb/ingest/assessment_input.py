@@ -53,7 +53,47 @@ def assessment_format(path: Path, fmt: AssessmentFormat,
         return AssessmentFormat.table
     if "mqm" in path.name.lower():
         return AssessmentFormat.mqm
-    return AssessmentFormat.nist
+    return AssessmentFormat.auto  # a headered table (see headered_table), else NIST CSV
+
+
+# A headered CSV/TSV read without --map: its columns, by the names WMT releases use.
+SYSTEM_COLUMNS = ("system", "sys", "system_name", "translator")
+SCORE_COLUMNS = {"da_raw": "DA-raw", "raw": "DA-raw", "da_z": "DA-z", "z": "DA-z",
+                 "mqm_avg_score": "MQM", "mqm": "MQM", "adequacy": "adequacy",
+                 "fluency": "fluency", "score": None}  # score: the criterion comes from -c
+
+
+def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, str], str]]:
+    """(mapping, criterion) per score column of a CSV/TSV whose header names a system column
+    and score columns WMT releases use (da_raw, da_z, ...); [] when the file is not one (a
+    NIST CSV, headered or not)."""
+    with path.open("rb") as fh:
+        first = fh.readline().decode("utf-8", "replace").rstrip("\r\n")
+    fields = [f.strip() for f in first.split("\t" if "\t" in first else ",")]
+    lower = [f.lower() for f in fields]
+    system = next((fields[lower.index(c)] for c in SYSTEM_COLUMNS if c in lower), None)
+    if system is None or ar.is_nist_header(fields):
+        return []
+    unit = ({"seg_id": fields[lower.index("seg_id")]} if "seg_id" in lower else
+            {"doc_id": fields[lower.index("doc_id")],
+             "seg_in_doc": fields[lower.index("seg_in_doc")]}
+            if {"doc_id", "seg_in_doc"} <= set(lower) else {})
+    judge = next(({"judge": fields[lower.index(c)]} for c in ("judge", "rater", "annotator")
+                  if c in lower), {})
+    scores = [(f, SCORE_COLUMNS[f.lower()]) for f in fields if f.lower() in SCORE_COLUMNS]
+    if not scores:
+        raise InputError(path, 1, f"no score column among {', '.join(fields)} (known: "
+                         f"{', '.join(SCORE_COLUMNS)}); name one with --map score=COLUMN "
+                         "-c CRITERION")
+    if criterion and len(scores) == 1:
+        scores = [(scores[0][0], criterion)]
+    out = []
+    for column, name in scores:
+        if name is None:
+            raise InputError(path, 1, f"column {column!r} holds scores of which criterion? "
+                             "Say it with -c/--criterion")
+        out.append(({"system": system, **unit, **judge, "score": column}, name))
+    return out
 
 
 def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | None,
@@ -72,6 +112,8 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
         if not mapping:
             raise UlcdbError("--format table needs --map system=COL --map score=COL ...")
         items = ar.read_table(path, parse_mapping(mapping), criterion=criterion, level=level)
+    elif fmt == AssessmentFormat.auto and (columns := headered_table(path, criterion)):
+        items = [a for m, name in columns for a in ar.read_table(path, m, name, level)]
     elif not criterion:
         raise UlcdbError("NIST CSV files need --criterion (e.g. adequacy)")
     else:

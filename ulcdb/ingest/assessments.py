@@ -127,7 +127,7 @@ def parse_scale(text: str) -> tuple[float | None, float | None]:
 # --- NIST / Asiya CSV -----------------------------------------------------------------------
 
 
-def _is_nist_header(fields: list[str]) -> bool:
+def is_nist_header(fields: list[str]) -> bool:
     names = [f.strip().lower().removesuffix("id") for f in fields]
     return len(names) == len(NIST_HEADER) and all(
         name in allowed for name, allowed in zip(names, NIST_HEADER, strict=True)
@@ -145,7 +145,7 @@ def read_nist_csv(path: str | Path, criterion: str) -> list[Assessment]:
     if not criterion.strip():
         raise InputError(path, None, "no criterion given for the NIST CSV scores")
     rows = _csv_rows(path, _numbered_lines(path), ",")
-    if _is_nist_header(rows[0][1]):
+    if is_nist_header(rows[0][1]):
         rows = rows[1:]
     if not rows:
         raise InputError(path, None, "header but no assessments")

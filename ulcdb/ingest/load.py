@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ulcdb.errors import Conflict, InputError, NotFound
+from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
 from ulcdb.names import check_name
 from ulcdb.store import Store
@@ -92,8 +94,31 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
             _check_metric_set(store, data, nset)
             if save_set(store, tid, nset, origin=data.origin):
                 report.sets.append(nset.name)
+        if data.assessments:
+            _load_human_scores(store, data, replace, report)
+        _language_hint(store, tid, report)
         store.drop_orphan_batches()  # provenance of scores --replace dropped
     return report
+
+
+def _language_hint(store: Store, tid: int, report: LoadReport) -> None:
+    """Say how to give the languages a test bed still lacks (metrics check the target's)."""
+    src, tgt = store.query("select src_lang, tgt_lang from testbed where testbed_id = ?",
+                           [tid])[0]
+    missing = [option for option, lang in (("--src-lang", src), ("--tgt-lang", tgt))
+               if not lang]
+    if missing:
+        report.notes.append(f"no {' or '.join(o[2:5] + ' language' for o in missing)} known: "
+                            f"give {' and '.join(missing)} (e.g. --tgt-lang de) so that "
+                            "metrics can check they score the target language")
+
+
+def _load_human_scores(store: Store, data: TestbedData, replace: bool,
+                       report: LoadReport) -> None:
+    """Human scores the test-bed file carries, stored in the ingest's transaction."""
+    stored = store_assessments(store, data.name, data.assessments, Path(data.origin), replace)
+    criteria = ", ".join(dict.fromkeys(a.criterion for a in data.assessments))
+    report.notes.append(f"human scores ({criteria}): {stored.summary()}")
 
 
 def _check_metric_set(store: Store, data: TestbedData, nset: NamedSet) -> None:
@@ -139,12 +164,12 @@ def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,
                 "select count(*) from document where testbed_id = ?", [tid])
         _update_languages(store, tid, data, report)
         return tid
-    contents = _contents(store, tid)
+    lost = contents(store, tid)
     if not replace:
         raise Conflict(f"test bed {data.name!r} already exists with {difference}; --replace "
-                       f"replaces the whole test bed, dropping its {contents}")
-    _drop_testbed(store, tid)
-    report.notes.append(f"replaced the whole test bed ({difference}): dropped its {contents}")
+                       f"replaces the whole test bed, dropping its {lost}")
+    drop_testbed(store, tid)
+    report.notes.append(f"replaced the whole test bed ({difference}): dropped its {lost}")
     return None
 
 
@@ -165,7 +190,7 @@ def _segment_difference(store: Store, tid: int, data: TestbedData) -> str | None
     return None
 
 
-def _contents(store: Store, tid: int) -> str:
+def contents(store: Store, tid: int) -> str:
     """What dropping test bed ``tid`` loses, e.g. ``4 systems, 3 references, 0 scores, ...``."""
     roles = dict(store.query(
         "select role, count(*) from translator where testbed_id = ? group by role", [tid]))
@@ -224,7 +249,7 @@ def _create_testbed(store: Store, data: TestbedData) -> int:
     return int(tid)
 
 
-def _drop_testbed(store: Store, tid: int) -> None:
+def drop_testbed(store: Store, tid: int) -> None:
     ids = "select translator_id from translator where testbed_id = ?"
     for table in ("seg_score", "doc_score", "sys_score", "translation"):
         store.con.execute(f"delete from {table} where translator_id in ({ids})", [tid])

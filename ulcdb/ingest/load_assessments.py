@@ -89,7 +89,7 @@ def load_assessments(
     store: Store, testbed: str, items: list[Assessment], path: Path, replace: bool = False,
     skip_unknown: bool = False, scale: tuple[float | None, float | None] | None = None,
 ) -> AssessmentReport:
-    """Check and store ``items`` read from ``path``, all or nothing.
+    """Check and store ``items`` read from ``path``, all or nothing (one transaction).
 
     ``skip_unknown`` leaves out rows of translators the test bed does not have (e.g. MQM
     scores of systems whose outputs were not released) instead of refusing the file.
@@ -97,6 +97,16 @@ def load_assessments(
     (table ``criterion``); a value outside it is refused, and so is a scale other than the
     one already recorded unless ``replace``.
     """
+    with store.transaction():
+        return store_assessments(store, testbed, items, path, replace, skip_unknown, scale)
+
+
+def store_assessments(
+    store: Store, testbed: str, items: list[Assessment], path: Path, replace: bool = False,
+    skip_unknown: bool = False, scale: tuple[float | None, float | None] | None = None,
+) -> AssessmentReport:
+    """``load_assessments`` inside a transaction the caller holds (e.g. a test-bed ingest
+    whose file also carries human scores)."""
     if not items:
         raise InputError(path, None, "no assessments found")
     tid = store.testbed_id(testbed)
@@ -108,6 +118,17 @@ def load_assessments(
             if a.translator not in resolver.translators:
                 skipped[a.translator] = skipped.get(a.translator, 0) + 1
         items = kept
+    cols = _columns(resolver, items, path, scale)
+    if scale is not None:
+        _record_scale(store, tid, sorted(set(cols["criterion"])), scale, str(path), replace)
+    report = _merge(store, tid, cols, str(path), replace, len(items))
+    report.skipped = skipped
+    return report
+
+
+def _columns(resolver: _Resolver, items: list[Assessment], path: Path,
+             scale: tuple[float | None, float | None] | None) -> dict[str, list]:
+    """The rows as store columns, every one checked."""
     cols: dict[str, list] = {k: [] for k in (*KEY, "value")}
     seen: dict[tuple, int | None] = {}
     for a in items:
@@ -124,12 +145,7 @@ def load_assessments(
         seen[key] = a.line
         for name, value in zip((*KEY, "value"), (*key, a.value), strict=True):
             cols[name].append(value)
-    with store.transaction():
-        if scale is not None:
-            _record_scale(store, tid, sorted(set(cols["criterion"])), scale, str(path), replace)
-        report = _merge(store, tid, cols, str(path), replace, len(items))
-    report.skipped = skipped
-    return report
+    return cols
 
 
 def _merge(store: Store, tid: int, cols: dict[str, list], origin: str, replace: bool,

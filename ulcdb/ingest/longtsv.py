@@ -1,7 +1,10 @@
 """Long TSV test beds: one row per (segment, translator), as WMT test beds are often shared.
 
-Header columns (any order, others ignored): ``seg_id``, ``doc_id``, ``source``, ``translator``,
-``kind`` (``system`` or ``reference``), ``translation``; optional ``seg_in_doc``, ``orig_lang``.
+Header columns (any order): ``seg_id``, ``doc_id``, ``source``, ``translator``, ``kind``
+(``system`` or ``reference``), ``translation``; optional ``seg_in_doc``, ``orig_lang``.
+Human-score columns (``da_raw``, ``da_z``, ``mqm_avg_score``, ...: ``HUMAN_COLUMNS``) become
+segment-level assessments stored with the test bed (an empty cell: no judgment); any other
+column is named in the ingest report as ignored.
 Every translator must have exactly one row per segment, and the source and document of a
 segment must agree across its rows.
 
@@ -24,10 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError
-from ulcdb.ingest.model import Document, Segment, TestbedData, TranslatorText
+from ulcdb.ingest.model import Assessment, Document, Segment, TestbedData, TranslatorText
 from ulcdb.ingest.textio import read_lines
 
 REQUIRED = ("seg_id", "doc_id", "source", "translator", "kind", "translation")
+OPTIONAL = ("seg_in_doc", "orig_lang")
+# Human-score columns of the WMT long TSVs and the criteria they are stored as.
+HUMAN_COLUMNS = {"da_raw": "DA-raw", "da_z": "DA-z", "mqm_avg_score": "MQM", "mqm": "MQM",
+                 "adequacy": "adequacy", "fluency": "fluency"}
 KINDS = {"system": "system", "reference": "reference", "ref": "reference"}
 _CSV_ESCAPED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')  # "...""...": a CSV writer's quoting
 
@@ -78,7 +85,33 @@ def read_long_tsv(name: str, path: Path, src_lang: str | None = None,
     if [s.seg_id for s in ordered] != list(range(1, len(ordered) + 1)):
         data.notes.append(f"seg_id {ordered[0].seg_id}..{ordered[-1].seg_id} of {path.name} "
                           f"renumbered 1..{len(ordered)}")
+    new_id = {s.seg_id: i for i, s in enumerate(ordered, 1)}
+    data.assessments = _human_scores(path, rows[1:], col, new_id)
+    ignored = [c for c in header if c not in (*REQUIRED, *OPTIONAL, *HUMAN_COLUMNS)]
+    if ignored:
+        data.notes.append(f"column(s) {', '.join(ignored)} of {path.name} ignored (not a "
+                          f"human score ulcdb knows: {', '.join(HUMAN_COLUMNS)})")
     return data
+
+
+def _human_scores(path: Path, rows: list[tuple[int, list[str]]], col: dict[str, int],
+                  new_id: dict[int, int]) -> list[Assessment]:
+    """Segment assessments from the human-score columns (empty cells are no judgment)."""
+    out = []
+    for name in (c for c in col if c in HUMAN_COLUMNS):
+        for number, row in rows:
+            text = row[col[name]].strip()
+            if not text:
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                raise InputError(path, number, f"{name} {text!r} is not a number") from None
+            if value != value or value in (float("inf"), float("-inf")):
+                raise InputError(path, number, f"{name} {text!r} is not a finite number")
+            out.append(Assessment(row[col["translator"]], HUMAN_COLUMNS[name], value, "seg",
+                                  new_id[int(row[col["seg_id"]])], None, "", number))
+    return out
 
 
 def split_rows(path: Path, lines: list[str]) -> list[tuple[int, list[str]]]:

@@ -60,6 +60,9 @@ class TestbedData:
     # Names written without dashes (mt-metrics-eval's ``refA``): adding to an existing test
     # bed maps each back to the stored translator whose name it is once dashes are dropped.
     dashless_names: bool = False
+    # Human scores the test-bed file itself carries (a long TSV's da_raw, mqm_avg_score...):
+    # stored with the test bed, in the same transaction.
+    assessments: list[Assessment] = field(default_factory=list)
 
     __test__ = False  # not a pytest class
 

@@ -79,6 +79,8 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
             raise InputError(path, None, UNRECOGNISED)
     data = _read_format(first, fmt, name, refs, systems, docs, lp)
     _apply_languages(data, src_lang, tgt_lang)
+    if name is None and fmt not in (TestbedFormat.config, TestbedFormat.mtme):
+        data.notes.append(f"named {data.name!r} after {first.name} (--name names it)")
     return data
 
 

@@ -69,6 +69,22 @@ class ScoreImport:
     flags: MetricInfo | None = None
 
 
+def _folder_of_files(path: Path) -> str:
+    """A folder whose files all have one format (what `ulcdb export comet|wmt|sacrebleu`
+    writes): that format."""
+    formats = set()
+    for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+        try:
+            formats.add(sniff(f))
+        except InputError:
+            formats.add("?")
+    if len(formats) == 1 and "?" not in formats:
+        return formats.pop()
+    found = ", ".join(sorted(formats - {"?"})) or "none ulcdb reads"
+    raise InputError(path, None, f"cannot tell the format of this folder (its files: {found}): "
+                     "give --format")
+
+
 def sniff(path: Path) -> str:
     """The format of a file or folder, from its name, layout and first bytes."""
     if path.is_dir():
@@ -80,7 +96,7 @@ def sniff(path: Path) -> str:
             return "iqxml"
         if any(path.glob("*.scr")) or any(path.glob("*/*.scr")):
             return "nist"
-        raise InputError(path, None, "cannot tell the format of this folder: give --format")
+        return _folder_of_files(path)
     name = path.name.lower()
     if name.endswith((".xml", ".xml.gz")):
         return "iqxml"
@@ -95,8 +111,9 @@ def sniff(path: Path) -> str:
     if name.endswith(".score"):  # mt-metrics-eval, or a WMT submission (METRIC.seg.score)
         return "wmt" if wmt_like else "mtme"
     if head.lstrip()[:1] in (b"{", b"["):
-        if b'"signature"' in head:
-            return "sacrebleu"
+        if b'"signature"' in head or (b'"system"' in head and b'"src"' not in head
+                                       and b'"metric"' not in head):
+            return "sacrebleu"  # one run's JSON, or the multi-system one (no signature)
         return "table" if b'"metric"' in head and b'"value"' in head else "comet"
     text = first.decode("utf-8", "replace")
     if comet.SEGMENT.match(text) or comet.SYSTEM.match(text):

@@ -79,6 +79,9 @@ def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: 
         line = getattr(exc, "lineno", None)
         raise InputError(path, line, f"not sacrebleu JSON: {exc}") from None
     records = parsed if isinstance(parsed, list) else [parsed]
+    if records and all(isinstance(r, dict) and "system" in r and "name" not in r
+                       for r in records):
+        records = _multi_system(path, records, names)
     sets, signatures, infos = [], [], {}
     for number, record in enumerate(records, start=1):
         if not isinstance(record, dict) or "name" not in record or "score" not in record:
@@ -101,6 +104,35 @@ def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: 
     signature = " ; ".join(signatures)
     source = Source(str(path), "sacrebleu", signature, _version(signature))
     return ScoreFrame.from_sets(sets, source, testbed, infos)
+
+
+def _multi_system(path, records: list[dict], names: Collection[str]) -> list[dict]:
+    """sacrebleu's multi-system JSON (``-i sys1 sys2 ... -f json``: one record per system,
+    ``{"system": "sys1.de.txt", "BLEU": "34.2", "chrF2": "60.1"}``, paired tests with
+    ``{"score": ...}`` objects) as one record per system and metric; the system is the
+    translator its file name starts with (``sysA.de.txt`` -> ``sysA``)."""
+    out = []
+    for number, record in enumerate(records, start=1):
+        system = _system_of(path, number, str(record["system"]), names)
+        for name, value in record.items():
+            if name == "system":
+                continue
+            score = value.get("score") if isinstance(value, dict) else value
+            out.append({"name": name, "score": score, "system": system})
+    return out
+
+
+def _system_of(path, number: int, given: str, names: Collection[str]) -> str:
+    """The translator a sacrebleu system label names: itself, or its file name without the
+    extensions (the longest translator name the file name starts with, then a dot)."""
+    base = Path(given.removeprefix("Baseline: ")).name
+    if base in names:
+        return base
+    found = sorted((n for n in names if base.startswith(n + ".")), key=len, reverse=True)
+    if not found:
+        raise InputError(path, None, f"record {number}: system {given!r} names no system or "
+                         "reference of the test bed (nor does its file name)")
+    return found[0]
 
 
 def _from_layout(path, names: Collection[str]) -> tuple[str | None, bool]:

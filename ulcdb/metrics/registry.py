@@ -78,10 +78,14 @@ BUILTIN_SETS["ASIYA-LEX"] = ("BLEU", "NIST", "GTM-1", "GTM-2", "GTM-3", "MTR-exa
                              "RG-SU*", "RG-W-1.2", "-WER", "-PER", "-TER", "Ol")
 # Every family set is also reachable as metrics_<NAME> (ULC.config's naming), which matters
 # for BLEU and NIST: as a bare name they are the metrics (ULC manual: 'BLEU' is BLEU-4).
-for _name in ("BLEU", "NIST", "GTM", "METEOR", "ROUGE", "ERROR", "CHRF", "LEX",
+for _name in ("BLEU", "NIST", "GTM", "METEOR", "ROUGE", "ERROR", "CHRF",
               "SP", "DP", "CP", "NE", "SR", "DRdoc"):
     BUILTIN_SETS[f"metrics_{_name}"] = BUILTIN_SETS[_name]
-DEFAULT_SET = "LEX"
+# metrics_LEX is ULC's own lexical set (its sample ULC.config): one representative per lexical
+# family, so that ULC is not dominated by BLEU and NIST variants.  It is what `ulcdb score`
+# computes unless told otherwise; LEX is every lexical metric.
+BUILTIN_SETS["metrics_LEX"] = ("BLEU", "NIST", "GTM-2", "MTR-exact", "RG-L", "1-PER", "Ol")
+DEFAULT_SET = "metrics_LEX"
 
 
 @cache

@@ -88,7 +88,28 @@ def metadata(mirror: Path, queries: list[CannedQuery] | None = None) -> dict:
         for q in (queries if queries is not None else load_queries())
     }
     dbs[mirror.stem] = block
+    meta.update(provenance(mirror))
     return meta
+
+
+def provenance(mirror: Path) -> dict[str, str]:
+    """The footer's source and licence, from the test beds the store holds: their names,
+    languages and where they were ingested from; each keeps its own licence."""
+    try:
+        lite = sqlite3.connect(f"file:{mirror}?mode=ro", uri=True)
+        try:
+            beds = lite.execute("select name, src_lang, tgt_lang, origin from testbed "
+                                "order by testbed_id").fetchall()
+        finally:
+            lite.close()
+    except sqlite3.Error:
+        beds = []
+    parts = [f"{name} ({src or '?'}-{tgt or '?'}, from {Path(origin).name if origin else '?'})"
+             for name, src, tgt, origin in beds]
+    return {"source": "test beds: " + ("; ".join(parts) if parts else "none yet"),
+            "license": "ulcdb: Apache-2.0; each test bed, its references and human judgments "
+                       "keep the licence they were released under",
+            "license_url": "https://www.apache.org/licenses/LICENSE-2.0"}
 
 
 def write_metadata(mirror: Path, out: Path) -> Path:

@@ -1,0 +1,70 @@
+"""Benchmark: the SQLite mirror `ulcdb serve` builds, on the full WMT21 en-de store with the
+LEX suite scored (the 32 lexical metrics that score German, every level; 5.1M scores).
+Goals: under 20 s and 300 MB.
+
+Peer, measured in the same run: copying every row of the store's `scores` view into SQLite
+(what the mirror did before it kept only what browsing shows), with the same copy routine;
+the ratio says what keeping less saves.
+
+Run: python benchmarks/bench_mirror.py [--shared ../shared] [--db ende-lex.duckdb]
+(without --db, or with one that does not exist yet, it builds the store: ingest with
+--tgt-lang de, MQM, `score -m LEX -G all`, about 3 minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_serve import build_store  # noqa: E402
+
+from ulcdb.serve.mirror import _copy, build_mirror  # noqa: E402
+from ulcdb.store import Store  # noqa: E402
+
+
+def peer(db: Path, out: Path) -> float:
+    """Every row of `scores` into SQLite, as the old mirror copied it."""
+    start = time.perf_counter()
+    with Store(db, read_only=True) as store:
+        lite = sqlite3.connect(out)
+        lite.execute("pragma journal_mode = off")
+        lite.execute("pragma synchronous = off")
+        _copy(store.con, lite, "scores", "select * from scores")
+        lite.commit()
+        lite.close()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2]
+                        / "shared")
+    parser.add_argument("--db", type=Path)
+    args = parser.parse_args()
+    tb = args.shared / "testbeds" / "wmt21_newstest2021_ende"
+    if args.db is None and not tb.is_dir():
+        print(f"skipped: no {tb}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or Path(tmp) / "ende-lex.duckdb"
+        if not db.exists():
+            build_store(tb, db, "LEX", tgt_lang="de")
+        report = build_mirror(db, Path(tmp) / "mirror.sqlite")
+        size = report.path.stat().st_size / 1e6
+        rows = sum(report.tables.values())
+        naive = peer(db, Path(tmp) / "peer.sqlite")
+        naive_size = (Path(tmp) / "peer.sqlite").stat().st_size / 1e6
+    print(f"mirror: {report.seconds:.1f} s, {size:.0f} MB, {rows} rows in "
+          f"{len(report.tables)} tables (goals: < 20 s, < 300 MB)")
+    print(f"peer (every score row, no index, no analysis): {naive:.1f} s, {naive_size:.0f} MB")
+    print(f"ratio mirror/peer: time {report.seconds / naive:.2f}, size {size / naive_size:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The Python API (issue 15): ulcdb.open, ingest, score, queen, meta, sql and typed entities,
+checked against independent computations (sacrebleu, scipy) and the CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from scipy.stats import pearsonr
+
+import ulcdb
+from tests.cli_helpers import ulcdb as cli
+from ulcdb.errors import NotFound
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample"
+PLAIN = SAMPLE / "plain"
+SYSTEMS = ("sysA", "sysB", "sysC", "sysD")
+REFS = ("ref-A", "ref-B", "ref-C")
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> ulcdb.api.Database:
+    path = tmp_path_factory.mktemp("api") / "api.duckdb"
+    database = ulcdb.open(path)
+    report = database.ingest_testbed(
+        name="sample", source=PLAIN / "source.es.txt", docs=PLAIN / "docs.tsv",
+        refs={r: PLAIN / "refs" / f"{r}.en.txt" for r in REFS},
+        systems={s: PLAIN / "systems" / f"{s}.en.txt" for s in SYSTEMS},
+        src_lang="es", tgt_lang="en")
+    assert report.created
+    database.ingest_assessments(SAMPLE / "human" / "da.tsv", criterion="DA-raw",
+                                mapping={"system": "system", "seg_id": "seg_id",
+                                         "score": "da_raw", "judge": "judge"})
+    yield database
+    database.close()
+
+
+def test_score_equals_sacrebleu(db: ulcdb.api.Database) -> None:
+    table = db.score("BLEU,chrF", level="sys")
+    assert table.column_names == ["level", "refset", "variant", "translator", "unit", "BLEU",
+                                  "chrF", "ULC"]
+    rows = {r["translator"]: r for r in table.to_pylist()}
+    refs = [_lines(PLAIN / "refs" / f"{r}.en.txt") for r in REFS]
+    for system in SYSTEMS:
+        hyp = _lines(PLAIN / "systems" / f"{system}.en.txt")
+        assert rows[system]["BLEU"] == pytest.approx(
+            sacrebleu.corpus_bleu(hyp, refs).score / 100, abs=1e-12)
+        assert rows[system]["chrF"] == pytest.approx(
+            sacrebleu.corpus_chrf(hyp, refs).score / 100, abs=1e-12)
+    seg = db.score("BLEU", level="seg")
+    assert seg.num_rows == 4 * 12 and set(seg.column("level").to_pylist()) == {"seg"}
+
+
+def test_meta_equals_scipy(db: ulcdb.api.Database) -> None:
+    db.score("BLEU", level="sys")
+    result = db.meta("DA-raw", level="sys", metrics="BLEU", coefficients=["pearson"],
+                     n_resamples=100)
+    record = next(r for r in result.to_pylist() if r["metric"] == "BLEU")
+    bleu = {r["translator"]: r["BLEU"] for r in db.score("BLEU").to_pylist()}
+    # system human score: the mean of its segment scores, each the mean of its judges'
+    per_seg: dict[str, dict[str, list[float]]] = {}
+    for row in csv.DictReader(io.StringIO((SAMPLE / "human" / "da.tsv").read_text()),
+                              delimiter="\t"):
+        per_seg.setdefault(row["system"], {}).setdefault(row["seg_id"], []).append(
+            float(row["da_raw"]))
+    sys_human = {s: sum(sum(v) / len(v) for v in segs.values()) / len(segs)
+                 for s, segs in per_seg.items()}
+    expected = pearsonr([bleu[s] for s in SYSTEMS], [sys_human[s] for s in SYSTEMS])[0]
+    assert record["pearson"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_queen_equals_the_cli(db: ulcdb.api.Database) -> None:
+    table = db.queen("BLEU,NIST", level="sys")
+    got = {r["translator"]: (r["hits"], r["triples"]) for r in table.to_pylist()}
+    db.close()  # the CLI opens the same file
+    try:
+        out = cli(db.path, "queen", "-m", "BLEU,NIST", "-f", "csv").stdout
+    finally:
+        db.store = ulcdb.open(db.path).store
+    rows = [r for r in csv.DictReader(io.StringIO(out[out.index("level,"):]))]
+    assert got == {r["translator"]: (int(r["hits"]), int(r["triples"])) for r in rows}
+    assert set(got) == set(SYSTEMS)
+
+
+def test_entities_are_typed(db: ulcdb.api.Database) -> None:
+    (tb,) = db.testbeds()
+    assert isinstance(tb, ulcdb.models.Testbed) and (tb.name, tb.src_lang, tb.tgt_lang) == (
+        "sample", "es", "en")
+    roles = {t.name: t.role for t in db.translators()}
+    assert roles == {**dict.fromkeys(REFS, "reference"), **dict.fromkeys(SYSTEMS, "system")}
+    assert [d.doc_id for d in db.documents()][:1] == ["madrid-metro"]
+    assert "BLEU" in {m.name for m in db.metrics()}
+
+
+def test_sql_and_errors(db: ulcdb.api.Database) -> None:
+    table = db.sql("select count(*) as n from segment where testbed_id = ?", [1])
+    assert table.to_pylist() == [{"n": 12}]
+    with pytest.raises(NotFound, match="did you mean BLEU"):
+        db.score("bleu")
