@@ -288,9 +288,11 @@ def test_scorer_inputs_hook(store) -> None:
 
     class Plain:
         needs_analysis = False  # capabilities are declared by every family
+        needs_documents = False
 
     class Ling:
         needs_analysis = True
+        needs_documents = False
 
     scorer = Scorer(store, "tb", jobs=1)
     assert scorer.inputs("S1", Plain()) == [S2, "He wants to go.", ""]

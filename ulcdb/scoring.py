@@ -177,6 +177,7 @@ class Scorer:
             "select doc_id from segment where testbed_id = ? order by seg_id", [self.tid])))
         self._texts: dict[str, list[str]] = {}
         self._analyses: dict[str, list] = {}
+        self._doc_analyses: dict[str, list] = {}
         self._keys: dict[str, str] = {}
 
     def texts(self, name: str) -> list[str]:
@@ -200,7 +201,30 @@ class Scorer:
                                  jobs=self.jobs, engine=self.engine)
             self._analyses[name] = analyses_for(self.store, self.texts(name), tool, model,
                                                 jobs=self.jobs, engine=self.engine)
+        if family.needs_documents:
+            return self._with_documents(name)
         return self._analyses[name]
+
+    def _with_documents(self, name: str) -> list:
+        """The analyses of ``name`` with each imported document analysis (a document DRS)
+        attached to the first segment of its document."""
+        if name not in self._doc_analyses:
+            from dataclasses import replace
+
+            from ulcdb.annotation import storage
+
+            out = list(self._analyses[name])
+            rid = storage.find_run(self.store, self.params.annotator,
+                                   self.params.annotator_model)
+            texts, spans = self.texts(name), self.docs.spans()
+            keys = {d: storage.doc_hash(texts[a:b]) for d, a, b in spans}
+            stored = storage.load(self.store, rid, list(keys.values())) if rid else {}
+            for d, a, _ in spans:
+                doc = stored.get(keys[d])
+                if doc is not None and doc.drs is not None:
+                    out[a] = replace(out[a], doc_drs=doc.drs)
+            self._doc_analyses[name] = out
+        return self._doc_analyses[name]
 
     def missing(self, family: Family, metric_ids: list[int], pairs: list[Pair]) -> list[Pair]:
         """Pairs lacking, for any of the family's metrics, both a system score and imported

@@ -17,6 +17,9 @@ create table if not exists annotated_text (
     message varchar,
     primary key (run_id, text_hash)
 );
+-- drs: an imported discourse representation structure (Boxer's flat DRS as JSON, see
+-- ulcdb/metrics/dr/drs.py); NULL where DR metrics build their own from tokens and spans.
+alter table annotated_text add column if not exists drs varchar;
 -- Tokens: tok is the 0-based index in the text, head the tok index of the head (-1 = root).
 create table if not exists ann_token (
     run_id integer not null,

@@ -15,6 +15,9 @@ segment count differs from the translator's is refused.
   per predicate last (``(A0*``, ``*``, ``*)``, ``(V*)``).
 * ``iob``: one token per line, word first and IOB NE tag last (``B-PER``, ``I-PER``, ``O``),
   blank line between segments.
+* ``boxer-xml``: Boxer's flat XML DRSs, one ``<xfdrs xml:id="dN">`` per segment
+  (``ulcdb.annotation.boxer_import``); the words and PoS tags become the run's tokens.
+  ``boxer-xml-doc``: one per document (Boxer on ``<META>``-separated documents), for DR_doc.
 
 Every segment's words must spell the translator's text (whitespace aside, PTB escapes such as
 -LRB- and `` '' undone), so a file of another translator or in another order is refused with
@@ -37,7 +40,7 @@ from ulcdb.errors import InputError
 from ulcdb.ingest.textio import read_text, split_lines
 from ulcdb.store import Store
 
-FORMATS = ("conllu", "ptb", "conll05", "iob")
+FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc")
 
 
 @dataclass
@@ -298,7 +301,7 @@ def _clip(text: str, n: int = 40) -> str:
 def import_annotations(store: Store, path: Path, testbed: str, translator: str, fmt: str,
                        tool: str | None = None) -> ImportReport:
     """Read, align and store one file of annotations for one translator's segments."""
-    if fmt not in READERS:
+    if fmt not in FORMATS:
         raise InputError(path, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     if not path.is_file():
         raise InputError(path, None, "no such file")
@@ -308,6 +311,17 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         raise InputError(path, None, f"test bed {testbed!r} has no translator {translator!r}")
     texts = [r[0] for r in store.query("select text from translation where translator_id = ? "
                                        "order by seg_id", [ids[translator]])]
+    if fmt.startswith("boxer-xml"):
+        from ulcdb.annotation.boxer_import import import_boxer
+
+        lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
+        firsts = None if fmt == "boxer-xml" else [int(r[0]) - 1 for r in store.query(
+            "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
+            [tid])]
+        return ImportReport(import_boxer(store, path, translator, texts,
+                                         tool or "boxer-xml import", lang, firsts),
+                            len(texts) if firsts is None else len(firsts),
+                            "drs" if firsts is None else "document drs")
     segs = READERS[fmt](path)
     if len(segs) != len(texts):
         raise InputError(path, segs[-1].line if segs else None,

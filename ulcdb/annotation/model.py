@@ -1,7 +1,8 @@
 """The in-memory analysis of one translation, as annotators produce it and metrics read it.
 
 It mirrors the store's annotation tables: tokens (``ann_token``) and spans over tokens
-(``ann_span``: base chunks, named entities, constituents, semantic roles and predicates).
+(``ann_span``: base chunks, named entities, constituents, semantic roles and predicates), and
+an imported discourse representation structure (``annotated_text.drs``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ class Analysis:
     status: str = OK
     message: str | None = None
     layers: frozenset[str] = field(default_factory=frozenset)  # span layers this run produced
+    # An imported discourse representation structure (Boxer's, as ulcdb.metrics.dr.drs
+    # JSON); None: DR metrics build one from the tokens and spans.
+    drs: str | None = None
+    # The imported DRS of the document this segment opens (Boxer run on <META>-separated
+    # documents), attached by the scorer for document-level DR metrics; None elsewhere.
+    doc_drs: str | None = None
 
     def layer(self, name: str) -> list[Span]:
         return [s for s in self.spans if s.layer == name]

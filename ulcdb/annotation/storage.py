@@ -23,6 +23,12 @@ def text_hash(text: str) -> str:
     return hashlib.md5(text.encode("utf-8")).hexdigest()
 
 
+def doc_hash(texts: list[str]) -> str:
+    """The key of a document's analysis (an imported document DRS): md5 of its segments'
+    texts, marked so that it never equals a segment's ``text_hash``."""
+    return text_hash("\x1edocument\x1e" + "\n".join(texts))
+
+
 def find_run(store: Store, annotator: str, model: str | None = None,
              version: str | None = None) -> int | None:
     """The newest run of this configuration (version None: any version)."""
@@ -50,7 +56,8 @@ def ensure_run(store: Store, annotator: str, model: str | None, version: str | N
 def save(store: Store, run_id: int, analyses: Iterable[tuple[str, Analysis]],
          replace: bool = False) -> int:
     """Store (text_hash, analysis) pairs of one run in one transaction; returns how many."""
-    status: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "status", "message")}
+    status: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "status", "message",
+                                               "drs")}
     tok: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "tok", "sent", "form",
                                             "lemma", "tag", "pos", "head", "deprel")}
     spn: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "layer", "span_id",
@@ -64,6 +71,7 @@ def save(store: Store, run_id: int, analyses: Iterable[tuple[str, Analysis]],
         status["text_hash"].append(h)
         status["status"].append(a.status)
         status["message"].append(a.message)
+        status["drs"].append(a.drs)
         n = len(a.tokens)
         tok["run_id"] += [run_id] * n
         tok["text_hash"] += [h] * n
@@ -130,7 +138,8 @@ def load(store: Store, run_id: int, hashes: list[str]) -> dict[str, Analysis]:
     store.con.execute("create or replace temp table _ann_want (text_hash varchar)")
     store.insert_columns("_ann_want", {"text_hash": hashes})
     try:
-        status = store.query("select a.text_hash, a.status, a.message from annotated_text a "
+        status = store.query("select a.text_hash, a.status, a.message, a.drs "
+                             "from annotated_text a "
                              "join _ann_want using (text_hash) where a.run_id = ?", [run_id])
         toks = store.query(
             "select t.text_hash, t.form, t.lemma, t.tag, t.pos, t.head, t.deprel, t.sent "
@@ -149,10 +158,10 @@ def load(store: Store, run_id: int, hashes: list[str]) -> dict[str, Analysis]:
     for h, layer, sid, start, end, label, parent in spans:
         by_span.setdefault(h, []).append(Span(layer, sid, start, end, label, parent))
     out: dict[str, Analysis] = {}
-    for h, st, msg in status:
+    for h, st, msg, drs in status:
         ordered = sorted(by_span.get(h, ()), key=_span_order)
         out[h] = Analysis(tuple(by_tok.get(h, ())), tuple(ordered), st, msg,
-                          layers if st == OK else frozenset())
+                          layers if st == OK else frozenset(), drs)
     return out
 
 

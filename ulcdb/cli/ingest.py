@@ -233,6 +233,8 @@ class AnnotationFormat(str, Enum):
     ptb = "ptb"
     conll05 = "conll05"
     iob = "iob"
+    boxer_xml = "boxer-xml"
+    boxer_xml_doc = "boxer-xml-doc"
 
 
 @app.command("annotations")
@@ -250,7 +252,10 @@ def ingest_annotations(
 
     Formats: CoNLL-U (any UD parser; '# seg_id = N' comments group sentences into segments,
     else one sentence per segment), PTB bracketed trees (one per line), CoNLL-2005 SRL
-    columns, IOB NE tags (one token per line, blank line between segments).  Segment or
+    columns, IOB NE tags (one token per line, blank line between segments), Boxer's flat XML
+    DRSs (--format boxer-xml: one <xfdrs xml:id="dN"> per segment, a segment Boxer failed on
+    has none; --format boxer-xml-doc: one per document, N = document number, for DR_doc; DR
+    metrics then read them with `ulcdb score --annotator TOOL`).  Segment or
     token counts that do not match are refused with file and line; nothing is written.
 
     Example: ulcdb ingest annotations sys1.conllu --translator S1 --format conllu --tool udpipe

@@ -100,6 +100,10 @@ class Family(ABC):
     # (x-b / x-i: catalogue entries only, SQL computes the scores from other metrics).
     needs_analysis: bool = False
     derived: bool = False
+    # Scores whole documents from imported document analyses where the annotation has them
+    # (DR_doc on Boxer's document DRSs): the scorer attaches each document's to its first
+    # segment's Analysis (``doc_drs``).
+    needs_documents: bool = False
 
     @abstractmethod
     def specs(self) -> Sequence[MetricSpec]:

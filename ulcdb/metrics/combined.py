@@ -24,12 +24,13 @@ def base_specs() -> tuple[MetricSpec, ...]:
     """Catalogue entries of the linguistic metrics that get -b and -i variants."""
     from ulcdb.metrics.cp import CpFamily
     from ulcdb.metrics.dp import DpFamily
+    from ulcdb.metrics.dr.family import DrDocFamily, DrFamily
     from ulcdb.metrics.ne import NeFamily
     from ulcdb.metrics.sp import SpFamily
     from ulcdb.metrics.sr import SrFamily
 
-    return tuple(s for fam in (SpFamily(), DpFamily(), CpFamily(), NeFamily(), SrFamily())
-                 for s in fam.specs())
+    return tuple(s for fam in (SpFamily(), DpFamily(), CpFamily(), NeFamily(), SrFamily(),
+                               DrFamily(), DrDocFamily()) for s in fam.specs())
 
 
 def derived_names() -> list[str]:

@@ -8,6 +8,7 @@ from functools import cache
 from ulcdb.errors import NotFound
 from ulcdb.metrics import combined, cp, dp, ne, sp, sr
 from ulcdb.metrics.base import Family, MetricSpec
+from ulcdb.metrics.dr import scoring as dr
 
 # module:class of every built-in family, in catalogue order.
 FAMILY_PATHS: tuple[str, ...] = (
@@ -25,6 +26,8 @@ FAMILY_PATHS: tuple[str, ...] = (
     "ulcdb.metrics.cp:CpFamily",
     "ulcdb.metrics.ne:NeFamily",
     "ulcdb.metrics.sr:SrFamily",
+    "ulcdb.metrics.dr.family:DrFamily",
+    "ulcdb.metrics.dr.family:DrDocFamily",
     "ulcdb.metrics.combined:BackoffFamily",
 )
 
@@ -50,6 +53,8 @@ BUILTIN_SETS.update({
     "CP": tuple(cp.metric_names()),
     "NE": tuple(ne.metric_names()),
     "SR": tuple(sr.metric_names()),
+    "DR": tuple(dr.metric_names("DR")),
+    "DRdoc": tuple(dr.metric_names("DRdoc")),
 })
 BUILTIN_SETS["LING-b"] = tuple(n for n in combined.derived_names() if n.endswith("-b"))
 BUILTIN_SETS["LING-i"] = tuple(n for n in combined.derived_names() if n.endswith("-i"))
@@ -59,6 +64,14 @@ BUILTIN_SETS["metrics_DEFAULT"] = (
     "SR-Mr-*-b", "SR-Or-b", "DR-Or-*-b", "DR-Orp-*-b")
 BUILTIN_SETS["metrics_OPT_mt06_adequacy"] = (
     "RG-L", "RG-W-1.2", "MTR-wnsyn", "Ol", "DP-Or-*", "DR-Orp-*-i")
+# The DR sets of the ULC manual (its footnotes 23-24) and of the DR_doc paper (MetricsMATR
+# 2010, section 4: ULC over DR, over DR_doc, and its ULC_h).
+BUILTIN_SETS["metrics_DR"] = ("DR-Or-*-b",)
+BUILTIN_SETS["metrics_DRp"] = ("DR-Orp-*-b",)
+BUILTIN_SETS["ULC_DR"] = ("DR-Or-*", "DR-Orp-*", "DR-STM-4")
+BUILTIN_SETS["ULC_DRdoc"] = ("DRdoc-Or-*", "DRdoc-Orp-*", "DRdoc-STM-4")
+BUILTIN_SETS["ULC_h"] = ("RG-W-1.2", "MTR-wnsyn", "DP-HWC-r-4", "DP-Oc-*", "DP-Ol-*", "DP-Or-*",
+                         "CP-STM-4", "SR-Or-*", "SR-Orv", "DR-Orp-*")
 # Asiya 3.0's lexical names (negated error rates), as in its golden outputs.
 BUILTIN_SETS["ASIYA-LEX"] = ("BLEU", "NIST", "GTM-1", "GTM-2", "GTM-3", "MTR-exact", "MTR-stem",
                              "MTR-wnsyn", "RG-1", "RG-2", "RG-3", "RG-4", "RG-L", "RG-S*",
@@ -66,7 +79,7 @@ BUILTIN_SETS["ASIYA-LEX"] = ("BLEU", "NIST", "GTM-1", "GTM-2", "GTM-3", "MTR-exa
 # Every family set is also reachable as metrics_<NAME> (ULC.config's naming), which matters
 # for BLEU and NIST: as a bare name they are the metrics (ULC manual: 'BLEU' is BLEU-4).
 for _name in ("BLEU", "NIST", "GTM", "METEOR", "ROUGE", "ERROR", "CHRF",
-              "SP", "DP", "CP", "NE", "SR"):
+              "SP", "DP", "CP", "NE", "SR", "DRdoc"):
     BUILTIN_SETS[f"metrics_{_name}"] = BUILTIN_SETS[_name]
 # metrics_LEX is ULC's own lexical set (its sample ULC.config): one representative per lexical
 # family, so that ULC is not dominated by BLEU and NIST variants.  It is what `ulcdb score`
