@@ -28,6 +28,7 @@ FAMILY_PATHS: tuple[str, ...] = (
     "ulcdb.metrics.sr:SrFamily",
     "ulcdb.metrics.dr.family:DrFamily",
     "ulcdb.metrics.dr.family:DrDocFamily",
+    "ulcdb.metrics.tine:TineFamily",
     "ulcdb.metrics.combined:BackoffFamily",
 )
 
@@ -66,6 +67,7 @@ BUILTIN_SETS["metrics_OPT_mt06_adequacy"] = (
     "RG-L", "RG-W-1.2", "MTR-wnsyn", "Ol", "DP-Or-*", "DR-Orp-*-i")
 # The DR sets of the ULC manual (its footnotes 23-24) and of the DR_doc paper (MetricsMATR
 # 2010, section 4: ULC over DR, over DR_doc, and its ULC_h).
+BUILTIN_SETS["TINE"] = ("TINE", "TINE-B", "TINE-L", "TINE-A")  # Rios et al. 2011
 BUILTIN_SETS["metrics_DR"] = ("DR-Or-*-b",)
 BUILTIN_SETS["metrics_DRp"] = ("DR-Orp-*-b",)
 BUILTIN_SETS["ULC_DR"] = ("DR-Or-*", "DR-Orp-*", "DR-STM-4")
