@@ -195,4 +195,6 @@ def resolve_segments(store: Store, testbed_id: int, spec: str | None) -> list[in
 
 
 def split_names(spec: str) -> list[str]:
-    return [s.strip() for s in spec.split(",") if s.strip()]
+    """Comma-separated names, blanks dropped; a comma inside brackets belongs to the name
+    (tuned metrics such as ``TINE[alpha=0.62,beta=0.02]``)."""
+    return [s.strip() for s in re.split(r",(?![^\[]*\])", spec) if s.strip()]

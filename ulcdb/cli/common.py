@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from ulcdb.engines import Engine
 from ulcdb.store import Store, default_db_path
 
-console = Console(width=None if sys.stdout.isatty() else 200)
-err_console = Console(stderr=True)
+console = Console(width=None if sys.stdout.isatty() else 200, markup=False)  # names hold [ ]
+err_console = Console(stderr=True, markup=False)
 
 
 class Fmt(str, Enum):

@@ -266,3 +266,33 @@ def ingest_annotations(
         name = testbed or store.only_testbed()
         report = import_annotations(store, path, name, translator, fmt.value, tool)
     typer.echo(report.summary())
+
+
+class ResourceKind(str, Enum):
+    lin_thesaurus = "lin-thesaurus"
+    verbocean = "verbocean"
+
+
+@app.command("resource")
+def ingest_resource(
+    kind: Annotated[ResourceKind, typer.Argument(help="lin-thesaurus or verbocean.")],
+    paths: Annotated[list[Path], typer.Argument(help="The published file(s): simN.lsp, "
+                                                "simV.lsp, simA.lsp; verbocean.*.txt.")],
+    replace: Annotated[bool, typer.Option("--replace", help="Install over a different "
+                                          "copy already installed.")] = False,
+) -> None:
+    """Install Lin's thesaurus or VerbOcean for TINE, in place of its stand-ins.
+
+    The files are checked (a bad line is refused with file and line; nothing is installed)
+    and installed once for every store, in $ULCDB_RESOURCES (default
+    $XDG_DATA_HOME/ulcdb/resources).  TINE then expands arguments with Lin's 20 best
+    neighbours (instead of GloVe's) and aligns verbs VerbOcean relates (any relation but
+    opposite-of) besides VerbNet's; its signature names the files' checksum, so scores made
+    with other resources stay apart.  `--replace` swaps a different copy.
+
+    Example: ulcdb ingest resource lin-thesaurus simN.lsp simV.lsp simA.lsp
+    """
+    from ulcdb.metrics.tine_lexica import install
+
+    target, ident, entries = install(kind.value, paths, replace)
+    typer.echo(f"{kind.value} {ident}: {entries} entries installed in {target}")

@@ -22,6 +22,7 @@ from ulcdb.cli import (
     score,
     serve,
     sets,
+    tune,
 )
 from ulcdb.cli.common import state
 from ulcdb.errors import UlcdbError
@@ -118,6 +119,7 @@ qarla.register(app)
 meta.register(app)
 serve.register(app)
 annotate.register(app)
+tune.register(app)
 
 
 def main() -> None:

@@ -254,8 +254,21 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
                 replicates[metric, variant, coef] = reps[coef]
     report = MetaReport(task, estimates, human_source, Coverage.of(task, own, items, left_out),
                         len(universe), scale, notes, [], items, replicates)
-    report.warnings = _few_pairs(task, estimates, report.labels())
+    report.warnings = _few_pairs(task, estimates, report.labels()) + _tuned_here(store, task)
     return report
+
+
+def _tuned_here(store: Store, task: MetaTask) -> list[str]:
+    """A warning for each metric whose weights were tuned on this very test bed (its
+    signature says ``tuned-on:<test bed>``, as `ulcdb tune` writes)."""
+    rows = store.query(
+        "select distinct metric from scores s join score_batch b using (batch_id) "
+        "where testbed = ? and (?::varchar[] is null or list_contains(?, metric)) and "
+        "list_contains(string_split(signature, '|'), ?) order by metric",
+        [task.testbed, task.metrics and list(task.metrics), task.metrics and list(task.metrics),
+         f"tuned-on:{task.testbed}"])
+    return [f"warning: {m} was tuned on {task.testbed!r} itself: its correlation here is "
+            "optimistic (evaluate it on another test bed)" for (m,) in rows]
 
 
 # -- comparing metrics -------------------------------------------------------------------------

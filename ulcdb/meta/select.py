@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from ulcdb.errors import NotFound
 from ulcdb.meta.task import HUMAN_SET, MetaError, Scale
-from ulcdb.selection import resolve_metrics, stored_set
+from ulcdb.selection import resolve_metrics, split_names, stored_set
 from ulcdb.store import Store
 
 
 def split(spec: str | None) -> list[str]:
-    """Comma-separated names, blanks dropped."""
-    return [s.strip() for s in (spec or "").split(",") if s.strip()]
+    """Comma-separated names, blanks dropped (commas inside brackets kept)."""
+    return split_names(spec or "")
 
 
 def human_translations(store: Store, testbed_id: int) -> list[str]:
