@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ulcdb.cli.common import Fmt, err_console, open_store, render
+from ulcdb.cli.meta_protocol import Selection, refuse, run_protocol
 from ulcdb.meta import (
     COEFFICIENTS,
     MetaError,
@@ -25,6 +26,7 @@ from ulcdb.meta import (
     records_csv,
     select,
 )
+from ulcdb.meta.protocol import Settings
 from ulcdb.outputs import file_option
 from ulcdb.scoring import imported_metrics
 from ulcdb.store import Store
@@ -59,6 +61,11 @@ class HumanFrom(str, Enum):
     auto = "auto"
     ingested = "ingested"
     derived = "derived"
+
+
+class Protocol(str, Enum):
+    wmt23 = "wmt23"
+    wmt24 = "wmt24"
 
 
 class SigTest(str, Enum):
@@ -98,7 +105,8 @@ def meta(
     refs: Annotated[str | None, typer.Option(
         "-r", "--refs", help="Reference set: a stored reference-set name, or references / "
         "reference sets, comma-separated (default: all references).")] = None,
-    level: Annotated[Level, typer.Option("-G", "--level", help="seg, doc or sys.")] = Level.sys,
+    level: Annotated[Level | None, typer.Option(
+        "-G", "--level", help="seg, doc or sys (default sys).", show_default=False)] = None,
     criterion: Annotated[str | None, typer.Option(
         "--criterion", "-c", help="Human criterion, e.g. MQM, DA-raw, DA-z, adequacy "
         "(default: the only one).")] = None,
@@ -163,6 +171,19 @@ def meta(
         "else CSV); needed with --format csv, whose stdout holds the results.",
         callback=file_option)] = None,
     fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = MetaFmt.table,
+    protocol: Annotated[Protocol | None, typer.Option(
+        "--protocol", help="Print the WMT metrics-task table instead: wmt23 (system-level "
+        "pairwise accuracy, global over --testbeds; system- and segment-level Pearson; "
+        "segment-level acc-t) or wmt24 (system-level soft pairwise accuracy; segment-level "
+        "acc-t), each with its rank column (significance clusters, p <= 0.05).  "
+        "mt-metrics-eval's defaults: --bootstrap 1000 resamples per pair of metrics, block "
+        "size 100, early stop when p < 0.02 or p > 0.5; acc-t: acc23 with epsilon search "
+        "averaged over segments, pairwise permutation test; SPA: 1000 permutations, seed 4; "
+        "--seed seeds the resampling.", show_default=False)] = None,
+    testbeds: Annotated[str | None, typer.Option(
+        "--testbeds", help="With --protocol: several test beds, comma-separated (wmt23's "
+        "accuracy is then pooled over them, the other columns are per test bed).",
+        show_default=False)] = None,
 ) -> None:
     """Meta-evaluate stored metric scores against human judgments: metrics x coefficients.
 
@@ -178,8 +199,31 @@ def meta(
     Document and system human scores are the ingested ones when present, else the mean of
     segment assessments.  Scores must be stored first (`ulcdb score`).
 
+    With --protocol wmt23|wmt24 it prints instead one table as the WMT23/WMT24 metrics
+    task reports did, every statistic with its rank (significance cluster), computed as
+    mt-metrics-eval computes them.
+
     Example: ulcdb meta -G seg --criterion MQM --sort pearson
+
+    Example: ulcdb meta --protocol wmt24 -c MQM -m BLEU,chrF
     """
+    if protocol is not None:
+        refuse(protocol.value, {
+            "-G": level is not None, "--coef": coef is not None, "--grouping": grouping !=
+            Grouping.flat, "--own-items": own_items, "--threshold": threshold is not None,
+            "--acc-ties": acc_ties != "acc_eq", "--resample": resample is not None,
+            "--ci": ci != "95,99", "--fisher": fisher, "--sort": sort is not None,
+            "--sig": sig is not None, "--sig-coef": sig_coef is not None,
+            "--sig-out": sig_out is not None, "-t with --testbeds": bool(testbed and testbeds)})
+        sel = Selection(
+            tuple(select.split(testbeds)) or ((testbed,) if testbed else ()), metrics, systems,
+            refs, criterion, tuple(exclude or []), exclude_human, include_human, variant,
+            "doc_mean" if dr else reading.value.replace("-", "_"), human.value, min_segments)
+        run_protocol(sel, Settings(protocol.value, bootstrap, seed), fmt.value)
+        return
+    if testbeds:
+        raise MetaError("--testbeds goes with --protocol; without it give one test bed with -t")
+    level = level or Level.sys
     if sig and fmt == MetaFmt.csv and sig_out is None:
         raise MetaError("with --format csv, --sig needs --sig-out FILE for its table (stdout "
                         "holds one CSV of results)")

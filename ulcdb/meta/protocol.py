@@ -1,0 +1,290 @@
+"""WMT23 and WMT24 metrics-task meta-evaluation (``ulcdb meta --protocol wmt23|wmt24``).
+
+The tasks of mt-metrics-eval's ``tasks.WMT23`` and ``tasks.WMT24``, run on stored scores with
+the ports of ``ulcdb.meta.wmt23``:
+
+- wmt23: system-level pairwise accuracy (Kocmi et al. 2021; pooled over every test bed given,
+  MTME's global accuracy), and per test bed system-level Pearson, segment-level Pearson
+  (flat) and segment-level acc-t (acc23 with epsilon search, averaged over items).
+- wmt24: per test bed system-level soft pairwise accuracy (SPA, from segment scores) and
+  segment-level acc-t.
+
+Every column ranks the metrics as MTME does: metrics sorted best first, every pair tested
+(PERM-BOTH, or for acc-t the pairwise permutation test, ``perm_test='pairs'``), ranks from
+``assign_ranks`` at p <= 0.05.  MTME's Task defaults: k=1000 resamples, block size 100,
+early stop when p < 0.02 or p > 0.5; SPA with 1000 permutations, seed 4.  MTME draws from the
+unseeded global generator; here each column draws from ``np.random.RandomState(seed)``.
+
+Data: the items of ``fetch_items`` (views meta_items / meta_human), the items every metric
+scores (``common``), human translations left out; arrays are (n_systems, n_segments) with
+NaN where a score is missing, systems by name, segments by id.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import scipy.stats
+
+from ulcdb.meta import wmt23
+from ulcdb.meta.evaluate import fetch_items, prepare
+from ulcdb.meta.report import Items
+from ulcdb.meta.task import MetaError, MetaTask
+from ulcdb.store import Store
+
+PROTOCOLS = ("wmt23", "wmt24")
+Key = tuple[str, str]  # (metric, variant)
+STAT_LABELS = {"accuracy": "sys acc", "pearson": "Pearson", "acc_t": "acc-t", "spa": "SPA"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The protocol and MTME's Task defaults for its significance tests."""
+
+    protocol: str
+    k: int = 1000  # resamples per pair of metrics (0: no ranks)
+    seed: int = 1234
+    block_size: int = 100
+    early_min: float = 0.02
+    early_max: float = 0.5
+    pval: float = 0.05
+    spa_permutations: int = 1000
+    spa_seed: int = 4
+
+    def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise MetaError(f"protocol must be one of {', '.join(PROTOCOLS)}, not "
+                            f"{self.protocol!r}")
+        if self.k < 0:
+            raise MetaError("the number of resamples cannot be negative")
+
+    @property
+    def params(self) -> wmt23.PermParams:
+        return wmt23.PermParams(self.block_size, self.early_min, self.early_max)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One task of the protocol: a statistic at a level on one test bed (or several)."""
+
+    key: str  # record field, e.g. seg_acc_t or ende:seg_acc_t
+    label: str  # table header
+    statistic: str  # accuracy, pearson, acc_t or spa
+    level: str  # the level of the arrays: seg or sys
+    testbeds: tuple[str, ...]
+
+    @property
+    def perm_test(self) -> str:
+        return "pairs" if self.statistic == "acc_t" else "scores"
+
+
+@dataclass(frozen=True)
+class Pearson(wmt23.Statistic):
+    """Pearson's r over the entries where both scores are present (MTME's flat scipy
+    pearsonr, avg_by='none')."""
+
+    def __call__(self, human: np.ndarray, metric: np.ndarray, rs: object = None) -> float:
+        h, m = np.ravel(human), np.ravel(metric)
+        keep = ~(np.isnan(h) | np.isnan(m))
+        if keep.sum() < 2:
+            return float("nan")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a constant vector: NaN, as scipy says
+            return float(scipy.stats.pearsonr(h[keep], m[keep])[0])
+
+
+@dataclass
+class Bed:
+    """One test bed's arrays at one level: the items every selected metric scores."""
+
+    testbed: str
+    level: str
+    systems: list[str]
+    units: list[str]
+    human: np.ndarray  # (n_systems, n_units), NaN where missing
+    metrics: dict[Key, np.ndarray]
+    n_items: int
+    human_source: str
+    left_out: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ColumnResult:
+    column: Column
+    values: dict[Key, float]
+    ranks: dict[Key, int] | None  # None: no significance tests (k = 0)
+    epsilons: dict[Key, float] | None  # acc-t only
+    order: list[Key]  # best first
+    sig: np.ndarray  # [i, j], j > i: p-value that order[j] is as good as order[i]
+
+
+@dataclass
+class ProtocolReport:
+    settings: Settings
+    criterion: str
+    tasks: list[MetaTask]  # one per test bed (segment level), as resolved
+    beds: dict[tuple[str, str], Bed]
+    results: list[ColumnResult]
+    keys: list[Key]  # metrics, in row order (best first on the first column)
+    warnings: list[str] = field(default_factory=list)
+
+
+# -- columns -----------------------------------------------------------------------------------
+
+
+def columns(protocol: str, testbeds: Sequence[str]) -> list[Column]:
+    """The protocol's tasks, in MTME's order; several test beds prefix per-bed keys."""
+    many = len(testbeds) > 1
+
+    def per_bed(tb: str, statistic: str, level: str) -> Column:
+        shown = "sys" if statistic == "spa" else level  # SPA ranks systems from segments
+        key, label = f"{shown}_{statistic}", f"{shown} {STAT_LABELS[statistic]}"
+        return Column(f"{tb}:{key}" if many else key, f"{tb} {label}" if many else label,
+                      statistic, level, (tb,))
+
+    out: list[Column] = []
+    if protocol == "wmt23":
+        out.append(Column("global_accuracy" if many else "sys_accuracy",
+                          "global sys acc" if many else "sys acc", "accuracy", "sys",
+                          tuple(testbeds)))
+        for tb in testbeds:
+            out += [per_bed(tb, "pearson", "sys"), per_bed(tb, "pearson", "seg"),
+                    per_bed(tb, "acc_t", "seg")]
+    else:
+        for tb in testbeds:
+            out += [per_bed(tb, "spa", "seg"), per_bed(tb, "acc_t", "seg")]
+    return out
+
+
+def levels(protocol: str) -> tuple[str, ...]:
+    """The levels whose scores the protocol needs."""
+    return ("sys", "seg") if protocol == "wmt23" else ("seg",)
+
+
+# -- arrays ------------------------------------------------------------------------------------
+
+
+def _unit_order(unit: str) -> tuple[int, int, str]:
+    return (0, int(unit), "") if unit.isdigit() else (1, 0, unit)
+
+
+def _matrix(it: Items, values: np.ndarray, sys_index: dict[str, int],
+            unit_index: dict[str, int]) -> np.ndarray:
+    out = np.full((len(sys_index), len(unit_index)), np.nan)
+    rows = [sys_index[str(t)] for t in it.translator]
+    cols = [unit_index[str(u)] for u in it.unit]
+    out[rows, cols] = values
+    return out
+
+
+def bed_arrays(testbed: str, level: str, items: dict[Key, Items], human_source: str,
+               left_out: dict[str, str]) -> Bed:
+    """(n_systems, n_units) arrays of the items: systems by name, units by id."""
+    systems = sorted({str(t) for it in items.values() for t in it.translator})
+    units = sorted({str(u) for it in items.values() for u in it.unit}, key=_unit_order)
+    sys_index = {s: i for i, s in enumerate(systems)}
+    unit_index = {u: i for i, u in enumerate(units)}
+    human = np.full((len(systems), len(units)), np.nan)
+    metrics: dict[Key, np.ndarray] = {}
+    for key, it in items.items():
+        h = _matrix(it, it.human, sys_index, unit_index)
+        human = np.where(np.isnan(human), h, human)
+        metrics[key] = _matrix(it, it.score, sys_index, unit_index)
+    n_items = max((len(it.human) for it in items.values()), default=0)
+    return Bed(testbed, level, systems, units, human, metrics, n_items, human_source, left_out)
+
+
+def fetch_bed(store: Store, task: MetaTask) -> tuple[MetaTask, Bed]:
+    """The task resolved (targets) and its common items as arrays."""
+    task, left_out, _scale, _notes = prepare(store, replace(task, items="common"))
+    own, human_source = fetch_items(store, task)
+    used = {k: it.subset(it.common) for k, it in own.items()}
+    if not any(len(it.human) for it in used.values()):
+        raise MetaError(f"no {task.level}-level item (target and unit) of {task.testbed!r} is "
+                        f"scored by every metric of the run: choose metrics with -m")
+    return task, bed_arrays(task.testbed, task.level, used, human_source, left_out)
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def _inputs(col: Column, beds: dict[tuple[str, str], Bed], keys: Sequence[Key], settings: Settings
+            ) -> tuple[np.ndarray, dict[Key, np.ndarray], wmt23.Statistic]:
+    """Human array, metric arrays and the statistic of a column."""
+    if col.statistic == "accuracy":
+        vecs = [beds[tb, "sys"] for tb in col.testbeds]
+        human, sizes = wmt23.concat_lps([b.human[:, 0] for b in vecs])
+        metrics = {k: wmt23.concat_lps([b.metrics[k][:, 0] for b in vecs])[0] for k in keys}
+        return human, metrics, wmt23.GlobalAccuracy(sizes)
+    bed = beds[col.testbeds[0], col.level]
+    metrics = {k: bed.metrics[k] for k in keys}
+    if col.statistic == "pearson":
+        return bed.human, metrics, Pearson()
+    if col.statistic == "spa":
+        return bed.human, metrics, wmt23.SoftPairwiseAccuracy(settings.spa_permutations,
+                                                              settings.spa_seed)
+    return bed.human, metrics, wmt23.TiesOpt("acc23", "item", 1.0)
+
+
+def _labelled(metrics: dict[Key, np.ndarray]) -> dict[str, np.ndarray]:
+    """compare_metrics sorts ties by name: metric and variant joined keep that order."""
+    return {f"{m}\x1f{v}": a for (m, v), a in metrics.items()}
+
+
+def _key(name: str) -> Key:
+    metric, variant = name.split("\x1f", 1)
+    return metric, variant
+
+
+def run_column(col: Column, beds: dict[tuple[str, str], Bed], keys: Sequence[Key],
+               settings: Settings) -> ColumnResult:
+    """Scores, significance matrix and ranks of one column (MTME CompareMetrics*)."""
+    human, metrics, stat = _inputs(col, beds, keys, settings)
+    rs = np.random.RandomState(settings.seed)
+    comp = wmt23.compare_metrics(human, _labelled(metrics), stat, settings.k, settings.params,
+                                 settings.pval, col.perm_test, rs)
+    order = [_key(n) for n in comp.names]
+    epsilons = None
+    if col.statistic == "acc_t":
+        epsilons = {k: wmt23.acc23(human, m, "item")[1] for k, m in metrics.items()}
+    ranks = dict(zip(order, comp.ranks, strict=True)) if settings.k else None
+    return ColumnResult(col, dict(zip(order, comp.scores, strict=True)), ranks, epsilons,
+                        order, comp.sig_matrix)
+
+
+def _common_keys(beds: dict[tuple[str, str], Bed]) -> tuple[list[Key], list[Key]]:
+    """Metrics scored on every array the protocol needs, and those left out."""
+    sets = [set(b.metrics) for b in beds.values()]
+    every = set.intersection(*sets)
+    union = set.union(*sets)
+    return sorted(every), sorted(union - every)
+
+
+def run(store: Store, tasks: Sequence[MetaTask], settings: Settings) -> ProtocolReport:
+    """Run the protocol on seg-level tasks, one per test bed (same criterion)."""
+    if not tasks:
+        raise MetaError("no test bed to evaluate")
+    if len({t.testbed for t in tasks}) != len(tasks):
+        raise MetaError("a test bed is named twice")
+    beds: dict[tuple[str, str], Bed] = {}
+    resolved: list[MetaTask] = []
+    for task in tasks:
+        for level in levels(settings.protocol):
+            done, bed = fetch_bed(store, replace(task, level=level, n_resamples=0))
+            beds[task.testbed, level] = bed
+            if level == "seg":
+                resolved.append(done)
+    keys, dropped = _common_keys(beds)
+    if not keys:
+        raise MetaError("no metric is scored on every test bed and level the protocol needs")
+    results = [run_column(c, beds, keys, settings)
+               for c in columns(settings.protocol, [t.testbed for t in tasks])]
+    report = ProtocolReport(settings, tasks[0].criterion, resolved, beds, results,
+                            results[0].order)
+    if dropped:
+        report.warnings.append("left out (not scored on every test bed and level the protocol "
+                               "needs): " + ", ".join(f"{m} [{v}]" for m, v in dropped))
+    return report

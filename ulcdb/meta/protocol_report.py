@@ -1,0 +1,159 @@
+"""Renderings of a WMT23/WMT24 protocol run: header lines, text table cells, CSV, JSON, LaTeX.
+
+JSON keeps the envelope of ``ulcdb meta -f json``: ``{"run": {...}, "results": [...],
+"significance": [...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ulcdb.meta.protocol import Key, ProtocolReport
+from ulcdb.meta.report import _esc, _fmt, _num, records_csv
+
+MTME_TASKS = {"wmt23": "tasks.WMT23", "wmt24": "tasks.WMT24"}
+
+
+def labels(report: ProtocolReport) -> dict[Key, str]:
+    """Metric names, with the variant where a metric has several."""
+    many = {m for m, _ in report.keys if sum(1 for k in report.keys if k[0] == m) > 1}
+    return {(m, v): f"{m} [{v}]" if m in many else m for m, v in report.keys}
+
+
+def settings_record(report: ProtocolReport) -> dict:
+    s = report.settings
+    return {"protocol": s.protocol, "mtme": MTME_TASKS[s.protocol], "k": s.k, "seed": s.seed,
+            "block_size": s.block_size, "early_min": s.early_min, "early_max": s.early_max,
+            "pval": s.pval, "acc_t": {"variant": "acc23", "average_by": "item",
+                                      "sample_rate": 1.0, "perm_test": "pairs"},
+            "spa": {"num_permutations": s.spa_permutations, "seed": s.spa_seed}
+            if s.protocol == "wmt24" else None}
+
+
+def summary_lines(report: ProtocolReport) -> list[str]:
+    s = report.settings
+    stats = ("system-level pairwise accuracy" +
+             (" (global, pooled over test beds)" if len(report.tasks) > 1 else "") +
+             ", system- and segment-level Pearson, segment-level acc-t"
+             if s.protocol == "wmt23" else "system-level soft pairwise accuracy (SPA), "
+             "segment-level acc-t")
+    human = sorted({b.human_source for b in report.beds.values()})
+    lines = [f"{s.protocol.upper()} protocol (mt-metrics-eval {MTME_TASKS[s.protocol]}): "
+             f"{stats}; {report.criterion} ({'+'.join(human)}) vs metric scores"]
+    if s.k:
+        lines.append(f"ranks: significance clusters at p <= {s.pval:g} (AssignRanks), {s.k} "
+                     f"resamples per pair of metrics, block size {s.block_size}, early stop "
+                     f"when p < {s.early_min:g} or p > {s.early_max:g}, seed {s.seed}; "
+                     "PERM-BOTH, acc-t: pairwise permutation (perm_test='pairs')")
+    else:
+        lines.append("ranks: none (--bootstrap 0: no significance tests)")
+    lines.append("acc-t: acc23 (Deutsch et al. 2023) at the epsilon maximising it, averaged "
+                 "over segments (average_by='item', sample rate 1)" +
+                 (f"; SPA: {s.spa_permutations} permutations, seed {s.spa_seed}"
+                  if s.protocol == "wmt24" else ""))
+    for task in report.tasks:
+        beds = [b for (tb, _), b in report.beds.items() if tb == task.testbed]
+        sizes = "; ".join(f"{b.level}: {b.n_items} items ({len(b.systems)} systems"
+                          + (f" x {len(b.units)} segments)" if b.level == "seg" else ")")
+                          for b in beds)
+        left = {n: w for b in beds for n, w in b.left_out.items()}
+        lines.append(f"{task.testbed} against {task.refset}: {sizes}; items every metric "
+                     f"scores; targets: {', '.join(beds[0].systems)}"
+                     + (f"; left out: {', '.join(f'{n} ({w})' for n, w in left.items())}"
+                        if left else ""))
+    return lines
+
+
+def records(report: ProtocolReport) -> list[dict]:
+    names = labels(report)
+    out = []
+    for key in report.keys:
+        rec: dict = {"metric": key[0], "variant": key[1], "label": names[key]}
+        for r in report.results:
+            rec[r.column.key] = _num(r.values[key])
+            rec[f"{r.column.key}_rank"] = r.ranks[key] if r.ranks else None
+            if r.epsilons is not None:
+                rec[f"{r.column.key}_epsilon"] = _num(r.epsilons[key])
+        out.append(rec)
+    return out
+
+
+def significance(report: ProtocolReport) -> list[dict]:
+    """Every tested pair: p-value that the worse metric is as good as the better one."""
+    names = labels(report)
+    out = []
+    for r in report.results:
+        if not r.ranks:
+            continue
+        for i, better in enumerate(r.order):
+            for j in range(i + 1, len(r.order)):
+                out.append({"column": r.column.key, "better": names[better],
+                            "worse": names[r.order[j]], "p_value": float(r.sig[i, j]),
+                            "test": "pairs" if r.column.perm_test == "pairs" else "perm-both"})
+    return out
+
+
+def run_record(report: ProtocolReport) -> dict:
+    return {"protocol": report.settings.protocol, "criterion": report.criterion,
+            "settings": settings_record(report),
+            "columns": [{"key": r.column.key, "label": r.column.label,
+                         "statistic": r.column.statistic, "level": r.column.level,
+                         "testbeds": list(r.column.testbeds)} for r in report.results],
+            "testbeds": {t.testbed: {"refset": t.refset, **{
+                level: {"n_items": b.n_items, "systems": b.systems, "n_units": len(b.units),
+                        "left_out": b.left_out}
+                for (tb, level), b in report.beds.items() if tb == t.testbed}}
+                for t in report.tasks},
+            "summary": summary_lines(report), "warnings": list(report.warnings)}
+
+
+def to_json(report: ProtocolReport) -> str:
+    payload = {"run": run_record(report), "results": records(report),
+               "significance": significance(report)}
+    return json.dumps(payload, ensure_ascii=False, indent=1)
+
+
+def to_csv(report: ProtocolReport) -> str:
+    return records_csv(records(report))
+
+
+def table(report: ProtocolReport) -> tuple[list[str], list[tuple[str, ...]]]:
+    """Columns and rows: metric, then rank and value per task (epsilon after acc-t)."""
+    names = labels(report)
+    header = ["metric"]
+    for r in report.results:
+        header += [f"{r.column.label} rank", r.column.label]
+        if r.epsilons is not None:
+            header.append(f"{r.column.label} eps")
+    rows = []
+    for key in report.keys:
+        cells = [names[key]]
+        for r in report.results:
+            cells += [str(r.ranks[key]) if r.ranks else "-", _fmt(r.values[key])]
+            if r.epsilons is not None:
+                cells.append(_eps(r.epsilons[key]))
+        rows.append(tuple(cells))
+    return header, rows
+
+
+def _eps(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.4g}"
+
+
+def to_latex(report: ProtocolReport) -> str:
+    """MTME's LaTeX layout: a rank and a value per task, rank 1 in bold."""
+    names = labels(report)
+    out = [*(f"% {line}" for line in summary_lines(report)),
+           r"\begin{tabular}{l" + "|rr" * len(report.results) + "}", r"\toprule",
+           "Metric & " + " & ".join(rf"\multicolumn{{2}}{{|l}}{{{_esc(r.column.label)}}}"
+                                    for r in report.results) + r" \\", r"\midrule"]
+    for key in report.keys:
+        cells = []
+        for r in report.results:
+            rank, value = (str(r.ranks[key]) if r.ranks else "-"), _fmt(r.values[key], 3)
+            if r.ranks and r.ranks[key] == 1:
+                rank, value = rf"\textbf{{{rank}}}", rf"\textbf{{{value}}}"
+            cells.append(f"{rank} & {value}")
+        out.append(f"{_esc(names[key])} & " + " & ".join(cells) + r" \\")
+    return "\n".join([*out, r"\bottomrule", r"\end{tabular}"])
