@@ -13,6 +13,7 @@ from typer.core import TyperGroup
 from ulcdb import __version__
 from ulcdb.cli import (
     annotate,
+    compare,
     delete,
     ingest,
     interchange,
@@ -120,6 +121,7 @@ meta.register(app)
 serve.register(app)
 annotate.register(app)
 tune.register(app)
+compare.register(app)
 
 
 def main() -> None:

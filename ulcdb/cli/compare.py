@@ -1,0 +1,188 @@
+"""`ulcdb compare`: paired significance tests between systems, clusters, buckets."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from ulcdb.cli.common import Fmt, console, err_console, open_store, render
+from ulcdb.cli.score import Case, MetricsOpt, RefsOpt, SystemsOpt, TestbedOpt
+from ulcdb.compare import (
+    CompareError,
+    CompareReport,
+    CompareTask,
+    bucket_scores,
+    run,
+    where_segments,
+)
+from ulcdb.names import suggest
+from ulcdb.scoring import Pair, Scorer, variant_of
+from ulcdb.selection import Selection, select
+
+DEFAULT_METRICS = "BLEU,chrF,1-TER"
+
+
+class Method(str, Enum):
+    bs = "bs"
+    ar = "ar"
+
+
+class Unit(str, Enum):
+    seg = "seg"
+    doc = "doc"
+
+
+def compare(
+    testbed: TestbedOpt = None,
+    baseline: Annotated[str | None, typer.Option(
+        "-b", "--baseline", help="Baseline system: every other system is tested against it "
+        "(without: every pair, with clusters).")] = None,
+    systems: SystemsOpt = None,
+    metrics: MetricsOpt = None,
+    refs: RefsOpt = None,
+    method: Annotated[Method, typer.Option(
+        "--method", help="bs: paired bootstrap resampling; ar: paired approximate "
+        "randomization.")] = Method.bs,
+    resamples: Annotated[int | None, typer.Option(
+        "--resamples", "-n", help="Resamples (bs, default 1000) or trials (ar, default "
+        "10000), as sacrebleu.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed (sacrebleu's default).")] = 12345,
+    unit: Annotated[Unit, typer.Option(
+        "--unit", help="What is resampled: segments, or documents (document-level metrics, "
+        "dependent segments).")] = Unit.seg,
+    where: Annotated[str | None, typer.Option(
+        "--where", help="SQL predicate selecting segments, over seg_id, doc_id, seg_in_doc, "
+        "source, genre, domain, origlang, doc_index, e.g. \"length(source) > 200\".")] = None,
+    by: Annotated[str | None, typer.Option(
+        "--by", help="Scores per bucket of segments instead of tests: length (reference "
+        "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME.")] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="Score variant (default: the test bed's case, else the only "
+        "one).")] = None,
+    case: Annotated[Case | None, typer.Option("--case", help="all or lc.")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="Significance level.")] = 0.05,
+    pairs: Annotated[bool, typer.Option(
+        "--pairs", help="Without -b, print the pairwise tests (csv/json) instead of the "
+        "ranked systems.")] = False,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j",
+                                             help="Processes for scoring.")] = None,
+    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = Fmt.table,
+) -> None:
+    """Is system A significantly better than B, and where? Paired tests for any metric.
+
+    With -b: each system against the baseline, as sacrebleu --paired-bs / --paired-ar do
+    (the same draws: with the defaults BLEU, chrF and TER equal sacrebleu's mean, 95%
+    interval and p-value). BLEU, chrF, TER, NIST and BLEU-n are recomputed by their corpus
+    formulas from the stored per-segment statistics on every resample; other metrics
+    (linguistic, imported...) as the mean of their segment scores. Without -b: every pair,
+    systems ranked with significance clusters (a new cluster starts at a system significantly
+    worse than every system above it; p-values Holm-Bonferroni adjusted over the pairs of
+    each metric). Missing scores are computed first.
+
+    Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER
+    """
+    with open_store(read_only=True) as store:
+        sel = select(store, testbed, metrics or DEFAULT_METRICS, systems, refs, None,
+                     None if case is None else case == Case.lc)
+        names = _systems(sel, baseline, list(store.translators(store.testbed_id(sel.testbed))))
+    _score_missing(sel, names, jobs)
+    with open_store(read_only=True) as store:
+        segments = where_segments(store, sel.testbed, where) if where else None
+        task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names),
+                           "+".join(sorted(sel.refs)), variant_of(sel.params), baseline,
+                           variant, method.value, resamples, seed, unit.value, segments, alpha)
+        if by:
+            rows = bucket_scores(store, task, by)
+            render(["bucket", "n_segments", "system", "metric", "score"],
+                   [[r.bucket, r.n_segments, r.system, r.metric, r.score] for r in rows], fmt)
+            return
+        report = run(store, task)
+    _header(report, where)
+    _emit(report, fmt, pairs)
+
+
+def _systems(sel: Selection, baseline: str | None, known: list[str]) -> list[str]:
+    names = list(sel.systems)
+    if baseline is None:
+        return names
+    if baseline not in names:
+        if baseline not in known:
+            raise CompareError(f"no system named {baseline!r}{suggest(baseline, known)}")
+        names.append(baseline)
+    return [baseline, *(n for n in names if n != baseline)]
+
+
+def _score_missing(sel: Selection, names: list[str], jobs: int | None) -> None:
+    pairs = [Pair(n, tuple(sorted(sel.refs))) for n in names]
+    with open_store(read_only=True) as store:
+        if not Scorer(store, sel.testbed, sel.params, jobs).pending(sel.metrics, pairs):
+            return
+    with open_store() as store:
+        summary = Scorer(store, sel.testbed, sel.params, jobs).run(sel.metrics, pairs).summary()
+    err_console.print(summary, style="dim", highlight=False)
+
+
+def _header(report: CompareReport, where: str | None) -> None:
+    t = report.task
+    what = ("paired bootstrap resampling" if t.method == "bs"
+            else "paired approximate randomization")
+    n = f"{t.n_samples} {'resamples' if t.method == 'bs' else 'trials'}, seed {t.seed}"
+    against = (f"each system against {t.baseline}" if t.baseline else
+               f"every pair of {len(t.systems)} systems; clusters at p < {t.alpha:g} after "
+               "Holm-Bonferroni over each metric's pairs")
+    units = "segments" if t.unit == "seg" else "documents"
+    lines = [f"{what} ({n}) of {units}, references {t.refset}: {against}"]
+    if where:
+        lines.append(f"segments where {where}: {len(t.segments or ())}")
+    by_reading: dict[str, list[str]] = {}
+    for metric, reading in report.readings.items():
+        by_reading.setdefault(reading, []).append(metric)
+    lines += [f"{', '.join(ms)}: {r}" for r, ms in by_reading.items()]
+    lines += report.notes
+    for line in lines:
+        err_console.print(line, style="dim", highlight=False, soft_wrap=True)
+
+
+def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
+    t = report.task
+    if pairs and t.baseline is None and fmt != Fmt.table:
+        render(["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
+               [[p.metric, p.system_a, p.system_b, p.delta, p.p_value, p.p_holm]
+                for p in report.pairs], fmt)
+        return
+    if fmt == Fmt.table:
+        _table(report)
+        return
+    cols = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",
+            "p_value", "method", "n_samples", "seed", "n_units"]
+    extra = ["rank", "cluster"] if t.baseline is None else []
+    render(cols + extra,
+           [[r.system, r.baseline, r.metric, r.score, r.mean, r.ci, r.ci_low, r.ci_high,
+             r.p_value, t.method, t.n_samples, t.seed, r.n_units]
+            + ([r.rank, r.cluster] if extra else []) for r in report.results], fmt)
+
+
+def _table(report: CompareReport) -> None:
+    t = report.task
+    rows = []
+    for r in report.results:
+        interval = (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
+                    else "")
+        mark = ("*" if r.p_value is not None and r.p_value < t.alpha else "")
+        lead = [r.cluster, r.rank] if t.baseline is None else []
+        rows.append(lead + [r.metric, r.system, f"{r.score:.4f}", interval,
+                            "" if r.p_value is None else f"{r.p_value:.4f}{mark}"])
+    head = (["cluster", "rank"] if t.baseline is None else []) + [
+        "metric", "system", "score", "mean ± 95% CI", "p-value" if t.baseline else ""]
+    if t.baseline is None:
+        head, rows = head[:-1], [r[:-1] for r in rows]
+    render(head, rows, Fmt.table)
+    if t.baseline is not None:
+        console.print(f"* p < {t.alpha:g}: significantly different from {t.baseline}",
+                      style="dim", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(compare)

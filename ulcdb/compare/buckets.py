@@ -1,0 +1,112 @@
+"""Where a system is better: scores per bucket of segments (compare-mt's analyses), and the
+segments an SQL predicate selects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import duckdb
+import numpy as np
+
+from ulcdb.compare.data import CompareError, load_units, metric_variant
+from ulcdb.compare.run import CompareTask
+from ulcdb.compare.significance import corpus_score
+from ulcdb.selection import stored_set
+from ulcdb.store import Store
+
+BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME")
+LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
+
+
+@dataclass(frozen=True)
+class BucketRow:
+    bucket: str
+    n_segments: int
+    system: str
+    metric: str
+    score: float
+
+
+def where_segments(store: Store, testbed: str, predicate: str) -> frozenset[int]:
+    """Segment ids for which ``predicate`` holds, over columns of the segment (``seg_id``,
+    ``doc_id``, ``seg_in_doc``, ``source``) and its document (``genre``, ``domain``,
+    ``origlang``, ``doc_index``)."""
+    sql = ("select seg_id from (select s.seg_id, s.doc_id, s.seg_in_doc, s.source, d.genre, "
+           "d.domain, d.origlang, d.doc_index from segment s join document d using "
+           "(testbed_id, doc_id) where s.testbed_id = ?) where " + predicate)
+    try:
+        rows = store.query(sql, [store.testbed_id(testbed)])
+    except duckdb.Error as exc:
+        first = str(exc).splitlines()[0]
+        raise CompareError(f"--where {predicate!r}: {first}") from None
+    if not rows:
+        raise CompareError(f"--where {predicate!r} selects no segment of {testbed!r}")
+    return frozenset(r[0] for r in rows)
+
+
+def _length_label(n: int) -> str:
+    if n < LENGTH_CUTS[0]:
+        return f"<{LENGTH_CUTS[0]}"
+    for low, high in zip(LENGTH_CUTS, LENGTH_CUTS[1:], strict=False):
+        if n < high:
+            return f"[{low},{high})"
+    return f">={LENGTH_CUTS[-1]}"
+
+
+def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
+    """Each segment's bucket."""
+    tid = store.testbed_id(task.testbed)
+    if by == "length":
+        ref = sorted(task.refset.split("+"))[0]
+        rows = store.query(
+            "select x.seg_id, len(string_split_regex(trim(x.text), '\\s+')) from translation x "
+            "join translator t using (translator_id) where t.testbed_id = ? and t.name = ?",
+            [tid, ref])
+        return {s: _length_label(n) for s, n in rows}
+    column = {"doc": "s.doc_id", "domain": "d.domain", "genre": "d.genre",
+              "orig-lang": "d.origlang"}.get(by)
+    if column is not None:
+        rows = store.query(f"select s.seg_id, coalesce({column}, '(none)') from segment s "
+                           "join document d using (testbed_id, doc_id) where s.testbed_id = ?",
+                           [tid])
+        return dict(rows)
+    if by.startswith("set:"):
+        name = by[4:]
+        members = stored_set(store, tid, "segment", name)
+        if members is None:
+            raise CompareError(f"no segment set named {name!r} (see `ulcdb list sets`)")
+        inside = {int(m) for m in members}
+        rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
+        return {s: (f"in {name}" if s in inside else f"not in {name}") for (s,) in rows}
+    raise CompareError(f"--by {by!r}: use one of {', '.join(BUCKETS)}")
+
+
+def bucket_scores(store: Store, task: CompareTask, by: str) -> list[BucketRow]:
+    """Every system's score on every metric within each bucket (corpus formulas on the
+    bucket's statistics, else the mean of its segment scores)."""
+    labels = segment_labels(store, task, by)
+    seg_task = replace(task, unit="seg")
+    out: list[BucketRow] = []
+    for metric in task.metrics:
+        variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
+                                 task.default_variant)
+        data = load_units(store, task.testbed, metric, list(task.systems), task.refset,
+                          variant, "seg", set(seg_task.segments) if seg_task.segments else None)
+        keys = np.array([labels.get(int(u), "(none)") for u in data.units])
+        for bucket in sorted(set(keys.tolist()), key=_order):
+            rows = keys == bucket
+            for system in task.systems:
+                value = data.measure.to_metric(corpus_score(data.stats[system][rows],
+                                                            data.measure.score))
+                out.append(BucketRow(bucket, int(rows.sum()), system, metric, value))
+    return out
+
+
+def _order(label: str) -> tuple[int, str]:
+    if label.startswith("<"):
+        return (0, label)
+    if label.startswith("["):
+        return (int(label[1:].split(",")[0]), label)
+    if label.startswith(">="):
+        return (10**6, label)
+    return (0, label)

@@ -1,0 +1,184 @@
+"""`ulcdb compare`: which system is better, by how much, and is the difference significant.
+
+With a baseline: every system against it (sacrebleu's paired tests).  Without: every pair,
+p-values adjusted with Holm-Bonferroni per metric, and WMT-style significance clusters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from ulcdb.compare import significance as sig
+from ulcdb.compare.data import CompareError, UnitData, load_units, metric_variant
+from ulcdb.store import Store
+
+METHODS = ("bs", "ar")
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class CompareTask:
+    testbed: str
+    metrics: tuple[str, ...]
+    systems: tuple[str, ...]  # the baseline first when there is one
+    refset: str
+    default_variant: str
+    baseline: str | None = None
+    variant: str | None = None
+    method: str = "bs"
+    resamples: int | None = None  # default: 1000 (bs) or 10000 (ar), as sacrebleu
+    seed: int | None = sig.SACREBLEU_SEED
+    unit: str = "seg"
+    segments: frozenset[int] | None = None  # --where / --by selections
+    alpha: float = ALPHA
+
+    @property
+    def n_samples(self) -> int:
+        if self.resamples:
+            return self.resamples
+        return sig.BS_RESAMPLES if self.method == "bs" else sig.AR_TRIALS
+
+
+@dataclass(frozen=True)
+class Result:
+    """One system on one metric: against the baseline (or its own interval)."""
+
+    system: str
+    baseline: str | None
+    metric: str
+    score: float
+    mean: float | None
+    ci: float | None
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    n_units: int
+    rank: int = 0
+    cluster: int = 0
+
+
+@dataclass(frozen=True)
+class PairResult:
+    metric: str
+    system_a: str
+    system_b: str
+    delta: float  # score a - score b
+    p_value: float
+    p_holm: float
+
+
+@dataclass
+class CompareReport:
+    task: CompareTask
+    results: list[Result] = field(default_factory=list)
+    pairs: list[PairResult] = field(default_factory=list)
+    readings: dict[str, str] = field(default_factory=dict)  # metric -> how it is resampled
+    notes: list[str] = field(default_factory=list)
+
+
+def run(store: Store, task: CompareTask) -> CompareReport:
+    if task.method not in METHODS:
+        raise CompareError(f"--method must be bs or ar, not {task.method!r}")
+    if len(task.systems) < 2:
+        raise CompareError("compare needs at least two systems")
+    report = CompareReport(task)
+    for metric in task.metrics:
+        data = _load(store, task, metric)
+        report.readings[metric] = data.measure.reading
+        if data.dropped:
+            report.notes.append(f"{metric}: {data.dropped} {task.unit} unit(s) left out "
+                                "(not scored for every system)")
+        higher = _higher_is_better(store, metric)
+        if task.baseline is not None:
+            report.results += _against_baseline(task, data)
+        else:
+            results, pairs = _all_pairs(task, data, higher)
+            report.results += results
+            report.pairs += pairs
+    return report
+
+
+def _load(store: Store, task: CompareTask, metric: str) -> UnitData:
+    variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
+                             task.default_variant)
+    return load_units(store, task.testbed, metric, list(task.systems), task.refset, variant,
+                      task.unit, set(task.segments) if task.segments is not None else None)
+
+
+def _higher_is_better(store: Store, metric: str) -> bool:
+    value = store.scalar("select higher_is_better from metric where name = ?", [metric])
+    return True if value is None else bool(value)
+
+
+def _paired(task: CompareTask, data: UnitData, base: str, system: str,
+            idxs: np.ndarray | None, bl_scores: np.ndarray | None) -> sig.Paired:
+    m = data.measure
+    if task.method == "ar":
+        raw = sig.paired_randomization(data.stats[base], data.stats[system], m.score,
+                                       task.n_samples, task.seed)
+    else:
+        raw = sig.paired_bootstrap(data.stats[base], data.stats[system], m.score,
+                                   task.n_samples, task.seed, idxs, bl_scores)
+    return m.map_paired(raw)
+
+
+def _against_baseline(task: CompareTask, data: UnitData) -> list[Result]:
+    base = task.systems[0]
+    m, n = data.measure, len(data.units)
+    idxs = bl_scores = None
+    bl_iv = None
+    if task.method == "bs":
+        idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)
+        bl_scores = sig.resampled_scores(data.stats[base], idxs, m.score)
+        bl_iv = m.map_paired(sig.Paired(0, 0, 1, sig.estimate_ci(bl_scores))).interval
+    bl_score = m.to_metric(sig.corpus_score(data.stats[base], m.score))
+    out = [_result(base, None, data.metric, bl_score, bl_iv, None, n)]
+    for system in task.systems[1:]:
+        p = _paired(task, data, base, system, idxs, bl_scores)
+        out.append(_result(system, base, data.metric, p.score, p.interval, p.p_value, n))
+    return out
+
+
+def _result(system: str, baseline: str | None, metric: str, score: float,
+            iv: sig.Interval | None, p: float | None, n: int) -> Result:
+    return Result(system, baseline, metric, score, iv.mean if iv else None,
+                  iv.half_width if iv else None, iv.low if iv else None,
+                  iv.high if iv else None, p, n)
+
+
+def _all_pairs(task: CompareTask, data: UnitData, higher: bool
+               ) -> tuple[list[Result], list[PairResult]]:
+    m, n = data.measure, len(data.units)
+    own: dict[str, np.ndarray] = {}
+    idxs = None
+    if task.method == "bs":
+        idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)
+        own = {s: sig.resampled_scores(data.stats[s], idxs, m.score) for s in task.systems}
+    scores = {s: m.to_metric(sig.corpus_score(data.stats[s], m.score)) for s in task.systems}
+    raw: list[tuple[str, str, float]] = []
+    for a, b in combinations(task.systems, 2):
+        if task.method == "bs":  # the same draws for every system: sacrebleu's p of (a, b)
+            p = sig.paired_from_samples(sig.corpus_score(data.stats[a], m.score),
+                                        sig.corpus_score(data.stats[b], m.score),
+                                        own[a], own[b]).p_value
+        else:
+            p = _paired(task, data, a, b, None, None).p_value
+        raw.append((a, b, p))
+    adjusted = sig.holm([p for _, _, p in raw])
+    pairs = [PairResult(data.metric, a, b, scores[a] - scores[b], p, q)
+             for (a, b, p), q in zip(raw, adjusted, strict=True)]
+    ranked = sorted(task.systems, key=lambda s: -scores[s] if higher else scores[s])
+    q_of = {frozenset((p.system_a, p.system_b)): p.p_holm for p in pairs}
+    cluster = sig.clusters(ranked, lambda low, up: q_of[frozenset((low, up))] < task.alpha
+                           and scores[low] != scores[up])
+    results = []
+    for rank, (system, c) in enumerate(zip(ranked, cluster, strict=True), 1):
+        iv = m.map_paired(sig.Paired(0, 0, 1, sig.estimate_ci(own[system]))).interval \
+            if own else None
+        results.append(Result(system, None, data.metric, scores[system], iv.mean if iv else None,
+                              iv.half_width if iv else None, iv.low if iv else None,
+                              iv.high if iv else None, None, n, rank, c))
+    return results, pairs
