@@ -204,3 +204,14 @@ def test_errors_are_one_line(db: Path, args: list[str], message: str) -> None:
     result = ulcdb(db, "compare", "-s", "Facebook-AI,ICL", "-r", "ref-A", "-m", "BLEU", *args)
     assert result.exit_code == 1
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+def test_python_api_compare(db: Path) -> None:
+    import ulcdb
+
+    with ulcdb.open(db) as database:
+        table = database.compare("BLEU", baseline="Facebook-AI", systems="ICL", refs="ref-A")
+    cli = _records(db, "-b", "Facebook-AI", "-s", "ICL", "-r", "ref-A", "-m", "BLEU")
+    rows = table.to_pylist()
+    assert [(r["system"], r["p_value"], r["score"]) for r in rows] == \
+        [(r["system"], r["p_value"], r["score"]) for r in cli]

@@ -159,6 +159,34 @@ class Database:
                         n_resamples=n_resamples, seed=seed)
         return pa.Table.from_pylist(evaluate(self.store, task).records())
 
+    def compare(self, metrics: str = "BLEU,chrF,1-TER", *, baseline: str | None = None,
+                testbed: str | None = None, systems: str | None = None,
+                refs: str | None = None, method: str = "bs", resamples: int | None = None,
+                seed: int = 12345, unit: str = "seg", where: str | None = None) -> pa.Table:
+        """Paired significance tests as `ulcdb compare -f json` (missing scores computed
+        first): one row per system and metric; without ``baseline`` every pair is tested and
+        the rows carry rank and cluster."""
+        from dataclasses import asdict
+
+        from ulcdb.compare import CompareTask, run, where_segments
+        from ulcdb.scoring import Pair
+
+        sel = self.select(metrics, testbed=testbed, systems=systems, refs=refs)
+        names = list(sel.systems)
+        if baseline is not None:
+            names = [baseline, *(n for n in names if n != baseline)]
+        full = tuple(sorted(sel.refs))
+        Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics,
+                                                            [Pair(n, full) for n in names])
+        segments = where_segments(self.store, sel.testbed, where) if where else None
+        task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names), "+".join(full),
+                           variant_of(sel.params), baseline, None, method, resamples, seed,
+                           unit, segments)
+        report = run(self.store, task)
+        return pa.Table.from_pylist([{**asdict(r), "method": method,
+                                      "n_samples": task.n_samples, "seed": seed}
+                                     for r in report.results])
+
     # -- anything else ---------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None
             ) -> pa.Table:
