@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-import scipy.stats
 
 from ulcdb.meta import wmt23
 from ulcdb.meta.evaluate import fetch_items, prepare
@@ -93,6 +92,7 @@ class Pearson(wmt23.Statistic):
             return float("nan")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a constant vector: NaN, as scipy says
+            import scipy.stats  # lazily: `ulcdb --help` stays quick
             return float(scipy.stats.pearsonr(h[keep], m[keep])[0])
 
 

@@ -32,7 +32,6 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
-import scipy.stats
 from numpy.typing import ArrayLike
 
 AVERAGE_BY = ("none", "sys", "item")
@@ -405,6 +404,7 @@ def perm_both(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike, stat: St
     if not h.shape == m1.shape == m2.shape:
         raise ValueError(f"shapes differ: {h.shape}, {m1.shape}, {m2.shape}")
     idx = stat.entries(h, m1, m2)
+    import scipy.stats  # lazily: `ulcdb --help` stays quick
     z1, z2 = scipy.stats.zscore(m1.ravel()[idx]), scipy.stats.zscore(m2.ravel()[idx])
     generic = not isinstance(stat, TiesOpt)
 
