@@ -52,7 +52,7 @@ def test_tune_on_the_ruen_sample(shared: Path, tmp_path: Path,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from ulcdb.metrics import tine_resources
 
-    monkeypatch.setenv("ULCDB_VERBNET", str(VERBNET))
+    monkeypatch.delenv("ULCDB_VERBNET", raising=False)  # --verbnet names it
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     tine_resources.verbnet.cache_clear()
     bed = shared / "testbeds" / "wmt21_newstest2021_ruen" / "sample"
@@ -60,7 +60,8 @@ def test_tune_on_the_ruen_sample(shared: Path, tmp_path: Path,
     result = ulcdb(db, "ingest", "testbed", bed / "segments_long.tsv", "--name", "ruen",
                    "--src-lang", "ru", "--tgt-lang", "en")
     assert result.exit_code == 0, result.output
-    result = ulcdb(db, "tune", "TINE", "-c", "DA-raw", "-G", "sys", "-j", "1", "-f", "csv")
+    result = ulcdb(db, "tune", "TINE", "-c", "DA-raw", "-G", "sys", "-j", "1", "-f", "csv",
+                   "--verbnet", VERBNET)
     assert result.exit_code == 0, result.output
     row = next(csv.reader(io.StringIO(result.stdout.strip().splitlines()[-1])))
     name, alpha, beta, tau = row[0], float(row[1]), float(row[2]), float(row[3])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -68,6 +69,17 @@ AnnotatorOpt = Annotated[str, typer.Option(
     "--annotator", help="Annotation the linguistic metrics read: spacy (default), stanza, or a "
     "tool imported with `ulcdb ingest annotations --tool NAME`.  Other than the default, "
     "scores are stored under their own variant (e.g. case:mixed|ann:stanza).")]
+VerbnetOpt = Annotated[Path | None, typer.Option(
+    "--verbnet", help="VerbNet 3.3 for TINE: NLTK's verbnet3.zip or its folder (default: "
+    "$ULCDB_VERBNET, else NLTK's data).")]
+
+
+def use_verbnet(path: Path | None) -> None:
+    """Point TINE (here and in the scoring processes it starts) at ``path``."""
+    if path is not None:
+        os.environ["ULCDB_VERBNET"] = str(path)
+
+
 AnnotatorModelOpt = Annotated[str | None, typer.Option(
     "--annotator-model", help="The annotator's model (default: its default one).")]
 
@@ -181,6 +193,7 @@ def score(
         "(ULC, or QUEEN with --queen), best first.")] = None,
     engine: EngineOpt = EngineName.local,
     address: AddressOpt = None,
+    verbnet: VerbnetOpt = None,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
@@ -190,6 +203,7 @@ def score(
     Example: ulcdb score -m LEX -G all
     """
     need_refs = (lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) if queen else None
+    use_verbnet(verbnet)
     runner = engine_for(engine, jobs, address)
     with scoring_store(testbed, metrics, systems, refs, segments, case, annotator,
                        annotator_model, remake, jobs, jack, need_refs,

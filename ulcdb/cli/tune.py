@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ulcdb.cli.common import Fmt, err_console, open_store, render
+from ulcdb.cli.score import VerbnetOpt, use_verbnet
 from ulcdb.errors import UlcdbError
 from ulcdb.meta import select as meta_select
 from ulcdb.metrics.tine_tune import GENERATIONS, INDIVIDUALS
@@ -33,6 +34,7 @@ def tune(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the genetic algorithm.")] = 1234,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j",
                                              help="Processes for scoring.")] = None,
+    verbnet: VerbnetOpt = None,
     fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = Fmt.table,
 ) -> None:
     """Tune TINE's alpha and beta on a development test bed and store the tuned metric.
@@ -46,6 +48,7 @@ def tune(
 
     Example: ulcdb tune TINE -c DA-z -G seg -t wmt21.ru-en.dev
     """
+    use_verbnet(verbnet)
     if metric not in TUNABLE:
         raise UlcdbError(f"cannot tune {metric!r}: tunable metrics are {', '.join(TUNABLE)}")
     if level not in ("seg", "sys"):
