@@ -38,19 +38,24 @@ METRICS = ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "BLEUi-2", "BLEUi-3", "BLEUi-
            "chrF++"]
 
 
+def load_ende(store: Store, tb: Path) -> tuple[list[str], set[str]]:
+    """Ingest WMT21 en-de (references A, C, D) with its MQM; the systems and those judged."""
+    refs = {r: tb / "refs" / f"{r}.de.txt" for r in REFS}
+    systems = {p.name.split(".")[0]: p for p in sorted((tb / "systems").glob("*.de.txt"))}
+    load_testbed(store, read_plain("ende", tb / "source.en.txt", refs, systems,
+                                   tb / "docs.tsv", "en", "de"))
+    mqm = read_wmt_mqm(tb / "human" / "mqm_seg.tsv")
+    load_assessments(store, "ende", mqm, tb / "human" / "mqm_seg.tsv", skip_unknown=True)
+    return list(systems), {a.translator for a in mqm} & set(systems)
+
+
 def build(tb: Path, db: Path) -> None:
     """Ingest WMT21 en-de with MQM and score every system against the full reference set."""
     with Store(db) as store:
         if store.scalar("select count(*) from testbed where name = 'ende'"):
             return
         start = time.perf_counter()
-        refs = {r: tb / "refs" / f"{r}.de.txt" for r in REFS}
-        systems = {p.name.split(".")[0]: p for p in sorted((tb / "systems").glob("*.de.txt"))}
-        data = read_plain("ende", tb / "source.en.txt", refs, systems, tb / "docs.tsv", "en",
-                          "de")
-        load_testbed(store, data)
-        mqm = read_wmt_mqm(tb / "human" / "mqm_seg.tsv")
-        load_assessments(store, "ende", mqm, tb / "human" / "mqm_seg.tsv", skip_unknown=True)
+        systems, _ = load_ende(store, tb)
         scorer = Scorer(store, "ende", Params(), jobs=2)
         report = scorer.run(METRICS, [Pair(s, REFS) for s in systems])
         print(f"setup (not timed): ingest + scoring in {time.perf_counter() - start:.1f} s; "

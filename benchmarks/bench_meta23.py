@@ -24,18 +24,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_meta import REFS, load_ende
 
-from ulcdb.ingest.assessments import read_wmt_mqm
-from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.load_assessments import load_assessments
-from ulcdb.ingest.plain import read_plain
 from ulcdb.meta import MetaTask
 from ulcdb.meta.protocol import Column, Settings, fetch_bed, run_column
 from ulcdb.metrics.base import Params
 from ulcdb.scoring import Pair, Scorer
 from ulcdb.store import Store
 
-REFS = ("ref-A", "ref-C", "ref-D")
 METRICS = ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "BLEUi-2", "BLEUi-3", "BLEUi-4",
            "NIST-1", "NIST-2", "NIST-3", "NIST-4", "NIST-5", "NISTi-2", "NISTi-3", "NISTi-4",
            "NISTi-5", "chrF", "chrF++", "1-WER", "1-PER"]
@@ -48,14 +44,7 @@ def build(tb: Path, db: Path) -> None:
         if store.scalar("select count(*) from testbed where name = 'ende'"):
             return
         start = time.perf_counter()
-        refs = {r: tb / "refs" / f"{r}.de.txt" for r in REFS}
-        systems = {p.name.split(".")[0]: p for p in sorted((tb / "systems").glob("*.de.txt"))}
-        data = read_plain("ende", tb / "source.en.txt", refs, systems, tb / "docs.tsv", "en",
-                          "de")
-        load_testbed(store, data)
-        mqm = read_wmt_mqm(tb / "human" / "mqm_seg.tsv")
-        load_assessments(store, "ende", mqm, tb / "human" / "mqm_seg.tsv", skip_unknown=True)
-        judged = sorted({a.translator for a in mqm} & set(systems))
+        judged = sorted(load_ende(store, tb)[1])
         report = Scorer(store, "ende", Params(), jobs=2).run(
             METRICS, [Pair(s, REFS) for s in judged])
         print(f"setup (not timed): ingest + scoring of {len(judged)} systems in "
