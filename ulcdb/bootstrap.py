@@ -18,11 +18,14 @@ the tests check it.  Pure functions: nothing here touches files or the store.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ulcdb import stats
+from ulcdb.stats import FloatArray, IntArray
 
 if TYPE_CHECKING:
     import scipy.sparse
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
 # yields arrays with one row per unit, value or item and one column per resample.
 
 
-def _membership(units: np.ndarray, n_units: int, keys: np.ndarray) -> scipy.sparse.csr_matrix:
+def _membership(units: IntArray, n_units: int, keys: IntArray) -> scipy.sparse.csr_matrix:
     import scipy.sparse  # here: `ulcdb --help` need not pay for scipy
 
     """Sparse G x U matrix: how many items of unit u have key g."""
@@ -40,11 +43,11 @@ def _membership(units: np.ndarray, n_units: int, keys: np.ndarray) -> scipy.spar
     return scipy.sparse.csr_matrix((ones, (keys, units)), shape=(n_keys, n_units))
 
 
-def _columns(n_resamples: int, height: int):
+def _columns(n_resamples: int, height: int) -> Iterator[slice]:
     return stats.row_chunks(n_resamples, height)
 
 
-def _weighted_pearson_columns(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _weighted_pearson_columns(w: FloatArray, x: FloatArray, y: FloatArray) -> FloatArray:
     sw = w.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         dx = x - (w * x).sum(axis=0) / sw
@@ -55,7 +58,8 @@ def _weighted_pearson_columns(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> np
     return np.where((sw >= 2) & (vx > 0) & (vy > 0), np.clip(r, -1, 1), np.nan)
 
 
-def _pearson_replicates(h, m, units, ct) -> np.ndarray:
+def _pearson_replicates(h: FloatArray, m: FloatArray, units: IntArray, ct: FloatArray
+                        ) -> FloatArray:
     h, m = h - h.mean(), m - m.mean()  # centring keeps the raw moments well conditioned
     n_units = ct.shape[0]
     moments = np.stack([np.bincount(units, weights=v, minlength=n_units)
@@ -69,13 +73,15 @@ def _pearson_replicates(h, m, units, ct) -> np.ndarray:
     return np.where(ok, np.clip(r, -1, 1), np.nan)
 
 
-def _midranks(member, inverse, ct) -> np.ndarray:
+def _midranks(member: scipy.sparse.csr_matrix, inverse: IntArray, ct: FloatArray
+              ) -> FloatArray:
     """Items x resamples: each item's mid-rank among the resample's copies."""
-    w = member @ ct
+    w: FloatArray = member @ ct  # sparse @ dense: a dense array
     return (np.cumsum(w, axis=0) - (w - 1) / 2)[inverse]
 
 
-def _spearman_replicates(h, m, units, ct) -> np.ndarray:
+def _spearman_replicates(h: FloatArray, m: FloatArray, units: IntArray, ct: FloatArray
+                         ) -> FloatArray:
     n_units = ct.shape[0]
     hi, mi = stats.dense_ranks(h), stats.dense_ranks(m)
     member_h, member_m = _membership(units, n_units, hi), _membership(units, n_units, mi)
@@ -87,12 +93,13 @@ def _spearman_replicates(h, m, units, ct) -> np.ndarray:
     return out
 
 
-def _signs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _signs(a: NDArray[np.int32], b: NDArray[np.int32]) -> NDArray[np.int8]:
     """sign(a - b) as int8, by comparisons (a third of the time of np.sign on differences)."""
     return (a > b).view(np.int8) - (a < b).view(np.int8)
 
 
-def _unit_sign_matrix(h, m, units, n_units) -> np.ndarray:
+def _unit_sign_matrix(h: FloatArray, m: FloatArray, units: IntArray, n_units: int
+                      ) -> FloatArray:
     """A[u, v] = sum over items i of unit u and j of unit v of sign(dh) * sign(dm)."""
     order = np.argsort(units, kind="stable")
     rh = stats.dense_ranks(h)[order].astype(np.int32)
@@ -111,14 +118,16 @@ def _unit_sign_matrix(h, m, units, n_units) -> np.ndarray:
     return out
 
 
-def _tied_pairs(member, ct, n) -> np.ndarray:
+def _tied_pairs(member: scipy.sparse.csr_matrix, ct: FloatArray, n: FloatArray) -> FloatArray:
     """Pairs of copies sharing a value: sum_g W_g (W_g - 1) / 2 with W = member @ counts,
     as the quadratic form c' (M'M) c, so the G x B matrix W is never built."""
     q = (member.T @ member).tocsr()
-    return (((q @ ct) * ct).sum(axis=0) - n) / 2
+    qc: FloatArray = q @ ct  # sparse @ dense: a dense array
+    quadratic: FloatArray = (qc * ct).sum(axis=0)
+    return (quadratic - n) / 2
 
 
-def _classes(member, ct) -> np.ndarray:
+def _classes(member: scipy.sparse.csr_matrix, ct: FloatArray) -> FloatArray:
     """Distinct values present in each resample."""
     out = np.empty(ct.shape[1])
     for cols in _columns(ct.shape[1], member.shape[0]):
@@ -126,7 +135,8 @@ def _classes(member, ct) -> np.ndarray:
     return out
 
 
-def _kendall_replicates(h, m, units, ct, classes: bool = True) -> dict[str, np.ndarray]:
+def _kendall_replicates(h: FloatArray, m: FloatArray, units: IntArray, ct: FloatArray,
+                        classes: bool = True) -> dict[str, FloatArray]:
     n_units = ct.shape[0]
     s = 0.5 * ((_unit_sign_matrix(h, m, units, n_units) @ ct) * ct).sum(axis=0)
     n = np.bincount(units, minlength=n_units) @ ct
@@ -144,15 +154,16 @@ def _kendall_replicates(h, m, units, ct, classes: bool = True) -> dict[str, np.n
     return out
 
 
-def _transposed(counts) -> np.ndarray:
+def _transposed(counts: ArrayLike) -> FloatArray:
     return np.ascontiguousarray(np.asarray(counts, dtype=float).T)
 
 
-def _replicates_many(names, h, m, units, ct, accuracy_ties: str) -> dict[str, np.ndarray]:
+def _replicates_many(names: Sequence[str], h: FloatArray, m: FloatArray, units: IntArray,
+                     ct: FloatArray, accuracy_ties: str) -> dict[str, FloatArray]:
     unknown = [n for n in names if n not in stats.COEFFICIENTS]
     if unknown:
         raise ValueError(f"unknown coefficient(s) {unknown}; use {stats.COEFFICIENTS}")
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, FloatArray] = {}
     if "pearson" in names:
         out["pearson"] = _pearson_replicates(h, m, units, ct)
     if "spearman" in names:
@@ -164,8 +175,8 @@ def _replicates_many(names, h, m, units, ct, accuracy_ties: str) -> dict[str, np
     return {n: out[n] for n in names}
 
 
-def replicates_many(names, human, metric, units, counts, accuracy_ties: str = "acc_eq"
-                    ) -> dict[str, np.ndarray]:
+def replicates_many(names: Sequence[str], human: ArrayLike, metric: ArrayLike, units: ArrayLike,
+                    counts: ArrayLike, accuracy_ties: str = "acc_eq") -> dict[str, FloatArray]:
     """The coefficients ``names`` on each resample of ``stats.bootstrap_counts``.
 
     ``units[i]`` is the unit (0..U-1) of item i; ``counts[b, u]`` how often unit u is drawn
@@ -178,21 +189,22 @@ def replicates_many(names, human, metric, units, counts, accuracy_ties: str = "a
                             _transposed(counts), accuracy_ties)
 
 
-def replicates(name: str, human, metric, units, counts, accuracy_ties: str = "acc_eq"
-               ) -> np.ndarray:
+def replicates(name: str, human: ArrayLike, metric: ArrayLike, units: ArrayLike,
+               counts: ArrayLike, accuracy_ties: str = "acc_eq") -> FloatArray:
     """One coefficient on each resample (see ``replicates_many``)."""
     return replicates_many((name,), human, metric, units, counts, accuracy_ties)[name]
 
 
-def _mean_defined(rows: np.ndarray) -> np.ndarray:
+def _mean_defined(rows: FloatArray) -> FloatArray:
     defined = ~np.isnan(rows)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(defined.any(axis=0),
                         np.where(defined, rows, 0).sum(axis=0) / defined.sum(axis=0), np.nan)
 
 
-def grouped_replicates_many(names, human, metric, groups, units, counts,
-                            accuracy_ties: str = "acc_eq") -> dict[str, np.ndarray]:
+def grouped_replicates_many(names: Sequence[str], human: ArrayLike, metric: ArrayLike,
+                            groups: ArrayLike, units: ArrayLike, counts: ArrayLike,
+                            accuracy_ties: str = "acc_eq") -> dict[str, FloatArray]:
     """``stats.grouped`` on each resample, for each coefficient of ``names``.
 
     Groups that lie inside one unit (segments when resampling segments or documents; systems
@@ -219,15 +231,16 @@ def grouped_replicates_many(names, human, metric, groups, units, counts,
     return {name: _mean_defined(np.vstack([g[name] for g in per])) for name in names}
 
 
-def grouped_replicates(name: str, human, metric, groups, units, counts,
-                       accuracy_ties: str = "acc_eq") -> np.ndarray:
+def grouped_replicates(name: str, human: ArrayLike, metric: ArrayLike, groups: ArrayLike,
+                       units: ArrayLike, counts: ArrayLike, accuracy_ties: str = "acc_eq"
+                       ) -> FloatArray:
     """One grouped coefficient on each resample (see ``grouped_replicates_many``)."""
     return grouped_replicates_many((name,), human, metric, groups, units, counts,
                                    accuracy_ties)[name]
 
 
-def darr_replicates(pairs: stats.DarrPairs, units, counts, ties: str = "discordant"
-                    ) -> np.ndarray:
+def darr_replicates(pairs: stats.DarrPairs, units: ArrayLike, counts: ArrayLike,
+                    ties: str = "discordant") -> FloatArray:
     """DARR tau on each resample: a pair inside one unit appears as often as its unit, a pair
     across two units (resampling systems) as often as the product of their counts."""
     import scipy.sparse

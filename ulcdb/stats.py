@@ -28,11 +28,18 @@ replicates into intervals; ``paired_bootstrap`` and ``permutation_test`` compare
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+# A pair count or count-derived value: one number, or one per row (group) or resample.
+Counts = float | NDArray[np.float64] | NDArray[np.int64]
 
 COEFFICIENTS = ("pearson", "spearman", "kendall_tau_b", "kendall_tau_c", "accuracy")
 ACCURACY_TIES = ("acc_eq", "skip_human_ties")
@@ -43,7 +50,7 @@ _FISHER = {"pearson": (1.0, 3), "spearman": (1.06, 3), "kendall_tau_b": (0.437, 
 CELLS = 4_000_000  # elements per vectorised block: bounds memory to some tens of MB
 
 
-def as_vectors(human, metric) -> tuple[np.ndarray, np.ndarray]:
+def as_vectors(human: ArrayLike, metric: ArrayLike) -> tuple[FloatArray, FloatArray]:
     h = np.asarray(human, dtype=float)
     m = np.asarray(metric, dtype=float)
     if h.ndim != 1 or h.shape != m.shape:
@@ -54,7 +61,7 @@ def as_vectors(human, metric) -> tuple[np.ndarray, np.ndarray]:
 # -- correlations ------------------------------------------------------------------------------
 
 
-def pearson(human, metric) -> float:
+def pearson(human: ArrayLike, metric: ArrayLike) -> float:
     """Pearson's r (scipy.stats.pearsonr's statistic)."""
     h, m = as_vectors(human, metric)
     if h.size < 2:
@@ -66,14 +73,14 @@ def pearson(human, metric) -> float:
     return float(np.clip(np.dot(dh / nh, dm / nm), -1.0, 1.0))
 
 
-def midranks(x) -> np.ndarray:
+def midranks(x: ArrayLike) -> FloatArray:
     """1-based ranks, ties sharing their mean rank (scipy.stats.rankdata 'average')."""
     _, inverse, counts = np.unique(np.asarray(x, dtype=float), return_inverse=True,
                                    return_counts=True)
     return (np.cumsum(counts) - (counts - 1) / 2.0)[inverse]
 
 
-def spearman(human, metric) -> float:
+def spearman(human: ArrayLike, metric: ArrayLike) -> float:
     """Spearman's rho: Pearson's r of the mid-ranks (scipy.stats.spearmanr's statistic)."""
     h, m = as_vectors(human, metric)
     return pearson(midranks(h), midranks(m)) if h.size >= 2 else float("nan")
@@ -97,16 +104,16 @@ class KendallStats:
         return self.n * (self.n - 1) // 2
 
 
-def dense_ranks(x: np.ndarray) -> np.ndarray:
+def dense_ranks(x: NDArray[np.float64] | NDArray[np.int64]) -> IntArray:
     return np.unique(x, return_inverse=True)[1].astype(np.int64)
 
 
-def _tied_pairs(keys: np.ndarray) -> int:
+def _tied_pairs(keys: IntArray) -> int:
     counts = np.unique(keys, return_counts=True, axis=0)[1].astype(np.int64)
     return int((counts * (counts - 1) // 2).sum())
 
 
-def _inversions(r: np.ndarray) -> int:
+def _inversions(r: IntArray) -> int:
     """Pairs i < j with r[i] > r[j], by a bottom-up merge sort counted with searchsorted."""
     n = r.size
     if n < 2:
@@ -128,7 +135,7 @@ def _inversions(r: np.ndarray) -> int:
     return total
 
 
-def kendall_stats(human, metric) -> KendallStats:
+def kendall_stats(human: ArrayLike, metric: ArrayLike) -> KendallStats:
     """Concordant, discordant and tied pairs of two vectors, exactly, in O(n log^2 n)."""
     h, m = as_vectors(human, metric)
     n = h.size
@@ -142,7 +149,7 @@ def kendall_stats(human, metric) -> KendallStats:
                         int(rh.max(initial=-1)) + 1, int(rm.max(initial=-1)) + 1)
 
 
-def _tau_b(s, pairs, h_ties, m_ties):
+def _tau_b(s: Counts, pairs: Counts, h_ties: Counts, m_ties: Counts) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         den = np.sqrt(np.asarray(pairs - h_ties, float)) * np.sqrt(np.asarray(pairs - m_ties,
                                                                               float))
@@ -150,14 +157,15 @@ def _tau_b(s, pairs, h_ties, m_ties):
         return np.clip(tau, -1.0, 1.0)  # as scipy: rounding must not give 1.0000000000000002
 
 
-def _tau_c(s, n, classes):
+def _tau_c(s: Counts, n: Counts, classes: Counts) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         n, classes = np.asarray(n, float), np.asarray(classes, float)
         den = n ** 2 * (classes - 1) / classes
         return np.where(den > 0, 2 * np.asarray(s, float) / np.where(den > 0, den, 1), np.nan)
 
 
-def _accuracy(concordant, pairs, h_ties, both, ties: str):
+def _accuracy(concordant: Counts, pairs: Counts, h_ties: Counts, both: Counts, ties: str
+              ) -> FloatArray:
     if ties not in ACCURACY_TIES:
         raise ValueError(f"accuracy ties must be one of {ACCURACY_TIES}, not {ties!r}")
     num = np.asarray(concordant + both if ties == "acc_eq" else concordant, float)
@@ -166,13 +174,13 @@ def _accuracy(concordant, pairs, h_ties, both, ties: str):
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
 
-def kendall_tau_b(human, metric) -> float:
+def kendall_tau_b(human: ArrayLike, metric: ArrayLike) -> float:
     """Kendall's tau-b (scipy.stats.kendalltau, variant 'b')."""
     k = kendall_stats(human, metric)
     return float(_tau_b(k.concordant - k.discordant, k.pairs, k.human_ties, k.metric_ties))
 
 
-def kendall_tau_c(human, metric) -> float:
+def kendall_tau_c(human: ArrayLike, metric: ArrayLike) -> float:
     """Stuart's tau-c (scipy.stats.kendalltau, variant 'c')."""
     k = kendall_stats(human, metric)
     if k.human_ties == k.pairs or k.metric_ties == k.pairs:
@@ -181,18 +189,20 @@ def kendall_tau_c(human, metric) -> float:
                         min(k.human_classes, k.metric_classes)))
 
 
-def pairwise_accuracy(human, metric, ties: str = "acc_eq") -> float:
+def pairwise_accuracy(human: ArrayLike, metric: ArrayLike, ties: str = "acc_eq") -> float:
     """Share of pairs the metric orders as the humans do; see the module docstring for ties."""
     k = kendall_stats(human, metric)
     return float(_accuracy(k.concordant, k.pairs, k.human_ties, k.both_ties, ties))
 
 
-def coefficient(name: str, human, metric, accuracy_ties: str = "acc_eq") -> float:
+def coefficient(name: str, human: ArrayLike, metric: ArrayLike, accuracy_ties: str = "acc_eq"
+                ) -> float:
     """One of COEFFICIENTS by name."""
     if name == "accuracy":
         return pairwise_accuracy(human, metric, accuracy_ties)
-    funcs: dict[str, Callable] = {"pearson": pearson, "spearman": spearman,
-                                  "kendall_tau_b": kendall_tau_b, "kendall_tau_c": kendall_tau_c}
+    funcs: dict[str, Callable[[ArrayLike, ArrayLike], float]] = {
+        "pearson": pearson, "spearman": spearman, "kendall_tau_b": kendall_tau_b,
+        "kendall_tau_c": kendall_tau_c}
     if name not in funcs:
         raise ValueError(f"unknown coefficient {name!r}; use one of {COEFFICIENTS}")
     return funcs[name](human, metric)
@@ -201,14 +211,14 @@ def coefficient(name: str, human, metric, accuracy_ties: str = "acc_eq") -> floa
 # -- helpers shared with ulcdb.bootstrap -----------------------------------------------------
 
 
-def row_chunks(n_rows: int, width: int):
+def row_chunks(n_rows: int, width: int) -> Iterator[slice]:
     step = max(1, CELLS // max(1, width))
     for lo in range(0, n_rows, step):
         yield slice(lo, min(n_rows, lo + step))
 
 
-def kendall_from_counts(name: str, k: dict[str, np.ndarray], accuracy_ties: str
-                        ) -> np.ndarray:
+def kendall_from_counts(name: str, k: Mapping[str, NDArray[np.float64] | NDArray[np.int64]],
+                        accuracy_ties: str) -> FloatArray:
     """tau-b, tau-c or accuracy from pair counts (scalars or one value per resample)."""
     if name == "accuracy":
         out = _accuracy(k["concordant"], k["pairs"], k["human_ties"], k["both_ties"],
@@ -225,14 +235,14 @@ def kendall_from_counts(name: str, k: dict[str, np.ndarray], accuracy_ties: str
 # -- grouping ----------------------------------------------------------------------------------
 
 
-def group_slices(groups) -> tuple[np.ndarray, list[np.ndarray]]:
+def group_slices(groups: ArrayLike) -> tuple[NDArray[Any], list[NDArray[np.intp]]]:
     keys, inverse = np.unique(np.asarray(groups), return_inverse=True)
     order = np.argsort(inverse, kind="stable")
     bounds = np.flatnonzero(np.diff(inverse[order])) + 1
     return keys, np.split(order, bounds)
 
 
-def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _row_pearson(x: FloatArray, y: FloatArray) -> FloatArray:
     dx, dy = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
     nx, ny = np.linalg.norm(dx, axis=1), np.linalg.norm(dy, axis=1)
     ok = (nx > 0) & (ny > 0)
@@ -241,16 +251,16 @@ def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(ok, np.clip(r, -1, 1), np.nan)
 
 
-def _row_midranks(x: np.ndarray) -> np.ndarray:
-    below = (x[:, None, :] < x[:, :, None]).sum(axis=2)
-    same = (x[:, None, :] == x[:, :, None]).sum(axis=2)
+def _row_midranks(x: FloatArray) -> FloatArray:
+    below: NDArray[np.intp] = (x[:, None, :] < x[:, :, None]).sum(axis=2)
+    same: NDArray[np.intp] = (x[:, None, :] == x[:, :, None]).sum(axis=2)
     return below + (same + 1) / 2
 
 
-def _row_coefficients(names, h: np.ndarray, m: np.ndarray, accuracy_ties: str
-                      ) -> dict[str, np.ndarray]:
+def _row_coefficients(names: Sequence[str], h: FloatArray, m: FloatArray, accuracy_ties: str
+                      ) -> dict[str, FloatArray]:
     """Every coefficient of ``names`` for each row of two G x k matrices (small k)."""
-    out = {}
+    out: dict[str, FloatArray] = {}
     if "pearson" in names:
         out["pearson"] = _row_pearson(h, m)
     if "spearman" in names:
@@ -274,7 +284,9 @@ def _row_coefficients(names, h: np.ndarray, m: np.ndarray, accuracy_ties: str
     return out
 
 
-def group_coefficients(names, h, m, slices, accuracy_ties: str) -> dict[str, np.ndarray]:
+def group_coefficients(names: Sequence[str], h: FloatArray, m: FloatArray,
+                       slices: list[NDArray[np.intp]], accuracy_ties: str
+                       ) -> dict[str, FloatArray]:
     """Coefficients per group (NaN for groups under 2 items), vectorised by group size."""
     out = {n: np.full(len(slices), np.nan) for n in names}
     sizes = np.array([ix.size for ix in slices])
@@ -293,7 +305,8 @@ def group_coefficients(names, h, m, slices, accuracy_ties: str) -> dict[str, np.
     return out
 
 
-def grouped(name: str, human, metric, groups, accuracy_ties: str = "acc_eq") -> tuple[float, int]:
+def grouped(name: str, human: ArrayLike, metric: ArrayLike, groups: ArrayLike,
+            accuracy_ties: str = "acc_eq") -> tuple[float, int]:
     """Mean of the per-group coefficients that are defined, and how many there were.
 
     ``groups`` labels each item: the segment (mt-metrics-eval's average_by 'item') or the
@@ -316,16 +329,17 @@ class DarrPairs:
     concordant, -1 discordant, 0 metric tie.
     """
 
-    better: np.ndarray
-    worse: np.ndarray
-    outcome: np.ndarray
+    better: NDArray[np.intp]
+    worse: NDArray[np.intp]
+    outcome: NDArray[np.int8]
 
     def counts(self) -> tuple[int, int, int]:
         o = self.outcome
         return int((o > 0).sum()), int((o < 0).sum()), int((o == 0).sum())
 
 
-def darr_pairs(human, metric, groups, threshold: float = 25.0) -> DarrPairs:
+def darr_pairs(human: ArrayLike, metric: ArrayLike, groups: ArrayLike, threshold: float = 25.0
+               ) -> DarrPairs:
     """Every DARR pair within each group (segment or document), vectorised by group size."""
     h, m = as_vectors(human, metric)
     _, slices = group_slices(groups)
@@ -350,7 +364,8 @@ def darr_pairs(human, metric, groups, threshold: float = 25.0) -> DarrPairs:
     return DarrPairs(better, worse, outcome.astype(np.int8))
 
 
-def darr_from_counts(concordant, discordant, ties, ties_mode: str = "discordant"):
+def darr_from_counts(concordant: Counts, discordant: Counts, ties: Counts,
+                     ties_mode: str = "discordant") -> FloatArray:
     """tau = (C - D) / (C + D); metric ties join D ('discordant') or are left out ('ignore')."""
     if ties_mode not in DARR_TIES:
         raise ValueError(f"DARR ties must be one of {DARR_TIES}, not {ties_mode!r}")
@@ -361,7 +376,8 @@ def darr_from_counts(concordant, discordant, ties, ties_mode: str = "discordant"
         return np.where(c + d > 0, (c - d) / np.where(c + d > 0, c + d, 1), np.nan)
 
 
-def darr_tau(human, metric, groups, threshold: float = 25.0, ties: str = "discordant") -> float:
+def darr_tau(human: ArrayLike, metric: ArrayLike, groups: ArrayLike, threshold: float = 25.0,
+             ties: str = "discordant") -> float:
     """WMT DARR Kendall-like tau pooled over all groups (mt-metrics-eval's KendallLike)."""
     return float(darr_from_counts(*darr_pairs(human, metric, groups, threshold).counts(), ties))
 
@@ -381,7 +397,7 @@ def fisher_ci(r: float, n: int, level: float = 0.95, name: str = "pearson") -> t
     return float(np.tanh(z - half)), float(np.tanh(z + half))
 
 
-def bootstrap_counts(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
+def bootstrap_counts(n_units: int, n_resamples: int, seed: int) -> IntArray:
     """How often each of n_units units is drawn in each resample (B x U), reproducibly."""
     rng = np.random.default_rng(seed)
     if n_units == 0:
@@ -389,14 +405,14 @@ def bootstrap_counts(n_units: int, n_resamples: int, seed: int) -> np.ndarray:
     return rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=n_resamples)
 
 
-def resample_indices(units, counts_row) -> np.ndarray:
+def resample_indices(units: ArrayLike, counts_row: Iterable[int]) -> NDArray[np.intp]:
     """The items of one resample, materialised: each unit's items as often as it was drawn."""
-    units = np.asarray(units)
-    return np.concatenate([np.flatnonzero(units == u) for u, k in enumerate(counts_row)
+    unit_of = np.asarray(units)
+    return np.concatenate([np.flatnonzero(unit_of == u) for u, k in enumerate(counts_row)
                            for _ in range(int(k))] or [np.zeros(0, dtype=np.int64)])
 
 
-def percentile_ci(replicates, level: float = 0.95) -> tuple[float, float]:
+def percentile_ci(replicates: ArrayLike, level: float = 0.95) -> tuple[float, float]:
     """Percentile interval of the defined replicates."""
     r = np.asarray(replicates, float)
     r = r[~np.isnan(r)]
@@ -420,7 +436,8 @@ class Comparison:
     seed: int | None = None
 
 
-def paired_bootstrap(value_a: float, value_b: float, replicates_a, replicates_b,
+def paired_bootstrap(value_a: float, value_b: float, replicates_a: ArrayLike,
+                     replicates_b: ArrayLike,
                      seed: int | None = None) -> Comparison:
     """Koehn (2004): the share of paired resamples (the same units) in which a does not beat b."""
     d = np.asarray(replicates_a, float) - np.asarray(replicates_b, float)
@@ -429,7 +446,8 @@ def paired_bootstrap(value_a: float, value_b: float, replicates_a, replicates_b,
     return Comparison(float(value_a - value_b), p, int(d.size), "paired-bootstrap", seed)
 
 
-def permutation_test(statistic: Callable[[np.ndarray], float], metric_a, metric_b,
+def permutation_test(statistic: Callable[[FloatArray], float], metric_a: ArrayLike,
+                     metric_b: ArrayLike,
                      n_permutations: int = 1000, seed: int = 1234) -> Comparison:
     """PERM-BOTH (Deutsch et al. 2021, as mt-metrics-eval's PermutationSigDiff).
 

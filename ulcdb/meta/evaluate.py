@@ -182,7 +182,7 @@ def _replicates(task: MetaTask, items: Items, units: np.ndarray, counts: np.ndar
     if plain and groups is None:
         out.update(bootstrap.replicates_many(plain, items.human, items.score, units, counts,
                                              task.accuracy_ties))
-    elif plain:
+    elif plain and groups is not None:
         out.update(bootstrap.grouped_replicates_many(plain, items.human, items.score, groups,
                                                      units, counts, task.accuracy_ties))
     darr = [c for c in task.coefs if c in DARR]
