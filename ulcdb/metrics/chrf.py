@@ -22,11 +22,14 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import repeat
 
-from sacrebleu.metrics import CHRF
+from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.helpers import extract_word_ngrams
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
+
+# One hypothesis against one reference: (chrF stats, chrF F, chrF++ stats, chrF++ F).
+_Cell = tuple[list[int], float, list[int], float]
 
 _COMMON = (
     "Segment: sacrebleu sentence_score; document and system: corpus_score, the F-score of "
@@ -86,7 +89,7 @@ class ChrfFamily(Family):
                 unique.setdefault(id(ref), ref)
         # Per segment and distinct reference: (chrF stats, chrF F, chrF++ stats, chrF++ F),
         # None where the reference is undefined (sacrebleu skips it).
-        cells: dict[int, list[tuple | None]] = {key: [] for key in unique}
+        cells: dict[int, list[_Cell | None]] = {key: [] for key in unique}
         for i, hyp in enumerate(hyps):
             hyp_ngrams = _ngrams(plus, plus._preprocess_segment(hyp))
             for key, ref in unique.items():
@@ -130,7 +133,7 @@ def _metrics(params: Params) -> tuple[CHRF, CHRF]:
     return CHRF(lowercase=params.lowercase), CHRF(word_order=2, lowercase=params.lowercase)
 
 
-def _ngrams(plus: CHRF, line: str) -> list[Counter]:
+def _ngrams(plus: CHRF, line: str) -> list[Counter[str]]:
     """Character n-grams 1..char_order, then word n-grams 1..word_order (sacrebleu's order)."""
     chars = line if plus.whitespace else "".join(line.split())
     out = [Counter(chars)]
@@ -141,7 +144,7 @@ def _ngrams(plus: CHRF, line: str) -> list[Counter]:
     return out
 
 
-def _match_statistics(hyp: Counter, ref: Counter) -> tuple[int, int, int]:
+def _match_statistics(hyp: Counter[str], ref: Counter[str]) -> tuple[int, int, int]:
     """sacrebleu's ``CHRF._get_match_statistics``: hypothesis, reference and matched counts."""
     matches = sum(map(min, hyp.values(), map(ref.get, hyp.keys(), repeat(0))))
     return (sum(hyp.values()) if ref else 0), sum(ref.values()), matches

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from sacrebleu.metrics import TER
+from sacrebleu.metrics.ter import TER
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params

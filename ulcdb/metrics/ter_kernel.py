@@ -12,9 +12,12 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
+from numpy.typing import NDArray
 from sacrebleu.metrics import lib_ter
 
 EditRate = Callable[[list[str], list[str], dict[str, int]], tuple[int, int]]
+Words = NDArray[np.int64]  # word ids
+Trace = NDArray[np.int8]  # edit operations _NOP, _SUB, _INS, _DEL
 
 
 def edit_rate() -> EditRate:
@@ -40,7 +43,7 @@ def _compiled_edit_rate(
 
 
 @cache
-def _kernel() -> Callable | None:
+def _kernel() -> Callable[[Words, Words], int] | None:
     """The compiled search, or None without numba (imported here: it takes a while)."""
     try:
         from numba import njit
@@ -66,7 +69,7 @@ _MAX_SHIFT_DIST = lib_ter._MAX_SHIFT_DIST
 _MAX_SHIFT_CANDIDATES = lib_ter._MAX_SHIFT_CANDIDATES
 
 
-def _edit_distance(h, r):  # pragma: no cover - compiled
+def _edit_distance(h: Words, r: Words) -> tuple[int, Trace]:  # pragma: no cover - compiled
     """BeamEditDistance: distance and trace (ops read from the end of the matrix)."""
     n, m = h.size, r.size
     cost = np.full((n + 1, m + 1), _INF, np.int64)
@@ -114,7 +117,8 @@ def _edit_distance(h, r):  # pragma: no cover - compiled
     return cost[n, m], trace[k:]
 
 
-def _alignment(trace, n, m):  # pragma: no cover - compiled
+def _alignment(trace: Trace, n: int, m: int  # pragma: no cover - compiled
+               ) -> tuple[Words, Words, Words]:
     """trace_to_alignment of the flipped trace: align, ref_err, hyp_err."""
     align = np.full(m, -1, np.int64)
     ref_err = np.zeros(m, np.int64)
@@ -138,7 +142,8 @@ def _alignment(trace, n, m):  # pragma: no cover - compiled
     return align, ref_err, hyp_err
 
 
-def _copy(out, pos, words, a, b):  # pragma: no cover - compiled
+def _copy(out: Words, pos: int, words: Words, a: int, b: int  # pragma: no cover - compiled
+          ) -> int:
     """Python slice ``words[a:b]`` (clamped like a slice) appended to ``out`` at ``pos``."""
     n = words.size
     a, b = min(max(a, 0), n), min(max(b, 0), n)
@@ -148,7 +153,8 @@ def _copy(out, pos, words, a, b):  # pragma: no cover - compiled
     return pos
 
 
-def _perform_shift(words, start, length, target):  # pragma: no cover - compiled
+def _perform_shift(words: Words, start: int, length: int,  # pragma: no cover - compiled
+                   target: int) -> Words:
     out = np.empty_like(words)
     end = start + length
     if target < start:
@@ -163,7 +169,8 @@ def _perform_shift(words, start, length, target):  # pragma: no cover - compiled
     return out
 
 
-def _shift(h, r, checked):  # pragma: no cover - compiled
+def _shift(h: Words, r: Words, checked: int  # pragma: no cover - compiled
+           ) -> tuple[int, Words, int]:
     """One round of sacrebleu's ``_shift``: (gain, shifted words, candidates checked)."""
     n, m = h.size, r.size
     pre_score, trace = _edit_distance(h, r)
@@ -208,7 +215,7 @@ def _shift(h, r, checked):  # pragma: no cover - compiled
     return best[0], best_words, checked
 
 
-def _translation_edit_rate(h, r):  # pragma: no cover - compiled
+def _translation_edit_rate(h: Words, r: Words) -> int:  # pragma: no cover - compiled
     """Number of edits (shifts + edit distance after them); the caller knows len(r)."""
     if r.size == 0:
         return h.size
