@@ -73,16 +73,17 @@ def node_paths(a: Analysis) -> list[list[str]]:
     return paths
 
 
-def subpaths(a: Analysis) -> dict[int, Counter]:
+def subpaths(a: Analysis) -> dict[int, Counter[tuple[str, ...]]]:
     """Downward label subpaths by length 1..9 (each ends at some node)."""
-    out: dict[int, Counter] = {n: Counter() for n in DEPTHS}
+    out: dict[int, Counter[tuple[str, ...]]] = {n: Counter() for n in DEPTHS}
     for path in node_paths(a):
         for n in range(1, min(len(path), max(DEPTHS)) + 1):
             out[n][tuple(reversed(path[:n]))] += 1
     return out
 
 
-def stm_scores(hyp: dict[int, Counter], ref: dict[int, Counter]) -> dict[str, float]:
+def stm_scores(hyp: dict[int, Counter[tuple[str, ...]]], ref: dict[int, Counter[tuple[str, ...]]]
+               ) -> dict[str, float]:
     out: dict[str, float] = {}
     acc, seen = 0.0, 0
     for n in DEPTHS:

@@ -61,7 +61,7 @@ class SegmentMatch:
         total = 0.0
         for length in self.lengths:
             total += float(length) ** e
-        return total ** (1.0 / e)
+        return float(total ** (1.0 / e))  # total >= 0: a real root
 
 
 def _grid(hyp: list[str], refs: list[list[str]]) -> tuple[list[int], list[int]]:

@@ -26,8 +26,9 @@ sentence-level scores").
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ulcdb.annotation.model import OK, Analysis
 from ulcdb.metrics.base import (
@@ -46,13 +47,16 @@ STAR = "*"
 class Bag:
     """Multisets of items (or elements) by LE type."""
 
-    by_type: dict[str, Counter] = field(default_factory=dict)
+    by_type: dict[str, Counter[Hashable]] = field(default_factory=dict)
 
-    def add(self, lex_type: str, item: object, n: int = 1) -> None:
+    def add(self, lex_type: str, item: Hashable, n: int = 1) -> None:
         self.by_type.setdefault(lex_type, Counter())[item] += n
 
 
-def hits_total(hyp: Counter, ref: Counter) -> tuple[int, int]:
+Item = TypeVar("Item", bound=Hashable)
+
+
+def hits_total(hyp: Counter[Item], ref: Counter[Item]) -> tuple[int, int]:
     """Σ min (multiset intersection) and Σ max (multiset union) of the counts."""
     return sum((hyp & ref).values()), sum((hyp | ref).values())
 
@@ -65,7 +69,7 @@ def type_scores(hyp: Bag, ref: Bag, types: Iterable[str],
                 star_types: Callable[[str], bool] = lambda t: True) -> dict[str, float]:
     """Overlapping/Matching per listed type, and ``*`` over every present type kept by
     ``star_types``."""
-    empty: Counter = Counter()
+    empty: Counter[Hashable] = Counter()
     out = {t: ratio(*hits_total(hyp.by_type.get(t, empty), ref.by_type.get(t, empty)))
            for t in types}
     hits = total = 0

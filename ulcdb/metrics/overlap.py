@@ -81,7 +81,7 @@ def asiya_words(line: str) -> list[str]:
     return line.encode("utf-8").decode("latin-1").lower().split()
 
 
-def overlap(hyp: Counter, ref: Counter) -> float:
+def overlap(hyp: Counter[str], ref: Counter[str]) -> float:
     """Σmin / Σmax of the two multisets' counts; 0 when both are empty."""
     union = sum((hyp | ref).values())
     return sum((hyp & ref).values()) / union if union else 0.0

@@ -35,12 +35,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.metrics.base import (
     Documents,
@@ -53,6 +55,9 @@ from ulcdb.metrics.base import (
 )
 from ulcdb.wordnet import VERSION as WORDNET_VERSION
 from ulcdb.wordnet import wordnet_dir
+
+if TYPE_CHECKING:
+    from ulcdb.metrics.rouge_stem import RougePorterStemmer
 
 ROUGE_OPTIONS = "-z SPL -2 -1 -U -m -r 1000 -n 4 -w 1.2 -c 95 -d"
 REFERENCE = f"ROUGE-1.5.5 (Lin 2004), options '{ROUGE_OPTIONS}' (-f A, -p 0.5); value = F"
@@ -95,7 +100,7 @@ def _exceptions() -> dict[str, str]:
 
 
 @cache
-def _porter():  # -> rouge_stem.RougePorterStemmer; imported late: nltk takes seconds to load
+def _porter() -> RougePorterStemmer:  # imported late: nltk takes seconds to load
     from ulcdb.metrics.rouge_stem import RougePorterStemmer
 
     return RougePorterStemmer()
@@ -118,24 +123,29 @@ def tokenize(text: str) -> tuple[str, ...]:
 # --- matching one hypothesis against one reference -------------------------------------------
 
 
+Gram = str | tuple[str, ...]  # a token (n = 1) or an n-gram of tokens
+Item = TypeVar("Item", bound=Hashable)
+
+
 @dataclass(frozen=True, eq=False)
 class Profile:
     """What ROUGE counts in one text: its n-grams and its skip-bigram unigrams."""
 
-    grams: tuple[Counter, ...]  # n-gram counts, n = 1..MAX_N
-    skip_unigrams: Counter  # -U unigrams: every token but the last (ROUGE-1.5.5's loop)
+    grams: tuple[Counter[Gram], ...]  # n-gram counts, n = 1..MAX_N
+    skip_unigrams: Counter[str]  # -U unigrams: every token but the last (ROUGE-1.5.5's loop)
 
 
 @lru_cache(maxsize=4096)
 def profile(tokens: tuple[str, ...]) -> Profile:
     """Counts of one text (cached: a reference is matched against every system)."""
-    grams: list[Counter] = [Counter(tokens)]
+    unigrams: Counter[Gram] = Counter(tokens)
+    grams = [unigrams]
     for n in range(2, MAX_N + 1):
         grams.append(Counter(zip(*(tokens[i:] for i in range(n)), strict=False)))
     return Profile(tuple(grams), Counter(tokens[:-1]))
 
 
-def clipped_hits(hyp: Counter, ref: Counter) -> int:
+def clipped_hits(hyp: Counter[Item], ref: Counter[Item]) -> int:
     """Sum over the shared items of the smaller count (ROUGE's ``ngramScore`` clipping)."""
     common = hyp.keys() & ref.keys()
     if len(hyp) == hyp.total() and len(ref) == ref.total():
@@ -159,7 +169,7 @@ def lcs_length(ref: Sequence[str], hyp: Sequence[str]) -> int:
 @cache
 def _weight(k: int) -> float:
     """f(k) = k ** 1.2, as Perl's ``**`` computes it (C ``pow``)."""
-    return float(k) ** WEIGHT
+    return float(float(k) ** WEIGHT)  # k >= 0: a real power
 
 
 def _weights(size: int) -> list[float]:
@@ -265,7 +275,7 @@ def wlcs_hit(ref: Sequence[str], hyp: Sequence[str]) -> float:
     return hit
 
 
-def _pair_counts_matrix(ids: list[int], size: int) -> np.ndarray:
+def _pair_counts_matrix(ids: list[int], size: int) -> NDArray[np.float64]:
     """``M[a, b]``: number of positions i < j with ``ids[i] == a`` and ``ids[j] == b``."""
     onehot = np.zeros((len(ids), size))
     onehot[np.arange(len(ids)), ids] = 1.0
@@ -362,7 +372,7 @@ def segment_rpf(
     ]
 
 
-def perl_bootstrap_draws(n: int) -> np.ndarray:
+def perl_bootstrap_draws(n: int) -> NDArray[np.int64]:
     """``int(rand(n))`` for ``n`` draws after ``srand(r)``, r = 0..999 (shape n x 1000).
 
     Perl (5.20 and later) has its own drand48: a 48-bit linear congruential generator whose
@@ -377,19 +387,19 @@ def perl_bootstrap_draws(n: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def resample_indices(n: int) -> np.ndarray:
+def resample_indices(n: int) -> NDArray[np.int32]:
     """Segment index of every bootstrap draw of ROUGE's ``computeAverages`` (n x 1000).
 
     ROUGE numbers the evaluations 1..n in file order and resamples them in the order of
     ``sort keys``, i.e. of the numbers as strings (1, 10, 11, ..., 2, 20, ...).
     """
     order = np.array(sorted(range(n), key=lambda i: str(i + 1)), dtype=np.int64)
-    indices = order[perl_bootstrap_draws(n)].astype(np.int32)
+    indices: NDArray[np.int32] = order[perl_bootstrap_draws(n)].astype(np.int32)
     indices.setflags(write=False)
     return indices
 
 
-def rouge_averages(scores: np.ndarray) -> list[float]:
+def rouge_averages(scores: NDArray[np.float64]) -> list[float]:
     """ROUGE's ``Average_X`` of every column of ``scores`` (one row per evaluation).
 
     ROUGE-1.5.5 reports as the average of the rounded per-evaluation scores the mean of

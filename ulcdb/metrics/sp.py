@@ -13,6 +13,7 @@ CHUNK layer).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from ulcdb.annotation.model import CHUNK, Analysis
 from ulcdb.metrics.base import SHALLOW_SYNTACTIC, Documents, Family, LevelScores, MetricSpec, Params
@@ -99,14 +100,24 @@ def sequence(a: Analysis, kind: str, params: Params) -> list[str]:
     return chunk_labels(a) if kind == "c" else iob_labels(a)
 
 
+# Cumulative and individual NIST-1..5 of a group of segments (mteval_nist), None if none scored.
+Nist = tuple[list[float], list[float]] | None
+
+
+class NistLevels(TypedDict):
+    seg: list[Nist]
+    doc: list[tuple[str, Nist]]
+    sys: list[Nist]
+
+
 def nist_levels(hyps: list[list[str] | None], refs: list[list[list[str]] | None],
-                docs: Documents, nrefs: int) -> dict[str, list]:
+                docs: Documents, nrefs: int) -> NistLevels:
     """NIST-n and NISTi-n (n = 1..5) at every level; None rows are left out (NULL)."""
     info = InformationWeights.from_references([r for rs in refs if rs for r in rs])
     stats = [segment_stats(h, rs, info) if h is not None and rs else None
              for h, rs in zip(hyps, refs, strict=True)]
 
-    def score(group: list) -> tuple[list[float], list[float]] | None:
+    def score(group: list[list[float] | None]) -> Nist:
         kept = [s for s in group if s is not None]
         return mteval_nist([sum(c) for c in zip(*kept, strict=True)], nrefs) if kept else None
 
@@ -115,7 +126,7 @@ def nist_levels(hyps: list[list[str] | None], refs: list[list[list[str]] | None]
             "sys": [score(stats)]}
 
 
-def pick(value: tuple[list[float], list[float]] | None, ind: bool, n: int) -> float | None:
+def pick(value: Nist, ind: bool, n: int) -> float | None:
     return None if value is None else value[1 if ind else 0][n - 1]
 
 

@@ -115,6 +115,10 @@ def read_verbocean(path: Path) -> dict[str, str]:
     return out
 
 
+# Lin's thesaurus: word -> neighbours, best first; VerbOcean: "verb verb" -> relation.
+Lexicon = dict[str, list[str]] | dict[str, str]
+
+
 def install(kind: str, paths: list[Path], replace: bool = False) -> tuple[Path, str, int]:
     """Check and install a resource; returns where, its id and how many entries."""
     if kind not in KINDS:
@@ -122,7 +126,7 @@ def install(kind: str, paths: list[Path], replace: bool = False) -> tuple[Path, 
     for path in paths:
         if not path.is_file():
             raise InputError(path, None, "no such file")
-    data: dict = read_lin(paths) if kind == LIN else read_verbocean(_one(paths))
+    data: Lexicon = read_lin(paths) if kind == LIN else read_verbocean(_one(paths))
     ident = _digest(paths)
     target = _path(kind)
     old = installed_id(kind)
@@ -146,7 +150,7 @@ def _one(paths: list[Path]) -> Path:
 
 
 @cache
-def _load(kind: str) -> tuple[str, dict] | None:
+def _load(kind: str) -> tuple[str, Lexicon] | None:
     path = _path(kind)
     if not path.is_file():
         return None

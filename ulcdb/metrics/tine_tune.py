@@ -25,6 +25,7 @@ from ulcdb.interchange.load import ImportReport, load_scores
 from ulcdb.interchange.model import MetricInfo, ScoreFrame, ScoreSet, Source
 from ulcdb.metrics.base import Params
 from ulcdb.scoring import Pair, Scorer, variant_of
+from ulcdb.stats import FloatArray
 from ulcdb.store import Store
 
 INDIVIDUALS, GENERATIONS, CROSSOVER, MUTATION = 80, 100, 0.9, 0.01
@@ -61,8 +62,8 @@ def genetic_search(fitness: Callable[[float, float], float], seed: int = 1234,
     return Tuned(best[0], best[1], best[2], seed)
 
 
-def _next_generation(rng: np.random.Generator, pop: np.ndarray, fits: np.ndarray,
-                     crossover: float, mutation: float) -> np.ndarray:
+def _next_generation(rng: np.random.Generator, pop: FloatArray, fits: FloatArray,
+                     crossover: float, mutation: float) -> FloatArray:
     finite = np.where(np.isfinite(fits), fits, np.nan)
     low = np.nanmin(finite) if np.isfinite(finite).any() else 0.0
     weights = np.where(np.isfinite(fits), fits - low, 0.0) + 1e-12  # roulette on shifted
@@ -76,11 +77,12 @@ def _next_generation(rng: np.random.Generator, pop: np.ndarray, fits: np.ndarray
     return children
 
 
-def combined(lex: np.ndarray, ade: np.ndarray, alpha: float, beta: float) -> np.ndarray:
+def combined(lex: FloatArray, ade: FloatArray, alpha: float, beta: float) -> FloatArray:
     """Per item the maximum over references (columns) of (alpha L + beta A)/(alpha + beta)."""
     if alpha + beta <= 0:
         return np.full(lex.shape[0], np.nan)
-    return np.nanmax((alpha * lex + beta * ade) / (alpha + beta), axis=1)
+    best: FloatArray = np.nanmax((alpha * lex + beta * ade) / (alpha + beta), axis=1)
+    return best
 
 
 @dataclass
@@ -88,8 +90,8 @@ class TuningData:
     """Per (system, segment): the components against each reference, and the human score."""
 
     keys: list[tuple[str, int, str]]  # (system, seg_id, doc_id)
-    lex: np.ndarray  # items x references
-    ade: np.ndarray
+    lex: FloatArray  # items x references
+    ade: FloatArray
     refs: list[str]
 
 
@@ -229,6 +231,6 @@ def tune(store: Store, testbed: str, systems: list[str], refs: list[str], params
                               level)
 
 
-def _rows_of(data: TuningData, systems: list[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def _rows_of(data: TuningData, systems: list[str]) -> tuple[FloatArray, FloatArray, list[str]]:
     keep = [i for i, k in enumerate(data.keys) if k[0] in systems]
     return data.lex[keep], data.ade[keep], data.refs

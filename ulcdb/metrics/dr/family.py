@@ -38,7 +38,8 @@ from ulcdb.metrics.base import (
 )
 from ulcdb.metrics.dr import builder
 from ulcdb.metrics.dr.drs import FlatDrs
-from ulcdb.metrics.dr.scoring import STAR, TYPES, Features, dr_scores, features, metric_names
+from ulcdb.metrics.dr.scoring import TYPES, Features, dr_scores, features, metric_names
+from ulcdb.metrics.ling import STAR
 
 BUILDER_TOOLS = frozenset({"spacy", "stanza"})
 _IMPL = ("ULC 0.4.2 / Asiya 3.0 DR metrics (IQ/Scoring/DR.pm; manual 4.6.1; DR_doc of "

@@ -46,9 +46,9 @@ MAX_DEPTH = 200  # a guard against label cycles in malformed input
 class Features:
     """What the scores compare: path multisets by length, words and PoS by category."""
 
-    paths: dict[int, Counter] = field(default_factory=dict)
-    words: dict[str, Counter] = field(default_factory=dict)
-    pos: dict[str, Counter] = field(default_factory=dict)
+    paths: dict[int, Counter[tuple[str, ...]]] = field(default_factory=dict)
+    words: dict[str, Counter[str]] = field(default_factory=dict)
+    pos: dict[str, Counter[str]] = field(default_factory=dict)
 
     def credit(self, tags: set[str], word: str, pos: str | None) -> None:
         for t in tags:
@@ -101,7 +101,7 @@ def stm_scores(hyp: Features, ref: Features, prefix: str) -> dict[str, float]:
     """``PREFIX-STMi-l`` and pooled ``PREFIX-STM-l``, l = 1..9."""
     out: dict[str, float] = {}
     hits = total = 0
-    empty: Counter = Counter()
+    empty: Counter[tuple[str, ...]] = Counter()
     for n in DEPTHS:
         h, t = hits_total(hyp.paths.get(n, empty), ref.paths.get(n, empty))
         hits, total = hits + h, total + t
@@ -110,10 +110,10 @@ def stm_scores(hyp: Features, ref: Features, prefix: str) -> dict[str, float]:
     return out
 
 
-def overlap_scores(hyp: dict[str, Counter], ref: dict[str, Counter], name: str
+def overlap_scores(hyp: dict[str, Counter[str]], ref: dict[str, Counter[str]], name: str
                    ) -> dict[str, float]:
     """``NAME-t`` for the catalogued types and pooled ``NAME-*`` over every category."""
-    empty: Counter = Counter()
+    empty: Counter[str] = Counter()
     out = {f"{name}-{t}": ratio(*hits_total(hyp.get(t, empty), ref.get(t, empty)))
            for t in TYPES}
     hits = total = 0

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cached_property, lru_cache
 from itertools import chain
 from operator import itemgetter
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from ulcdb.metrics.meteor.stem import snowball_english
 from ulcdb.metrics.meteor.synonyms import synonym_sets, wordnet_base_forms
@@ -136,14 +136,17 @@ def module_matches(t: _Side, r: _Side, module: int) -> Candidates:
 # rank orders like Meteor's comparator: more search-weighted matches, fewer chunks, smaller
 # distance.  It packs -(search weight) * _MATCH + chunks * _CHUNK + distance into one int
 # (exact while distance < 2**40 and chunks < 2**16, i.e. for segments of < ~10,000 words).
+Match = tuple[int, int, int]  # (reference word, test word, module)
+Links: TypeAlias = "tuple[Match, Links] | None"  # the matches, newest first, as a linked list
+Path = tuple[int, int, int, Links]
 _CHUNK = 1 << 40
 _MATCH = 1 << 56
 _EXACT_GAIN = 2 * _MATCH  # an exact match counts 1 in each sentence; other modules count 0
 _RANK = itemgetter(0)
 
 
-def _step(paths: list[tuple], j: int, here: list[tuple[int, int]],
-          fixed: tuple[int, int] | None) -> list[tuple]:
+def _step(paths: list[Path], j: int, here: list[tuple[int, int]],
+          fixed: tuple[int, int] | None) -> list[Path]:
     """One position of ``Aligner.resolve``: extend the best ``BEAM_SIZE`` paths."""
     top = paths[:BEAM_SIZE]
     if fixed is not None:
@@ -153,7 +156,7 @@ def _step(paths: list[tuple], j: int, here: list[tuple[int, int]],
                 for rank, last, mask, links in top]
     moves = [(i, 1 << i, _EXACT_GAIN if mod == EXACT else 0, abs(j - i), (j, i, mod))
              for i, mod in here]
-    nxt: list[tuple] = []
+    nxt: list[Path] = []
     add = nxt.append
     for rank, last, mask, links in top:
         for i, bit, gain, dist, match in moves:
@@ -169,7 +172,7 @@ def _step(paths: list[tuple], j: int, here: list[tuple[int, int]],
 def _search(cands: Candidates, fixed: dict[int, tuple[int, int]],
             used: int) -> list[tuple[int, int, int]]:
     """Meteor's ``Aligner.resolve`` (beam search): the chosen matches that are not fixed."""
-    paths: list[tuple] = [(0, -1, used, None)]
+    paths: list[Path] = [(0, -1, used, None)]
     idle = False  # a second empty position in a row changes nothing
     for j, here in enumerate(cands):
         if not here and j not in fixed:

@@ -207,7 +207,7 @@ def _side(text: str, lowercase: bool, wordnet: frozenset[int], lang: MeteorLangu
 
 # Tokenised references shared by the targets a worker process scores: (texts, lowercase,
 # WordNet modules) -> sides, the most recent few only.
-_REFERENCE_CACHE: dict[tuple, list[_Side]] = {}
+_REFERENCE_CACHE: dict[tuple[tuple[str, ...], bool, frozenset[int], str], list[_Side]] = {}
 _REFERENCE_CACHE_SIZE = 4
 
 

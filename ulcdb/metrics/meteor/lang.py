@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Protocol
 
 from ulcdb.metrics.meteor.align import EXACT, FUNCTION_WORDS, MODULE_WEIGHTS, STEM
 from ulcdb.metrics.meteor.stem import snowball_english
@@ -89,11 +90,18 @@ def meteor_language(code: str | None) -> MeteorLanguage:
     return LANGUAGES.get(code, MeteorLanguage(code, "other", PARAM_I, (1.0,), None))
 
 
+class _Stemmer(Protocol):
+    """What ulcdb uses of a snowballstemmer stemmer (the package has no type information)."""
+
+    def stemWord(self, word: str) -> str: ...
+
+
 @cache
-def _stemmer(algorithm: str):  # -> snowballstemmer stemmer
+def _stemmer(algorithm: str) -> _Stemmer:
     import snowballstemmer
 
-    return snowballstemmer.stemmer(algorithm)
+    stemmer: _Stemmer = snowballstemmer.stemmer(algorithm)
+    return stemmer
 
 
 @cache
