@@ -4,8 +4,9 @@ on demand for metrics that need them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ulcdb.annotation import storage
 from ulcdb.annotation.model import FAILED, Analysis
@@ -31,7 +32,19 @@ class AnnotateReport:
                 f"{self.empty} empty), {self.done_before} of {self.total} already stored")
 
 
-def _tool(annotator: str):
+class Annotator(Protocol):
+    """What an annotator module (spacy_adapter, stanza_adapter) offers."""
+
+    DEFAULT_MODEL: str
+
+    def version(self, model: str | None = None) -> str: ...
+
+    def analyse(self, texts: Sequence[str], model: str | None = None, jobs: int = 1,
+                chunk: int = 500, batch_size: int = ..., engine: Engine | None = None
+                ) -> Iterator[list[Analysis]]: ...
+
+
+def _tool(annotator: str) -> Annotator:
     if annotator == "spacy":
         from ulcdb.annotation import spacy_adapter
         return spacy_adapter

