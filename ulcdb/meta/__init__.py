@@ -17,6 +17,7 @@ among the targets, and DARR's threshold of 25 is used only on the raw DA 0..100 
 A task is a frozen ``MetaTask``; its fields name the result and it records the seed.
 """
 
+from ulcdb.errors import MetaError
 from ulcdb.meta.evaluate import compare, evaluate, fetch_items, prepare, sql_estimates
 from ulcdb.meta.report import (
     LABELS,
@@ -42,7 +43,6 @@ from ulcdb.meta.task import (
     DEFAULT_COEFFICIENTS,
     LEVELS,
     UNIT_NAMES,
-    MetaError,
     MetaTask,
     Scale,
 )

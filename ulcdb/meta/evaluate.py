@@ -7,24 +7,38 @@ pure functions of ``ulcdb.stats`` and ``ulcdb.bootstrap``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
 
 from ulcdb import bootstrap, stats
+from ulcdb.errors import MetaError
 from ulcdb.meta import select
-from ulcdb.meta.report import Coverage, Estimate, Interval, Items, MetaReport, MetricComparison
+from ulcdb.meta.report import (
+    Coverage,
+    Estimate,
+    Interval,
+    Items,
+    Key,
+    MetaReport,
+    MetricComparison,
+)
 from ulcdb.meta.task import (
     DARR,
     DARR_THRESHOLD,
     MIN_DARR_PAIRS,
-    MetaError,
     MetaTask,
     Scale,
     _choice,
 )
+from ulcdb.stats import FloatArray
 from ulcdb.store import Store
+
+# meta_corr's row of one (metric, variant): Pearson, Spearman, items, groups (None: undefined)
+Corr = tuple[float | None, float | None, int | None, int | None]
+DarrCounts = tuple[int, int, int]  # darr_tau's concordant, discordant and tied pairs
 
 # -- resolving the task ------------------------------------------------------------------------
 
@@ -124,13 +138,14 @@ def _why_empty(store: Store, task: MetaTask) -> str:
     return "no target has both a metric score and a human score for the same unit"
 
 
-def sql_estimates(store: Store, task: MetaTask) -> tuple[dict, dict]:
+def sql_estimates(store: Store, task: MetaTask
+                  ) -> tuple[dict[Key, Corr], dict[Key, DarrCounts]]:
     """Pearson/Spearman (meta_corr) and DARR (darr_tau) point estimates, computed in SQL."""
     args, params = task.macro_args()
-    corr = {(m, v): (p, s, n, g) for m, v, p, s, n, g in store.query(
+    corr: dict[Key, Corr] = {(m, v): (p, s, n, g) for m, v, p, s, n, g in store.query(
         f"select metric, variant, pearson, spearman, n_items, n_groups "
         f"from meta_corr({args}, grouping_by := ?)", [*params, task.grouping])}
-    darr = {}
+    darr: dict[Key, DarrCounts] = {}
     if any(c in DARR for c in task.coefs):
         darr = {(m, v): (c, d, t) for m, v, c, d, t in store.query(
             f"select metric, variant, concordant, discordant, ties "
@@ -149,8 +164,8 @@ def _groups(items: Items, grouping: str) -> np.ndarray | None:
     return {"flat": None, "item": items.unit, "system": items.translator}[grouping]
 
 
-def _point(task: MetaTask, key: tuple[str, str], items: Items, corr: tuple,
-           darr: tuple | None, coef: str) -> Estimate:
+def _point(task: MetaTask, key: Key, items: Items, corr: Corr, darr: DarrCounts | None,
+           coef: str) -> Estimate:
     groups = _groups(items, task.grouping)
     n = len(items.human)
     if coef in ("pearson", "spearman"):
@@ -170,7 +185,7 @@ def _point(task: MetaTask, key: tuple[str, str], items: Items, corr: tuple,
     return Estimate(*key, coef, value, n, n_groups)
 
 
-def _float(value) -> float:
+def _float(value: float | None) -> float:
     return float("nan") if value is None else float(value)
 
 
@@ -217,7 +232,7 @@ def _used(task: MetaTask, own: dict[tuple[str, str], Items]) -> dict[tuple[str, 
     return used
 
 
-def _few_pairs(task: MetaTask, estimates: list[Estimate], labels: dict) -> list[str]:
+def _few_pairs(task: MetaTask, estimates: list[Estimate], labels: dict[Key, str]) -> list[str]:
     few = [f"{labels[(e.metric, e.variant)]} ({e.n_pairs})" for e in estimates
            if e.n_pairs is not None and e.n_pairs < MIN_DARR_PAIRS]
     few = list(dict.fromkeys(few))
@@ -274,7 +289,7 @@ def _tuned_here(store: Store, task: MetaTask) -> list[str]:
 # -- comparing metrics -------------------------------------------------------------------------
 
 
-def _statistic(task: MetaTask, coef: str, items: Items):
+def _statistic(task: MetaTask, coef: str, items: Items) -> Callable[[FloatArray], float]:
     groups = _groups(items, task.grouping)
     h = items.human
     if coef in DARR:

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ulcdb.errors import MetaError
 from ulcdb.meta import wmt23
 from ulcdb.meta.evaluate import fetch_items, prepare
 from ulcdb.meta.report import Items
-from ulcdb.meta.task import MetaError, MetaTask
+from ulcdb.meta.task import MetaTask
 from ulcdb.store import Store
 
 PROTOCOLS = ("wmt23", "wmt24")

@@ -10,7 +10,7 @@ import json
 import math
 
 from ulcdb.meta.protocol import Key, ProtocolReport
-from ulcdb.meta.report import _esc, _fmt, _num, records_csv
+from ulcdb.meta.report import Record, _esc, _fmt, _num, records_csv
 
 MTME_TASKS = {"wmt23": "tasks.WMT23", "wmt24": "tasks.WMT24"}
 
@@ -21,7 +21,7 @@ def labels(report: ProtocolReport) -> dict[Key, str]:
     return {(m, v): f"{m} [{v}]" if m in many else m for m, v in report.keys}
 
 
-def settings_record(report: ProtocolReport) -> dict:
+def settings_record(report: ProtocolReport) -> dict[str, object]:
     s = report.settings
     return {"protocol": s.protocol, "mtme": MTME_TASKS[s.protocol], "k": s.k, "seed": s.seed,
             "block_size": s.block_size, "early_min": s.early_min, "early_max": s.early_max,
@@ -65,11 +65,11 @@ def summary_lines(report: ProtocolReport) -> list[str]:
     return lines
 
 
-def records(report: ProtocolReport) -> list[dict]:
+def records(report: ProtocolReport) -> list[Record]:
     names = labels(report)
     out = []
     for key in report.keys:
-        rec: dict = {"metric": key[0], "variant": key[1], "label": names[key]}
+        rec: Record = {"metric": key[0], "variant": key[1], "label": names[key]}
         for r in report.results:
             rec[r.column.key] = _num(r.values[key])
             rec[f"{r.column.key}_rank"] = r.ranks[key] if r.ranks else None
@@ -79,10 +79,10 @@ def records(report: ProtocolReport) -> list[dict]:
     return out
 
 
-def significance(report: ProtocolReport) -> list[dict]:
+def significance(report: ProtocolReport) -> list[Record]:
     """Every tested pair: p-value that the worse metric is as good as the better one."""
     names = labels(report)
-    out = []
+    out: list[Record] = []
     for r in report.results:
         if not r.ranks:
             continue
@@ -94,7 +94,7 @@ def significance(report: ProtocolReport) -> list[dict]:
     return out
 
 
-def run_record(report: ProtocolReport) -> dict:
+def run_record(report: ProtocolReport) -> dict[str, object]:
     return {"protocol": report.settings.protocol, "criterion": report.criterion,
             "settings": settings_record(report),
             "columns": [{"key": r.column.key, "label": r.column.label,

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +21,9 @@ _LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_",
                   "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                   "^": r"\textasciicircum{}"}
 Key = tuple[str, str]  # (metric, variant)
+# One flat CSV/JSON row: names and settings (str), counts (int), values (float; None where
+# undefined).
+Record = dict[str, str | int | float | None]
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,7 @@ class MetaReport:
 
     # -- records (CSV, JSON) ----------------------------------------------------------------
 
-    def run_record(self) -> dict:
+    def run_record(self) -> dict[str, object]:
         cov, labels = self.coverage, self.labels()
         keys = self.metrics()
         return {"items": cov.items,
@@ -206,12 +209,12 @@ class MetaReport:
                           "source": self.scale.source},
                 "summary": self.summary_lines(), "warnings": list(self.warnings)}
 
-    def records(self, sort: str | None = None, fisher: bool = False) -> list[dict]:
+    def records(self, sort: str | None = None, fisher: bool = False) -> list[Record]:
         """One flat record per metric: every coefficient, interval and count."""
         t, labels = self.task, self.labels()
         out = []
         for key in self.ordered(sort):
-            rec: dict = {"metric": key[0], "variant": key[1], "label": labels[key]}
+            rec: Record = {"metric": key[0], "variant": key[1], "label": labels[key]}
             for e in (e for e in self.estimates if (e.metric, e.variant) == key):
                 rec.update(_estimate_fields(e, t.ci_levels, fisher))
                 rec["n_items"] = e.n_items
@@ -301,8 +304,8 @@ def _human_hint(left_out: dict[str, str]) -> str:
             if "human translation" in left_out.values() else "")
 
 
-def _estimate_fields(e: Estimate, ci_levels: tuple[float, ...], fisher: bool) -> dict:
-    rec: dict = {e.coefficient: _num(e.value)}
+def _estimate_fields(e: Estimate, ci_levels: tuple[float, ...], fisher: bool) -> Record:
+    rec: Record = {e.coefficient: _num(e.value)}
     for method in _methods(fisher):
         suffix = "" if method == "bootstrap" else "_fisher"
         for lv in ci_levels:
@@ -315,14 +318,15 @@ def _estimate_fields(e: Estimate, ci_levels: tuple[float, ...], fisher: bool) ->
     return rec
 
 
-def comparison_records(comparisons, labels: dict[Key, str]) -> list[dict]:
+def comparison_records(comparisons: Sequence[MetricComparison], labels: dict[Key, str]
+                       ) -> list[Record]:
     return [{"better": labels[c.better], "worse": labels[c.worse], "coefficient": c.coefficient,
              "delta": _num(c.result.delta), "p_value": _num(c.result.p_value),
              "test": c.result.method, "n_resamples": c.result.n_resamples,
              "seed": c.result.seed} for c in comparisons]
 
 
-def records_csv(records: list[dict]) -> str:
+def records_csv(records: Sequence[Mapping[str, object]]) -> str:
     """Records as one CSV table (columns: the union of their keys, in order)."""
     columns = list(dict.fromkeys(k for r in records for k in r))
     buf = io.StringIO()

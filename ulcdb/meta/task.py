@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ulcdb import stats
@@ -27,9 +28,10 @@ MIN_DARR_PAIRS = 30  # fewer pairs: the tau is warned about
 RESAMPLE_UNITS = {"seg": ("seg", "doc", "sys"), "doc": ("doc", "sys"), "sys": ("sys",)}
 UNIT_NAMES = {"seg": "segments", "doc": "documents", "sys": "systems"}
 HUMAN_SET = "human"  # a stored system set of human translations submitted as systems
+MacroParam = str | list[str] | int | bool | None  # a parameter of the meta_* macros
 
 
-def _choice(value, allowed, what: str) -> None:
+def _choice(value: str, allowed: Sequence[str], what: str) -> None:
     if value not in allowed:
         raise MetaError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
 
@@ -124,13 +126,14 @@ class MetaTask:
     def common(self) -> bool:
         return self.items == "common"
 
-    def macro_args(self) -> tuple[str, list]:
+    def macro_args(self) -> tuple[str, list[MacroParam]]:
         """Argument list and parameters shared by the meta_* macros."""
         sql = ("?, ?, ?, ?, systems := ?::varchar[], metrics := ?::varchar[], "
                "variant_name := ?, reading := ?, human_from := ?, min_segments := ?, "
                "common_items := ?")
-        params = [self.testbed, self.level, self.criterion, self.refset,
-                  list(self.systems) if self.systems is not None else None,
-                  list(self.metrics) if self.metrics is not None else None,
-                  self.variant, self.reading, self.human_from, self.min_segments, self.common]
+        params: list[MacroParam] = [
+            self.testbed, self.level, self.criterion, self.refset,
+            list(self.systems) if self.systems is not None else None,
+            list(self.metrics) if self.metrics is not None else None,
+            self.variant, self.reading, self.human_from, self.min_segments, self.common]
         return sql, params

@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 AVERAGE_BY = ("none", "sys", "item")
 VARIANTS = ("acc23", "23")
@@ -40,7 +40,8 @@ RandomSource = np.random.RandomState | int | None
 # Pair kinds, as tau_optimization.TauSufficientStats counts them.
 CON, DIS, TIE_H, TIE_M, TIE_B = range(5)
 # Numerator coefficients over (con, dis, ties_human, ties_metric, ties_both) of each variant.
-_NUMERATOR = {"acc23": np.array([1, 0, 0, 0, 1]), "23": np.array([1, -1, -1, -1, 1])}
+_NUMERATOR: dict[str, NDArray[np.int_]] = {"acc23": np.array([1, 0, 0, 0, 1]),
+                                          "23": np.array([1, -1, -1, -1, 1])}
 # Change in that numerator when a pair of each kind becomes a metric tie.
 _FLIP = {"acc23": np.array([-1, 0, 1, 0, 0]), "23": np.array([-2, 0, 2, 0, 0])}
 
@@ -212,9 +213,11 @@ def tau23(human: ArrayLike, metric: ArrayLike, average_by: str = "none",
     return r.tau, r.epsilon
 
 
-def _row_variant(counts: np.ndarray, variant: str) -> np.ndarray:
+def _row_variant(counts: NDArray[np.intp], variant: str) -> NDArray[np.float64]:
+    """Per row: the variant's numerator over the row's pairs (NaN for a row without pairs)."""
+    pairs: NDArray[np.intp] = counts.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts @ _NUMERATOR[variant]) / counts.sum(axis=1)
+        return (counts @ _NUMERATOR[variant]) / pairs
 
 
 def kendall_variant(human: ArrayLike, metric: ArrayLike, variant: str = "acc23",
