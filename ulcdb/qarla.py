@@ -38,7 +38,7 @@ class Scope:
     def with_metrics(self, metrics: Iterable[str]) -> Scope:
         return replace(self, metrics=tuple(metrics))
 
-    def macro_args(self) -> list:
+    def macro_args(self) -> list[list[str] | bool | list[int] | None]:
         """Values for `refs := ?, systems := ?, strict := ?, trans_topic := ?, segs := ?`."""
         segs = list(self.segments) if self.segments is not None else None
         return [list(self.refs), list(self.systems), self.strict, self.trans_topic, segs]

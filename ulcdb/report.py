@@ -79,7 +79,7 @@ def score_matrix(store: Store, testbed: str, level: str, metrics: list[str], sys
         "level = ? and refset = ? and variant = ? and list_contains(?, metric) and "
         "list_contains(?, translator)", [testbed, level, refset, variant, metrics, systems])
     cells: dict[tuple[str, str], dict[str, float | None]] = {}
-    order: dict[tuple[str, str], tuple] = {}
+    order: dict[tuple[str, str], tuple[int, int, str]] = {}  # (system, seg_id, doc_id)
     for tr, doc, seg, metric, value in rows:
         if segments is not None and level == "seg" and seg not in segments:
             continue
@@ -120,7 +120,8 @@ def higher_is_better(store: Store, metrics: list[str]) -> dict[str, bool]:
     return {n: bool(h) for n, h in rows} | {"ULC": True}
 
 
-def rankings(matrix: Matrix, directions: dict[str, bool]) -> list[tuple[str, list[tuple]]]:
+def rankings(matrix: Matrix, directions: dict[str, bool]
+             ) -> list[tuple[str, list[tuple[str, float]]]]:
     """Per metric, the rows sorted best first (IQeval's '-O 1')."""
     out = []
     for j, metric in enumerate(matrix.metrics):
