@@ -147,6 +147,32 @@ def test_failed_analysis_is_recorded(store, monkeypatch) -> None:
     assert store.scalar("select status from annotated_text where run_id = ?", [rid]) == "failed"
 
 
+def test_failed_batch_redone_one_by_one(monkeypatch) -> None:
+    """A text that breaks nlp.pipe fails alone; the others keep their place and analysis."""
+    from ulcdb.annotation import spacy_adapter
+
+    real = load()
+
+    class Breaks:
+        def pipe(self, texts, batch_size):
+            for t in texts:
+                if t == "BAD":
+                    raise RuntimeError("pipe broke")
+                yield real(t)
+
+        def __call__(self, text):
+            if text == "BAD":
+                raise RuntimeError("bad text")
+            return real(text)
+
+    monkeypatch.setattr(spacy_adapter, "load", lambda model=None: Breaks())
+    got = analyse_serial([S3, " ", "BAD", "Brand new text."])
+    assert [a.status for a in got] == ["ok", "empty", "failed", "ok"]
+    assert got[2].message == "RuntimeError: bad text"
+    assert [t.form for t in got[0].tokens][:2] == ["He", "wants"]
+    assert [t.form for t in got[3].tokens] == ["Brand", "new", "text", "."]
+
+
 # -- importers -----------------------------------------------------------------------------
 CONLLU = """# seg_id = 1
 1\tJohn\tJohn\tPROPN\tNNP\t_\t2\tnsubj\t_\t_

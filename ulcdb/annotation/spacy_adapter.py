@@ -82,7 +82,7 @@ def _chunk_job(args: tuple[str | None, list[str], int]) -> list[Analysis]:
 def analyse_serial(texts: Sequence[str], model: str | None = None,
                    batch_size: int = BATCH_SIZE) -> list[Analysis]:
     """Analyse in this process; empty texts are not sent to spaCy."""
-    out: list[Analysis | None] = [None] * len(texts)
+    out: dict[int, Analysis] = {}
     todo = []
     for i, text in enumerate(texts):
         if not text.strip():
@@ -96,12 +96,12 @@ def analyse_serial(texts: Sequence[str], model: str | None = None,
             out[i] = _safe(doc)
     except Exception:  # one bad text fails the batch: redo one by one to isolate it
         for i in todo:
-            if out[i] is None:
+            if i not in out:
                 try:
                     out[i] = _safe(nlp(texts[i]))
                 except Exception as exc:
                     out[i] = Analysis(status=FAILED, message=f"{type(exc).__name__}: {exc}")
-    return out  # type: ignore[return-value]
+    return [out[i] for i in range(len(texts))]
 
 
 def analyse(texts: Sequence[str], model: str | None = None, jobs: int = 1,
