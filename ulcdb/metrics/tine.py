@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ulcdb.annotation.model import PREDICATE, ROLE, Analysis
-from ulcdb.metrics.base import SHALLOW_SEMANTIC, LevelScores, MetricSpec, Params
+from ulcdb.metrics.base import SHALLOW_SEMANTIC, Documents, LevelScores, MetricSpec, Params
 from ulcdb.metrics.ling import SegmentFamily
 
 ALPHA, BETA = 1.0, 0.25
@@ -160,12 +160,12 @@ class TineFamily(SegmentFamily):
         return describe(name)
 
     def compute(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]],
-                docs: object, params: Params) -> dict[str, LevelScores]:
+                docs: Documents, params: Params) -> dict[str, LevelScores]:
         from ulcdb.metrics.tine_resources import similar_words, verbnet
 
         verbnet()  # a missing VerbNet stops here, in one line
         self._similar: Similar = similar_words
-        return super().compute(hyps, refs, docs, params)  # type: ignore[arg-type]
+        return super().compute(hyps, refs, docs, params)
 
     def segment_scores(self, hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
         return tine_scores(hyp, ref, params, verbnet_aligned, self._similar)

