@@ -12,6 +12,7 @@ from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb import bootstrap, stats
 from ulcdb.errors import MetaError
@@ -33,7 +34,7 @@ from ulcdb.meta.task import (
     Scale,
     _choice,
 )
-from ulcdb.stats import FloatArray
+from ulcdb.stats import FloatArray, IntArray
 from ulcdb.store import Store
 
 # meta_corr's row of one (metric, variant): Pearson, Spearman, items, groups (None: undefined)
@@ -156,11 +157,11 @@ def sql_estimates(store: Store, task: MetaTask
 # -- evaluation --------------------------------------------------------------------------------
 
 
-def _unit_column(items: Items, unit: str) -> np.ndarray:
+def _unit_column(items: Items, unit: str) -> NDArray[np.object_]:
     return {"seg": items.unit, "doc": items.doc, "sys": items.translator}[unit]
 
 
-def _groups(items: Items, grouping: str) -> np.ndarray | None:
+def _groups(items: Items, grouping: str) -> NDArray[np.object_] | None:
     return {"flat": None, "item": items.unit, "system": items.translator}[grouping]
 
 
@@ -189,11 +190,11 @@ def _float(value: float | None) -> float:
     return float("nan") if value is None else float(value)
 
 
-def _replicates(task: MetaTask, items: Items, units: np.ndarray, counts: np.ndarray
-                ) -> dict[str, np.ndarray]:
+def _replicates(task: MetaTask, items: Items, units: NDArray[np.intp], counts: IntArray
+                ) -> dict[str, FloatArray]:
     plain = [c for c in task.coefs if c not in DARR]
     groups = _groups(items, task.grouping)
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, FloatArray] = {}
     if plain and groups is None:
         out.update(bootstrap.replicates_many(plain, items.human, items.score, units, counts,
                                              task.accuracy_ties))
@@ -210,7 +211,7 @@ def _replicates(task: MetaTask, items: Items, units: np.ndarray, counts: np.ndar
     return out
 
 
-def _intervals(task: MetaTask, est: Estimate, reps: np.ndarray | None) -> tuple[Interval, ...]:
+def _intervals(task: MetaTask, est: Estimate, reps: FloatArray | None) -> tuple[Interval, ...]:
     out = []
     for level in task.ci_levels:
         if reps is not None:
@@ -253,9 +254,9 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
                          .astype(str))
     counts = stats.bootstrap_counts(len(universe), task.n_resamples, task.seed)
     estimates: list[Estimate] = []
-    replicates: dict[tuple[str, str, str], np.ndarray] = {}
+    replicates: dict[tuple[str, str, str], FloatArray] = {}
     for (metric, variant), it in items.items():
-        reps: dict[str, np.ndarray] = {}
+        reps: dict[str, FloatArray] = {}
         if task.n_resamples:
             units = np.searchsorted(universe, _unit_column(it, unit).astype(str))
             reps = _replicates(task, it, units, counts)

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb import stats
 from ulcdb.meta.task import DARR, UNIT_NAMES, MetaTask, Scale
@@ -55,18 +56,18 @@ class Items:
     """One metric's item vectors, aligned: human and oriented metric scores per target/unit;
     ``common`` marks the items every metric of the run scores."""
 
-    translator: np.ndarray
-    unit: np.ndarray
-    doc: np.ndarray
-    human: np.ndarray
-    score: np.ndarray
-    common: np.ndarray
+    translator: NDArray[np.object_]  # str
+    unit: NDArray[np.object_]  # str: seg_id, doc_id or '' (sys)
+    doc: NDArray[np.object_]  # str
+    human: NDArray[np.float64]
+    score: NDArray[np.float64]
+    common: NDArray[np.bool_]
 
-    def key(self) -> np.ndarray:
+    def key(self) -> NDArray[np.str_]:
         return np.char.add(np.char.add(self.translator.astype(str), "\x1f"),
                            self.unit.astype(str))
 
-    def subset(self, keep: np.ndarray) -> Items:
+    def subset(self, keep: NDArray[np.bool_]) -> Items:
         return Items(self.translator[keep], self.unit[keep], self.doc[keep], self.human[keep],
                      self.score[keep], self.common[keep])
 
@@ -120,7 +121,8 @@ class MetaReport:
     notes: list[str] = field(default_factory=list)  # what the header must say
     warnings: list[str] = field(default_factory=list)  # one line each, for stderr
     items: dict[Key, Items] = field(repr=False, default_factory=dict)
-    replicates: dict[tuple[str, str, str], np.ndarray] = field(repr=False, default_factory=dict)
+    replicates: dict[tuple[str, str, str], NDArray[np.float64]] = field(repr=False,
+                                                                        default_factory=dict)
 
     @property
     def targets(self) -> tuple[str, ...]:
