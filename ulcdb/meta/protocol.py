@@ -33,6 +33,7 @@ from ulcdb.meta import wmt23
 from ulcdb.meta.evaluate import fetch_items, prepare
 from ulcdb.meta.report import Items
 from ulcdb.meta.task import MetaTask
+from ulcdb.meta.wmt23 import FloatArray
 from ulcdb.store import Store
 
 PROTOCOLS = ("wmt23", "wmt24")
@@ -86,7 +87,7 @@ class Pearson(wmt23.Statistic):
     """Pearson's r over the entries where both scores are present (MTME's flat scipy
     pearsonr, avg_by='none')."""
 
-    def __call__(self, human: np.ndarray, metric: np.ndarray, rs: object = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: object = None) -> float:
         h, m = np.ravel(human), np.ravel(metric)
         keep = ~(np.isnan(h) | np.isnan(m))
         if keep.sum() < 2:
@@ -105,8 +106,8 @@ class Bed:
     level: str
     systems: list[str]
     units: list[str]
-    human: np.ndarray  # (n_systems, n_units), NaN where missing
-    metrics: dict[Key, np.ndarray]
+    human: FloatArray  # (n_systems, n_units), NaN where missing
+    metrics: dict[Key, FloatArray]
     n_items: int
     human_source: str
     left_out: dict[str, str] = field(default_factory=dict)
@@ -119,7 +120,7 @@ class ColumnResult:
     ranks: dict[Key, int] | None  # None: no significance tests (k = 0)
     epsilons: dict[Key, float] | None  # acc-t only
     order: list[Key]  # best first
-    sig: np.ndarray  # [i, j], j > i: p-value that order[j] is as good as order[i]
+    sig: FloatArray  # [i, j], j > i: p-value that order[j] is as good as order[i]
 
 
 @dataclass
@@ -172,8 +173,8 @@ def _unit_order(unit: str) -> tuple[int, int, str]:
     return (0, int(unit), "") if unit.isdigit() else (1, 0, unit)
 
 
-def _matrix(it: Items, values: np.ndarray, sys_index: dict[str, int],
-            unit_index: dict[str, int]) -> np.ndarray:
+def _matrix(it: Items, values: FloatArray, sys_index: dict[str, int],
+            unit_index: dict[str, int]) -> FloatArray:
     out = np.full((len(sys_index), len(unit_index)), np.nan)
     rows = [sys_index[str(t)] for t in it.translator]
     cols = [unit_index[str(u)] for u in it.unit]
@@ -189,7 +190,7 @@ def bed_arrays(testbed: str, level: str, items: dict[Key, Items], human_source: 
     sys_index = {s: i for i, s in enumerate(systems)}
     unit_index = {u: i for i, u in enumerate(units)}
     human = np.full((len(systems), len(units)), np.nan)
-    metrics: dict[Key, np.ndarray] = {}
+    metrics: dict[Key, FloatArray] = {}
     for key, it in items.items():
         h = _matrix(it, it.human, sys_index, unit_index)
         human = np.where(np.isnan(human), h, human)
@@ -213,7 +214,7 @@ def fetch_bed(store: Store, task: MetaTask) -> tuple[MetaTask, Bed]:
 
 
 def _inputs(col: Column, beds: dict[tuple[str, str], Bed], keys: Sequence[Key], settings: Settings
-            ) -> tuple[np.ndarray, dict[Key, np.ndarray], wmt23.Statistic]:
+            ) -> tuple[FloatArray, dict[Key, FloatArray], wmt23.Statistic]:
     """Human array, metric arrays and the statistic of a column."""
     if col.statistic == "accuracy":
         vecs = [beds[tb, "sys"] for tb in col.testbeds]
@@ -230,7 +231,7 @@ def _inputs(col: Column, beds: dict[tuple[str, str], Bed], keys: Sequence[Key], 
     return bed.human, metrics, wmt23.TiesOpt("acc23", "item", 1.0)
 
 
-def _labelled(metrics: dict[Key, np.ndarray]) -> dict[str, np.ndarray]:
+def _labelled(metrics: dict[Key, FloatArray]) -> dict[str, FloatArray]:
     """compare_metrics sorts ties by name: metric and variant joined keep that order."""
     return {f"{m}\x1f{v}": a for (m, v), a in metrics.items()}
 

@@ -37,13 +37,16 @@ from numpy.typing import ArrayLike, NDArray
 AVERAGE_BY = ("none", "sys", "item")
 VARIANTS = ("acc23", "23")
 RandomSource = np.random.RandomState | int | None
+FloatArray = NDArray[np.float64]
+Index = NDArray[np.intp]  # positions, rows and counts
 # Pair kinds, as tau_optimization.TauSufficientStats counts them.
 CON, DIS, TIE_H, TIE_M, TIE_B = range(5)
 # Numerator coefficients over (con, dis, ties_human, ties_metric, ties_both) of each variant.
 _NUMERATOR: dict[str, NDArray[np.int_]] = {"acc23": np.array([1, 0, 0, 0, 1]),
                                           "23": np.array([1, -1, -1, -1, 1])}
 # Change in that numerator when a pair of each kind becomes a metric tie.
-_FLIP = {"acc23": np.array([-1, 0, 1, 0, 0]), "23": np.array([-2, 0, 2, 0, 0])}
+_FLIP: dict[str, NDArray[np.int_]] = {"acc23": np.array([-1, 0, 1, 0, 0]),
+                                     "23": np.array([-2, 0, 2, 0, 0])}
 
 
 def _random(random_state: RandomSource) -> Any:
@@ -60,7 +63,7 @@ def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
-def as_matrices(human: ArrayLike, metric: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def as_matrices(human: ArrayLike, metric: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Float (n_systems, n_segments) copies; a 1-D vector is one score per system."""
     h = np.array(human, dtype=float)
     m = np.array(metric, dtype=float)
@@ -69,7 +72,7 @@ def as_matrices(human: ArrayLike, metric: ArrayLike) -> tuple[np.ndarray, np.nda
     return (h[:, None], m[:, None]) if h.ndim == 1 else (h, m)
 
 
-def rows(human: ArrayLike, metric: ArrayLike, average_by: str) -> tuple[np.ndarray, np.ndarray]:
+def rows(human: ArrayLike, metric: ArrayLike, average_by: str) -> tuple[FloatArray, FloatArray]:
     """The rows statistics are averaged over (MTME's ``_Reshape``)."""
     _check("average_by", average_by, AVERAGE_BY)
     h, m = as_matrices(human, metric)
@@ -84,16 +87,16 @@ def rows(human: ArrayLike, metric: ArrayLike, average_by: str) -> tuple[np.ndarr
 class Pairs(NamedTuple):
     """Every pair (i < j) of scored entries of each row, in MTME's enumeration order."""
 
-    row: np.ndarray  # row of each pair
-    dh: np.ndarray  # human score difference h_i - h_j
-    dm: np.ndarray  # metric score difference m_i - m_j
-    i: np.ndarray  # positions of the pair among the row's scored entries
-    j: np.ndarray
-    sizes: np.ndarray  # scored entries per row
+    row: Index  # row of each pair
+    dh: FloatArray  # human score difference h_i - h_j
+    dm: FloatArray  # metric score difference m_i - m_j
+    i: Index  # positions of the pair among the row's scored entries
+    j: Index
+    sizes: Index  # scored entries per row
     n_rows: int
 
 
-def pairs(h: np.ndarray, m: np.ndarray) -> Pairs:
+def pairs(h: FloatArray, m: FloatArray) -> Pairs:
     """Pairs of the entries of each row where both scores are present (O(rows * n^2))."""
     valid = ~(np.isnan(h) | np.isnan(m))
     sizes = valid.sum(axis=1)
@@ -107,18 +110,18 @@ def pairs(h: np.ndarray, m: np.ndarray) -> Pairs:
                  h.shape[0])
 
 
-def _subset(p: Pairs, keep: np.ndarray) -> Pairs:
+def _subset(p: Pairs, keep: NDArray[np.bool_]) -> Pairs:
     return Pairs(p.row[keep], p.dh[keep], p.dm[keep], p.i[keep], p.j[keep], p.sizes, p.n_rows)
 
 
-def pair_kinds(dh: np.ndarray, dm: np.ndarray, epsilon: float = 0.0) -> np.ndarray:
+def pair_kinds(dh: FloatArray, dm: FloatArray, epsilon: float = 0.0) -> NDArray[np.int_]:
     """CON, DIS, TIE_H, TIE_M or TIE_B per pair; |metric difference| <= epsilon is a tie."""
     th, tm = dh == 0, np.abs(dm) <= epsilon
     con = np.sign(dh) == np.sign(dm)
     return np.select([th & tm, th, tm, con], [TIE_B, TIE_H, TIE_M, CON], DIS)
 
 
-def _kind_counts(p: Pairs, kinds: np.ndarray) -> np.ndarray:
+def _kind_counts(p: Pairs, kinds: NDArray[np.int_]) -> Index:
     """(n_rows, 5) pair counts per kind."""
     flat = np.bincount(p.row * 5 + kinds, minlength=5 * p.n_rows)
     return flat.reshape(p.n_rows, 5)
@@ -132,11 +135,11 @@ class TauOptimization(NamedTuple):
 
     tau: float
     epsilon: float
-    thresholds: np.ndarray
-    taus: np.ndarray
+    thresholds: FloatArray
+    taus: FloatArray
 
 
-def _within_row_cumsum(row: np.ndarray, delta: np.ndarray) -> np.ndarray:
+def _within_row_cumsum(row: Index, delta: NDArray[np.int_]) -> NDArray[np.int_]:
     """Running sum of ``delta`` over the earlier-or-equal positions of the same row."""
     by_row = np.argsort(row, kind="stable")
     d, r = delta[by_row], row[by_row]
@@ -148,7 +151,7 @@ def _within_row_cumsum(row: np.ndarray, delta: np.ndarray) -> np.ndarray:
     return out
 
 
-def _initial_total(present: np.ndarray, per_row: np.ndarray) -> float:
+def _initial_total(present: Index, per_row: FloatArray) -> float:
     """Python's sum of the row statistics in the order MTME's set of rows iterates them."""
     rows_seen: set[int] = set()
     for r in present.tolist():
@@ -240,7 +243,7 @@ def kendall_variant(human: ArrayLike, metric: ArrayLike, variant: str = "acc23",
 
 
 @lru_cache(maxsize=8)
-def _signs(num_permutations: int, n_segments: int, seed: int) -> np.ndarray:
+def _signs(num_permutations: int, n_segments: int, seed: int) -> NDArray[np.float32]:
     """pce.compute_pairwise_p_values's shared +-1 masks (float32)."""
     rng = np.random.default_rng(seed)
     s = rng.random(size=(num_permutations, n_segments), dtype=np.float32)
@@ -252,7 +255,7 @@ def _signs(num_permutations: int, n_segments: int, seed: int) -> np.ndarray:
 
 
 def pairwise_p_values(seg_scores: ArrayLike, num_permutations: int = 1000,
-                      seed: int = 4) -> np.ndarray:
+                      seed: int = 4) -> FloatArray:
     """(n_systems, n_systems): upper triangle [i, j] is the one-sided paired permutation
     p-value of "system i > system j" (sums of segment scores, float32 as MTME); NaN elsewhere."""
     # float32 sums depend on memory layout: C order, as MTME's reshaped lists.
@@ -291,7 +294,7 @@ def agreement(human: ArrayLike, metric: ArrayLike) -> tuple[int, int]:
     return int(np.sum(np.sign(p.dh) == np.sign(p.dm))), int(p.row.size)
 
 
-def concat_lps(per_lp: Sequence[ArrayLike]) -> tuple[np.ndarray, tuple[int, ...]]:
+def concat_lps(per_lp: Sequence[ArrayLike]) -> tuple[FloatArray, tuple[int, ...]]:
     """System scores of several language pairs as one vector, and the number per pair."""
     vecs = [np.asarray(v, dtype=float).ravel() for v in per_lp]
     return np.concatenate(vecs), tuple(len(v) for v in vecs)
@@ -316,11 +319,11 @@ class Statistic:
     A subclass that averages over items (not "none") must override ``entries`` with MTME's
     item-major order."""
 
-    def __call__(self, human: np.ndarray, metric: np.ndarray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
         raise NotImplementedError
 
-    def entries(self, human: np.ndarray, metric1: np.ndarray,
-                metric2: np.ndarray) -> np.ndarray:
+    def entries(self, human: FloatArray, metric1: FloatArray,
+                metric2: FloatArray) -> Index:
         """Flat indices of the entries PERM-BOTH z-scores and swaps, in MTME's draw order:
         those with a human score, system-major (``_ReshapeAndFilter``)."""
         return np.flatnonzero(~np.isnan(human.ravel()))
@@ -334,12 +337,12 @@ class TiesOpt(Statistic):
     average_by: str = "item"
     sample_rate: float = 1.0
 
-    def __call__(self, human: np.ndarray, metric: np.ndarray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
         return tau_optimization(human, metric, self.variant, self.average_by,
                                 self.sample_rate, rs).tau
 
-    def entries(self, human: np.ndarray, metric1: np.ndarray,
-                metric2: np.ndarray) -> np.ndarray:
+    def entries(self, human: FloatArray, metric1: FloatArray,
+                metric2: FloatArray) -> Index:
         # MTME z-scores and swaps every metric score here, human score or not.
         return np.flatnonzero(~(np.isnan(metric1.ravel()) | np.isnan(metric2.ravel())))
 
@@ -351,7 +354,7 @@ class SoftPairwiseAccuracy(Statistic):
     num_permutations: int = 1000
     seed: int = 4
 
-    def __call__(self, human: np.ndarray, metric: np.ndarray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
         return soft_pairwise_accuracy(human, metric, self.num_permutations, self.seed)
 
 
@@ -362,7 +365,7 @@ class GlobalAccuracy(Statistic):
 
     sizes: tuple[int, ...]
 
-    def __call__(self, human: np.ndarray, metric: np.ndarray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
         h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
         if h.shape != m.shape or h.size != sum(self.sizes):
             raise ValueError(f"need vectors of {sum(self.sizes)} system scores")
@@ -411,7 +414,7 @@ def perm_both(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike, stat: St
     z1, z2 = scipy.stats.zscore(m1.ravel()[idx]), scipy.stats.zscore(m2.ravel()[idx])
     generic = not isinstance(stat, TiesOpt)
 
-    def corr(z: np.ndarray) -> float:
+    def corr(z: FloatArray) -> float:
         full = np.full(h.size, np.nan)
         full[idx] = z
         value = stat(h, full.reshape(h.shape), rs)
@@ -432,7 +435,7 @@ def perm_both(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike, stat: St
     return PermResult(count / i, delta, i)
 
 
-def _pair_stat(counts: np.ndarray, sizes: np.ndarray, variant: str) -> float:
+def _pair_stat(counts: Index, sizes: Index, variant: str) -> float:
     """MTME's ``_Corr`` of PairwisePermutationSigDiff: mean of the defined row values."""
     vals = _row_variant(counts, variant)[sizes > 0]
     vals = vals[~np.isnan(vals)]
@@ -462,7 +465,7 @@ def perm_pairs(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike,
     starts = np.r_[0, np.cumsum(p1.sizes.astype(np.int64) ** 2)]
     pos = starts[p1.row] + p1.i * p1.sizes[p1.row] + p1.j
 
-    def stat(kinds: np.ndarray) -> float:
+    def stat(kinds: NDArray[np.int_]) -> float:
         return _pair_stat(_kind_counts(p1, kinds), p1.sizes, variant)
 
     delta = stat(k2) - stat(k1)
@@ -498,7 +501,7 @@ class Comparison(NamedTuple):
     names: list[str]  # best first (statistic descending, then name)
     scores: list[float]
     ranks: list[int]  # the WMT rank column
-    sig_matrix: np.ndarray  # [i, j], j > i: p-value that names[j] is as good as names[i]
+    sig_matrix: FloatArray  # [i, j], j > i: p-value that names[j] is as good as names[i]
 
 
 def compare_metrics(human: ArrayLike, metrics: Mapping[str, ArrayLike], stat: Statistic,

