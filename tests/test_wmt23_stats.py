@@ -199,6 +199,22 @@ def test_perm_pairs_acc23() -> None:
     assert res.k_used == 1000
 
 
+def test_global_generator_reaches_sampled_statistics() -> None:
+    """random_state=None (MTME's global generator) with sampled pairs: the statistics inside
+    the permutation tests draw from that same generator (they raised TypeError on the module
+    np.random before, found by mypy --strict, issue 18).  np.random.seed(5) gives the draws
+    of RandomState(5), i.e. of random_state=5."""
+    seeded = wmt23.perm_pairs(H, M2, M1, "acc23", "item", 50, PSD, sample_rate=0.5,
+                              random_state=5)
+    np.random.seed(5)
+    assert wmt23.perm_pairs(H, M2, M1, "acc23", "item", 50, PSD, sample_rate=0.5) == seeded
+    stat = wmt23.TiesOpt("acc23", "item", 0.5)
+    seeded = wmt23.perm_both(H, M2, M1, stat, 50, PSD, random_state=5)
+    np.random.seed(5)
+    assert wmt23.perm_both(H, M2, M1, stat, 50, PSD) == seeded
+    assert 0.0 <= seeded.p_value <= 1.0 and seeded.k_used == 50
+
+
 def test_assign_ranks() -> None:
     # data.AssignRanks(np.array(SIG), 0.05) -> [1, 1, 2, 2, 3]
     assert wmt23.assign_ranks(SIG, 0.05) == [1, 1, 2, 2, 3]

@@ -29,16 +29,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 AVERAGE_BY = ("none", "sys", "item")
 VARIANTS = ("acc23", "23")
-RandomSource = np.random.RandomState | int | None
 FloatArray = NDArray[np.float64]
 Index = NDArray[np.intp]  # positions, rows and counts
+
+
+class Draws(Protocol):
+    """What MTME draws from: numpy's global legacy generator (the module ``np.random``) or a
+    ``RandomState``."""
+
+    def random(self, size: int) -> FloatArray: ...
+
+    def binomial(self, n: int, p: float, size: int) -> NDArray[np.int_]: ...
+
+
+# None: the global generator; an int: a RandomState seeded with it; else the generator itself.
+RandomSource = np.random.RandomState | Draws | int | None
 # Pair kinds, as tau_optimization.TauSufficientStats counts them.
 CON, DIS, TIE_H, TIE_M, TIE_B = range(5)
 # Numerator coefficients over (con, dis, ties_human, ties_metric, ties_both) of each variant.
@@ -49,13 +61,14 @@ _FLIP: dict[str, NDArray[np.int_]] = {"acc23": np.array([-1, 0, 1, 0, 0]),
                                      "23": np.array([-2, 0, 2, 0, 0])}
 
 
-def _random(random_state: RandomSource) -> Any:
-    """MTME's draws: the global legacy generator, or a RandomState (seeded if an int)."""
+def _random(random_state: RandomSource) -> Draws:
+    """MTME's draws: the global legacy generator, or a RandomState (seeded if an int).  A
+    generator passes through: the statistics get the one their permutation test draws from."""
     if random_state is None:
         return np.random
-    if isinstance(random_state, np.random.RandomState):
-        return random_state
-    return np.random.RandomState(random_state)
+    if isinstance(random_state, int | np.integer):
+        return np.random.RandomState(random_state)
+    return random_state
 
 
 def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -319,7 +332,7 @@ class Statistic:
     A subclass that averages over items (not "none") must override ``entries`` with MTME's
     item-major order."""
 
-    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: RandomSource = None) -> float:
         raise NotImplementedError
 
     def entries(self, human: FloatArray, metric1: FloatArray,
@@ -337,7 +350,7 @@ class TiesOpt(Statistic):
     average_by: str = "item"
     sample_rate: float = 1.0
 
-    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: RandomSource = None) -> float:
         return tau_optimization(human, metric, self.variant, self.average_by,
                                 self.sample_rate, rs).tau
 
@@ -354,7 +367,7 @@ class SoftPairwiseAccuracy(Statistic):
     num_permutations: int = 1000
     seed: int = 4
 
-    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: RandomSource = None) -> float:
         return soft_pairwise_accuracy(human, metric, self.num_permutations, self.seed)
 
 
@@ -365,7 +378,7 @@ class GlobalAccuracy(Statistic):
 
     sizes: tuple[int, ...]
 
-    def __call__(self, human: FloatArray, metric: FloatArray, rs: Any = None) -> float:
+    def __call__(self, human: FloatArray, metric: FloatArray, rs: RandomSource = None) -> float:
         h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
         if h.shape != m.shape or h.size != sum(self.sizes):
             raise ValueError(f"need vectors of {sum(self.sizes)} system scores")
