@@ -149,8 +149,13 @@ class SegmentFamily(Family):
     needs_analysis = True
     level: str
     implementation: str
-    tool: str = ""  # what stands in for the manual's processor, for the signature
     layer: str | None = None  # span layer without which the scores are NULL
+
+    @property
+    def tool(self) -> str:
+        """What stands in for the manual's processor, for the signature (a subclass sets a
+        string, or computes it from the resources installed, as TINE)."""
+        return ""
 
     def names(self) -> list[str]:
         raise NotImplementedError

@@ -138,7 +138,7 @@ class TineFamily(SegmentFamily):
     layer = ROLE
 
     @property
-    def tool(self) -> str:  # type: ignore[override]
+    def tool(self) -> str:
         from ulcdb.metrics.tine_resources import (
             K_NEIGHBOURS,
             VERBNET_VERSION,
