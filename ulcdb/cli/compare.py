@@ -13,8 +13,8 @@ from ulcdb.compare import (
     CompareError,
     CompareReport,
     CompareTask,
-    bucket_scores,
     run,
+    run_by,
     where_segments,
 )
 from ulcdb.names import suggest
@@ -56,7 +56,7 @@ def compare(
         "--where", help="SQL predicate selecting segments, over seg_id, doc_id, seg_in_doc, "
         "source, genre, domain, origlang, doc_index, e.g. \"length(source) > 200\".")] = None,
     by: Annotated[str | None, typer.Option(
-        "--by", help="Scores per bucket of segments instead of tests: length (reference "
+        "--by", help="The same tests within each bucket of segments: length (reference "
         "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME.")] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", help="Score variant (default: the test bed's case, else the only "
@@ -93,12 +93,7 @@ def compare(
         task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names),
                            "+".join(sorted(sel.refs)), variant_of(sel.params), baseline,
                            variant, method.value, resamples, seed, unit.value, segments, alpha)
-        if by:
-            rows = bucket_scores(store, task, by)
-            render(["bucket", "n_segments", "system", "metric", "score"],
-                   [[r.bucket, r.n_segments, r.system, r.metric, r.score] for r in rows], fmt)
-            return
-        report = run(store, task)
+        report = run_by(store, task, by) if by else run(store, task)
     _header(report, where)
     _emit(report, fmt, pairs)
 
@@ -147,10 +142,11 @@ def _header(report: CompareReport, where: str | None) -> None:
 
 def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
     t = report.task
+    by = ["bucket"] if any(r.bucket is not None for r in report.results) else []
     if pairs and t.baseline is None and fmt != Fmt.table:
-        render(["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
-               [[p.metric, p.system_a, p.system_b, p.delta, p.p_value, p.p_holm]
-                for p in report.pairs], fmt)
+        render(by + ["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
+               [[p.bucket][:len(by)] + [p.metric, p.system_a, p.system_b, p.delta, p.p_value,
+                                        p.p_holm] for p in report.pairs], fmt)
         return
     if fmt == Fmt.table:
         _table(report)
@@ -158,9 +154,10 @@ def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
     cols = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",
             "p_value", "method", "n_samples", "seed", "n_units"]
     extra = ["rank", "cluster"] if t.baseline is None else []
-    render(cols + extra,
-           [[r.system, r.baseline, r.metric, r.score, r.mean, r.ci, r.ci_low, r.ci_high,
-             r.p_value, t.method, t.n_samples, t.seed, r.n_units]
+    render(by + cols + extra,
+           [[r.bucket][:len(by)] + [r.system, r.baseline, r.metric, r.score, r.mean, r.ci,
+                                    r.ci_low, r.ci_high, r.p_value, t.method, t.n_samples,
+                                    t.seed, r.n_units]
             + ([r.rank, r.cluster] if extra else []) for r in report.results], fmt)
 
 
@@ -171,10 +168,12 @@ def _table(report: CompareReport) -> None:
         interval = (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
                     else "")
         mark = ("*" if r.p_value is not None and r.p_value < t.alpha else "")
-        lead = [r.cluster, r.rank] if t.baseline is None else []
+        lead = ([r.bucket, r.n_units] if r.bucket is not None else []) + (
+            [r.cluster, r.rank] if t.baseline is None else [])
         rows.append(lead + [r.metric, r.system, f"{r.score:.4f}", interval,
                             "" if r.p_value is None else f"{r.p_value:.4f}{mark}"])
-    head = (["cluster", "rank"] if t.baseline is None else []) + [
+    by = ["bucket", "n"] if any(r.bucket is not None for r in report.results) else []
+    head = by + (["cluster", "rank"] if t.baseline is None else []) + [
         "metric", "system", "score", "mean ± 95% CI", "p-value" if t.baseline else ""]
     if t.baseline is None:
         head, rows = head[:-1], [r[:-1] for r in rows]

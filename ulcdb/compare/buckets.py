@@ -1,15 +1,15 @@
-"""Where a system is better: scores per bucket of segments (compare-mt's analyses), and the
-segments an SQL predicate selects."""
+"""Where a system is better: per bucket of segments (compare-mt's analyses), each system's
+score and the same paired test as on the whole set (against the baseline, or every pair with
+clusters), each bucket tested on its own segments with the task's seed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import duckdb
 import numpy as np
 
 from ulcdb.compare.data import CompareError, load_units, metric_variant
-from ulcdb.compare.run import CompareTask
+from ulcdb.compare.run import CompareReport, CompareTask, run
 from ulcdb.compare.significance import corpus_score
 from ulcdb.selection import stored_set
 from ulcdb.store import Store
@@ -25,23 +25,6 @@ class BucketRow:
     system: str
     metric: str
     score: float
-
-
-def where_segments(store: Store, testbed: str, predicate: str) -> frozenset[int]:
-    """Segment ids for which ``predicate`` holds, over columns of the segment (``seg_id``,
-    ``doc_id``, ``seg_in_doc``, ``source``) and its document (``genre``, ``domain``,
-    ``origlang``, ``doc_index``)."""
-    sql = ("select seg_id from (select s.seg_id, s.doc_id, s.seg_in_doc, s.source, d.genre, "
-           "d.domain, d.origlang, d.doc_index from segment s join document d using "
-           "(testbed_id, doc_id) where s.testbed_id = ?) where " + predicate)
-    try:
-        rows = store.query(sql, [store.testbed_id(testbed)])
-    except duckdb.Error as exc:
-        first = str(exc).splitlines()[0]
-        raise CompareError(f"--where {predicate!r}: {first}") from None
-    if not rows:
-        raise CompareError(f"--where {predicate!r} selects no segment of {testbed!r}")
-    return frozenset(r[0] for r in rows)
 
 
 def _length_label(n: int) -> str:
@@ -79,6 +62,27 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
         rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
         return {s: (f"in {name}" if s in inside else f"not in {name}") for (s,) in rows}
     raise CompareError(f"--by {by!r}: use one of {', '.join(BUCKETS)}")
+
+
+def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
+    """The comparison of ``task`` within each bucket of ``by``: every result and pair carries
+    its bucket; the buckets come in order (lengths ascending, else by name).  A bucket's
+    test is the whole-set test on the bucket's segments (``task.segments`` still applies), so
+    with the defaults it equals sacrebleu's on those segments."""
+    labels = segment_labels(store, task, by)
+    if task.segments is not None:
+        labels = {s: b for s, b in labels.items() if s in task.segments}
+    members: dict[str, set[int]] = {}
+    for seg, bucket in labels.items():
+        members.setdefault(bucket, set()).add(seg)
+    out = CompareReport(task)
+    for bucket in sorted(members, key=_order):
+        part = run(store, replace(task, segments=frozenset(members[bucket])))
+        out.results += [replace(r, bucket=bucket) for r in part.results]
+        out.pairs += [replace(p, bucket=bucket) for p in part.pairs]
+        out.readings.update(part.readings)
+        out.notes += [f"{bucket}: {n}" for n in part.notes]
+    return out
 
 
 def bucket_scores(store: Store, task: CompareTask, by: str) -> list[BucketRow]:

@@ -58,6 +58,7 @@ class Result:
     n_units: int
     rank: int = 0
     cluster: int = 0
+    bucket: str | None = None  # --by: the bucket of segments tested
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class PairResult:
     delta: float  # score a - score b
     p_value: float
     p_holm: float
+    bucket: str | None = None
 
 
 @dataclass
