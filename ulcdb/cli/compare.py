@@ -17,6 +17,7 @@ from ulcdb.compare import (
     run_by,
     where_segments,
 )
+from ulcdb.compare.analysis import analyse
 from ulcdb.names import suggest
 from ulcdb.scoring import Pair, Scorer, variant_of
 from ulcdb.selection import Selection, select
@@ -27,6 +28,11 @@ DEFAULT_METRICS = "BLEU,chrF,1-TER"
 class Method(str, Enum):
     bs = "bs"
     ar = "ar"
+
+
+class Analysis(str, Enum):
+    word_freq = "word-freq"
+    category = "category"
 
 
 class Unit(str, Enum):
@@ -58,6 +64,11 @@ def compare(
     by: Annotated[str | None, typer.Option(
         "--by", help="The same tests within each bucket of segments: length (reference "
         "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME.")] = None,
+    analysis: Annotated[Analysis | None, typer.Option(
+        "--analysis", help="compare-mt's word-level analyses instead of tests: word-freq "
+        "(F-measure of matched words per reference-frequency bucket; one reference) or "
+        "category (stored per-category scores, SP-Op-t and NE-Oe-t or the families -m "
+        "names, tested against the baseline).")] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", help="Score variant (default: the test bed's case, else the only "
         "one).")] = None,
@@ -84,15 +95,24 @@ def compare(
     Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER
     """
     with open_store(read_only=True) as store:
-        sel = select(store, testbed, metrics or DEFAULT_METRICS, systems, refs, None,
-                     None if case is None else case == Case.lc)
+        sel = select(store, testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
+                     systems, refs, None, None if case is None else case == Case.lc)
         names = _systems(sel, baseline, list(store.translators(store.testbed_id(sel.testbed))))
-    _score_missing(sel, names, jobs)
+    if analysis is None:
+        _score_missing(sel, names, jobs)
     with open_store(read_only=True) as store:
         segments = where_segments(store, sel.testbed, where) if where else None
         task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names),
                            "+".join(sorted(sel.refs)), variant_of(sel.params), baseline,
                            variant, method.value, resamples, seed, unit.value, segments, alpha)
+        if analysis is not None:
+            table = analyse(store, task, analysis.value, metrics)
+            for line in table.notes:
+                err_console.print(line, style="dim", highlight=False, soft_wrap=True)
+            wide = fmt == Fmt.table
+            render(table.wide_columns if wide else table.columns,
+                   table.wide_rows if wide else table.rows, fmt)
+            return
         report = run_by(store, task, by) if by else run(store, task)
     _header(report, where)
     _emit(report, fmt, pairs)
