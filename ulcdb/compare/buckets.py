@@ -16,6 +16,7 @@ from ulcdb.store import Store
 
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
+MIN_UNITS = 10  # fewer segments in a bucket: its test is flagged
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,11 @@ def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
     for seg, bucket in labels.items():
         members.setdefault(bucket, set()).add(seg)
     out = CompareReport(task)
+    small = [f"{b} ({len(members[b])})" for b in sorted(members, key=_order)
+             if len(members[b]) < MIN_UNITS]
+    if small:
+        out.notes.append(f"buckets with fewer than {MIN_UNITS} segments, whose resamples "
+                         f"barely vary (p-values not to be trusted): {', '.join(small)}")
     for bucket in sorted(members, key=_order):
         part = run(store, replace(task, segments=frozenset(members[bucket])))
         out.results += [replace(r, bucket=bucket) for r in part.results]
