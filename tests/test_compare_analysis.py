@@ -144,6 +144,63 @@ def test_equals_compare_mt_on_random_corpora(seed: int) -> None:
     _check(ref, outs, [1, 2, 4, 8])
 
 
+def test_intervals_equal_compare_mts_bucket_details() -> None:
+    """compare-mt's calc_bucket_details (np.random.choice of ceil(n/2) segments, 1000
+    samples, entries 25 and 975 of the sorted F values) after np.random.seed(7)."""
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(15)]
+    ref = [[rng.choice(vocab) for _ in range(rng.randint(1, 9))] for _ in range(21)]
+    outs = {"A": [[rng.choice(vocab) for _ in range(rng.randint(1, 9))] for _ in ref],
+            "B": [[rng.choice(vocab) for _ in range(rng.randint(1, 9))] for _ in ref]}
+    cmt = CompareMtFreq(ref)
+    per_seg = [cmt.statistics([r], [[outs["A"][i]], [outs["B"][i]]])
+               for i, r in enumerate(ref)]  # per segment: [system][bucket] counts
+    np.random.seed(7)
+    samples: list[list[list[float]]] = [[[] for _ in cmt.bucket_strs] for _ in outs]
+    for _ in range(1000):
+        ids = np.random.choice(list(range(21)), size=11, replace=True)
+        for oi in range(2):
+            for bi in range(len(cmt.bucket_strs)):
+                m = sum(per_seg[i][oi][bi][0] for i in ids)
+                r = sum(per_seg[i][oi][bi][1] for i in ids)
+                o = sum(per_seg[i][oi][bi][2] for i in ids)
+                f = 0.0 if m == 0 else 2 * (m / o) * (m / r) / (m / o + m / r)
+                samples[oi][bi].append(f)
+    got = word_accuracy(ref, outs, resamples=1000, seed=7)
+    for r in got:
+        oi, bi = "AB".index(r.system), cmt.bucket_strs.index(r.bucket)
+        x = sorted(samples[oi][bi])
+        assert (r.f_low, r.f_high) == pytest.approx((x[25], x[975]), abs=1e-12)
+
+
+def test_paired_p_value_of_the_f_difference() -> None:
+    """B against A per bucket: sacrebleu's draws (default_rng(12345).choice(n, (1000, n))),
+    compare-mt's F on each resample (its statistics on the resampled segments, frequencies
+    from the whole reference), p = (#(|dF*| - mean > |dF|) + 1) / 1001."""
+    rng = random.Random(5)
+    vocab = [f"w{i}" for i in range(12)]
+    ref = [[rng.choice(vocab) for _ in range(rng.randint(1, 8))] for _ in range(15)]
+    outs = {"A": [[rng.choice(vocab) for _ in range(rng.randint(1, 8))] for _ in ref],
+            "B": [[rng.choice(vocab) for _ in range(rng.randint(1, 8))] for _ in ref]}
+    cmt = CompareMtFreq(ref)
+    whole = cmt.statistics(ref, [outs["A"], outs["B"]])
+    idxs = np.random.default_rng(12345).choice(15, size=(1000, 15), replace=True)
+    diffs = []
+    for row in idxs:
+        st = cmt.statistics([ref[i] for i in row], [[outs["A"][i] for i in row],
+                                                     [outs["B"][i] for i in row]])
+        diffs.append([abs(st[1][b][5] - st[0][b][5]) for b in range(len(cmt.bucket_strs))])
+    d = np.array(diffs)
+    got = {r.bucket: r for r in word_accuracy(ref, outs, resamples=1000) if r.system == "B"}
+    for b, label in enumerate(cmt.bucket_strs):
+        real = abs(whole[1][b][5] - whole[0][b][5])
+        want = 1.0 if not d[:, b].any() else (
+            (np.sum(d[:, b] - d[:, b].mean() > real) + 1) / 1001)
+        assert got[label].p_value == pytest.approx(want), label
+    assert all(r.p_value is None for r in word_accuracy(ref, outs, resamples=10)
+               if r.system == "A")
+
+
 # -- on the store -----------------------------------------------------------------------------
 
 
@@ -182,6 +239,8 @@ def test_word_freq_cli_equals_compare_mt_on_the_files(ende: Path, bed: Path) -> 
         w = want[oi][cmt.bucket_strs.index(r["bucket"])]
         assert (r["n_match"], r["n_ref"], r["n_out"]) == tuple(int(v) for v in w[:3])
         assert r["fmeas"] == pytest.approx(w[5], abs=1e-15)
+        assert r["f_low"] <= r["fmeas"] <= r["f_high"] or r["n_match"] == 0
+        assert (r["p_value"] is None) == (r["system"] == "Facebook-AI")
     assert sum(r["n_ref"] for r in got if r["system"] == "ICL") == sum(map(len, ref))
     table = ulcdb(ende, "compare", "--analysis", "word-freq", "-s", "Facebook-AI,ICL",
                   "-r", "ref-A")
@@ -222,6 +281,9 @@ def test_word_freq_needs_one_reference(ende: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: --analysis word-freq matches words against one "
                                     "reference")
+    result = ulcdb(ende, "compare", "--analysis", "word-freq", "--by", "length")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: --analysis and --by are separate views: give one of them\n"
 
 
 @pytest.fixture(scope="module")

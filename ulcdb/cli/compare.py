@@ -94,6 +94,8 @@ def compare(
 
     Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER
     """
+    if analysis is not None and by:
+        raise CompareError("--analysis and --by are separate views: give one of them")
     with open_store(read_only=True) as store:
         sel = select(store, testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
                      systems, refs, None, None if case is None else case == Case.lc)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ulcdb.compare.data import CompareError
-from ulcdb.compare.run import CompareReport, CompareTask, run
+from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, run
+from ulcdb.compare.significance import BS_RESAMPLES
 from ulcdb.compare.words import WordAccuracy, word_accuracy
 from ulcdb.selection import split_names
 from ulcdb.store import Store
@@ -81,27 +82,41 @@ def word_freq(store: Store, task: CompareTask) -> list[WordAccuracy]:
     if not segs:
         raise CompareError("no segment has the reference and every system's output")
     outs = {n: [tokens(texts[n][s]) for s in segs] for n in task.systems}
-    return word_accuracy([ref[s] for s in segs], outs, freq)
+    return word_accuracy([ref[s] for s in segs], outs, freq,
+                         resamples=task.resamples or BS_RESAMPLES, seed=task.seed)
 
 
-def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...]) -> AnalysisTable:
+def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...],
+                    seed: int | None = 12345) -> AnalysisTable:
     long_cols = ["bucket", "system", "n_ref", "n_out", "n_match", "recall", "precision",
-                 "fmeas"]
+                 "fmeas", "f_low", "f_high", "p_value"]
     long_rows = [[r.bucket, r.system, r.n_ref, r.n_out, r.n_match, r.recall, r.precision,
-                  r.fmeas] for r in rows]
+                  r.fmeas, r.f_low, r.f_high, r.p_value] for r in rows]
     by = {(r.bucket, r.system): r for r in rows}
     buckets = list(dict.fromkeys(r.bucket for r in rows))
-    wide_cols = ["frequency", "ref words", *(f"{s} F" for s in systems)]
+    wide_cols = ["frequency", "ref words", *(f"{s} F [95%]" for s in systems)]
     wide = []
     for b in buckets:
-        fs = [by[b, s].fmeas for s in systems]
-        wide.append([b, by[b, systems[0]].n_ref, *(f"{f:.4f}" for f in fs)]
-                    + ([f"{fs[1] - fs[0]:+.4f}"] if len(systems) == 2 else []))
+        cells = [by[b, s] for s in systems]
+        row = [b, cells[0].n_ref, *(_f_cell(c) for c in cells)]
+        if len(systems) == 2:
+            p = cells[1].p_value
+            row += [f"{cells[1].fmeas - cells[0].fmeas:+.4f}",
+                    "" if p is None else f"{p:.4f}{'*' if p < ALPHA else ''}"]
+        wide.append(row)
     if len(systems) == 2:
-        wide_cols.append(f"{systems[1]} - {systems[0]}")
-    return AnalysisTable(long_cols, long_rows, wide_cols, wide,
-                         ["word accuracy (F-measure of matched words) by frequency in the "
-                          "reference, compare-mt's buckets; 13a tokens"])
+        wide_cols += [f"{systems[1]} - {systems[0]}", "p-value"]
+    return AnalysisTable(long_cols, long_rows, wide_cols, wide, [
+        "word accuracy (F-measure of matched words) by frequency in the reference, "
+        "compare-mt's buckets, 13a tokens; [95%]: compare-mt's bootstrap interval (1000 "
+        f"samples of half the segments, seed {seed}); p-value: paired bootstrap against "
+        f"{systems[0]} (sacrebleu's draws)"])
+
+
+def _f_cell(r: WordAccuracy) -> str:
+    if r.f_low is None or r.f_high is None:
+        return f"{r.fmeas:.4f}"
+    return f"{r.fmeas:.4f} [{r.f_low:.4f}, {r.f_high:.4f}]"
 
 
 # -- linguistic categories ---------------------------------------------------------------------
@@ -172,7 +187,7 @@ def analyse(store: Store, task: CompareTask, kind: str, families: str | None = N
             ) -> AnalysisTable:
     """The analysis ``kind`` (word-freq or category) of ``task``'s systems."""
     if kind == "word-freq":
-        return word_freq_table(word_freq(store, task), task.systems)
+        return word_freq_table(word_freq(store, task), task.systems, task.seed)
     if kind == "category":
         return category_table(category(store, task, families), families)
     raise CompareError(f"--analysis {kind!r}: use one of {', '.join(ANALYSES)}")
