@@ -157,6 +157,10 @@ def test_buckets_by_length_and_document(db: Path, bed: Path) -> None:
             assert int(r["n_units"]) == len(keep)
             assert float(r["score"]) == pytest.approx(_bleu(bed, r["system"], "ref-A", keep))
     assert {r["bucket"] for r in rows} >= {"<10", "[20,30)"}
+    sizes = {r["bucket"]: int(r["n_units"]) for r in rows}
+    small = ", ".join(f"{b} ({n})" for b, n in sizes.items() if n < 10)
+    assert (f"buckets with fewer than 10 segments, whose resamples barely vary (p-values not "
+            f"to be trusted): {small}") in result.stderr.replace("\n", " ")
     result = ulcdb(db, "compare", "-s", "Facebook-AI,ICL", "-r", "ref-A", "-m", "BLEU",
                    "--by", "doc", "-f", "json")
     docs = json.loads(result.stdout)

@@ -16,7 +16,7 @@ from ulcdb.store import Store
 
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
-MIN_UNITS = 10  # fewer segments in a bucket: its test is flagged
+MIN_UNITS = 10  # fewer units in a bucket: its test is flagged
 
 
 @dataclass(frozen=True)
@@ -77,17 +77,20 @@ def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
     for seg, bucket in labels.items():
         members.setdefault(bucket, set()).add(seg)
     out = CompareReport(task)
-    small = [f"{b} ({len(members[b])})" for b in sorted(members, key=_order)
-             if len(members[b]) < MIN_UNITS]
-    if small:
-        out.notes.append(f"buckets with fewer than {MIN_UNITS} segments, whose resamples "
-                         f"barely vary (p-values not to be trusted): {', '.join(small)}")
+    small: list[str] = []
     for bucket in sorted(members, key=_order):
         part = run(store, replace(task, segments=frozenset(members[bucket])))
+        n = min(r.n_units for r in part.results)
+        if n < MIN_UNITS:
+            small.append(f"{bucket} ({n})")
         out.results += [replace(r, bucket=bucket) for r in part.results]
         out.pairs += [replace(p, bucket=bucket) for p in part.pairs]
         out.readings.update(part.readings)
-        out.notes += [f"{bucket}: {n}" for n in part.notes]
+        out.notes += [f"{bucket}: {note}" for note in part.notes]
+    if small:
+        units = "segments" if task.unit == "seg" else "documents"
+        out.notes.insert(0, f"buckets with fewer than {MIN_UNITS} {units}, whose resamples "
+                            f"barely vary (p-values not to be trusted): {', '.join(small)}")
     return out
 
 
