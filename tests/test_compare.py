@@ -203,6 +203,23 @@ def test_each_bucket_is_tested_as_sacrebleu_on_its_segments(db: Path, bed: Path,
                 assert 100 * r["ci"] == pytest.approx(w.ci, rel=1e-6, abs=1e-9)
 
 
+def test_bucket_by_predicate(db: Path, bed: Path) -> None:
+    """--by where:SQL: the segments the predicate selects and the others, each tested as
+    sacrebleu on its lines."""
+    got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A", "-m",
+                   "BLEU,chrF", "--by", "where:seg_in_doc <= 3")
+    segs = _rows(bed)
+    inside = [i for i, r in enumerate(segs) if int(r[2]) <= 3]
+    outside = [i for i in range(len(segs)) if i not in inside]
+    assert {r["bucket"] for r in got} == {"where seg_in_doc <= 3", "not (seg_in_doc <= 3)"}
+    for bucket, keep in (("where seg_in_doc <= 3", inside), ("not (seg_in_doc <= 3)", outside)):
+        want = _subset(bed, keep, "bs")
+        for r in (r for r in got if r["bucket"] == bucket):
+            assert r["n_units"] == len(keep)
+            assert r["p_value"] == want[(r["system"], r["metric"])].p_value
+            assert 100 * r["score"] == pytest.approx(want[(r["system"], r["metric"])].score)
+
+
 def test_buckets_all_pairs_have_clusters(db: Path) -> None:
     """Without -b, every bucket ranks its systems with clusters from its own Holm-adjusted
     pairs; the table shows the bucket and its size."""
@@ -259,6 +276,7 @@ def test_mean_of_segments_metric_by_hand(db: Path) -> None:
     (["-b", "Facebok-AI"], "Error: no system named 'Facebok-AI' (did you mean Facebook-AI?)"),
     (["--where", "no_such_column > 1"], "Error: --where 'no_such_column > 1': "),
     (["--by", "colour"], "Error: --by 'colour': use one of length, doc, domain"),
+    (["--by", "where:nope > 1"], "Error: --where 'nope > 1': "),
     (["--where", "seg_id < 0"], "Error: --where 'seg_id < 0' selects no segment of 'ende'"),
 ])
 def test_errors_are_one_line(db: Path, args: list[str], message: str) -> None:

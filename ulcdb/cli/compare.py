@@ -63,7 +63,8 @@ def compare(
         "source, genre, domain, origlang, doc_index, e.g. \"length(source) > 200\".")] = None,
     by: Annotated[str | None, typer.Option(
         "--by", help="The same tests within each bucket of segments: length (reference "
-        "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME.")] = None,
+        "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME, or where:SQL "
+        "(the segments a predicate selects and the others).")] = None,
     analysis: Annotated[Analysis | None, typer.Option(
         "--analysis", help="compare-mt's word-level analyses instead of tests: word-freq "
         "(F-measure of matched words per reference-frequency bucket; one reference) or "

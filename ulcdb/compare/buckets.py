@@ -11,10 +11,11 @@ import numpy as np
 from ulcdb.compare.data import CompareError, load_units, metric_variant
 from ulcdb.compare.run import CompareReport, CompareTask, run
 from ulcdb.compare.significance import corpus_score
+from ulcdb.compare.where import where_segments
 from ulcdb.selection import stored_set
 from ulcdb.store import Store
 
-BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME")
+BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
 MIN_UNITS = 10  # fewer units in a bucket: its test is flagged
 
@@ -62,6 +63,12 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
         inside = {int(m) for m in members}
         rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
         return {s: (f"in {name}" if s in inside else f"not in {name}") for (s,) in rows}
+    if by.startswith("where:"):
+        predicate = by[len("where:"):].strip()
+        selected = where_segments(store, task.testbed, predicate)
+        rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
+        return {s: (f"where {predicate}" if s in selected else f"not ({predicate})")
+                for (s,) in rows}
     raise CompareError(f"--by {by!r}: use one of {', '.join(BUCKETS)}")
 
 
