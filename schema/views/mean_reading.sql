@@ -4,16 +4,18 @@
 -- reference set, with the largest relative gap between a stored score and the mean of the
 -- unit's segment scores (scores_mean).  is_mean: every gap below 1e-9.  Used by
 -- `ulcdb meta --where`, which must recompute document and system scores on a slice.
--- Usage: select * from mean_reading('wmt21.en-de', 'sys', 'ref-A');
-create or replace macro mean_reading(testbed_name, lvl, refset_name) as table
+-- metrics := [names] restricts the check to those metrics.
+-- Usage: select * from mean_reading('wmt21.en-de', 'sys', 'ref-A', metrics := ['BLEU', 'Ol']);
+create or replace macro mean_reading(testbed_name, lvl, refset_name, metrics := null) as table
 with own as (
     select metric, variant, translator, doc_id, value from scores
     where testbed = testbed_name and refset = refset_name and level = lvl
-      and value is not null
+      and value is not null and (metrics is null or list_contains(metrics, metric))
 ),
 means as (
     select metric, variant, translator, doc_id, value from scores_mean
     where testbed = testbed_name and refset = refset_name and level = lvl
+      and (metrics is null or list_contains(metrics, metric))
 ),
 gaps as (
     select o.metric, o.variant,

@@ -80,11 +80,11 @@ def slice_task(store: Store, task: MetaTask) -> tuple[MetaTask, list[str]]:
 
 def _rescore(store: Store, task: MetaTask, segments: frozenset[int]
              ) -> tuple[Rescored, list[str]]:
-    rows = store.query("select metric, variant, is_mean from mean_reading(?, ?, ?) "
-                       "where (?::varchar[] is null or list_contains(?, metric)) and "
-                       "(?::varchar is null or variant = ?) order by metric, variant",
-                       [task.testbed, task.level, task.refset, *[_names(task)] * 2,
-                        task.variant, task.variant])
+    rows = store.query("select metric, variant, is_mean from mean_reading(?, ?, ?, "
+                       "metrics := ?::varchar[]) where (?::varchar is null or variant = ?) "
+                       "order by metric, variant",
+                       [task.testbed, task.level, task.refset, _names(task), task.variant,
+                        task.variant])
     corpus = sorted({m for m, _, is_mean in rows if not is_mean})
     means = sorted({m for m, _, is_mean in rows if is_mean} - set(corpus))
     if not corpus:
