@@ -95,6 +95,7 @@ def test_seg_level_items_are_the_selected_segments(db: Path) -> None:
         assert _value(got, metric, "kendall_tau_b") == pytest.approx(
             scipy.stats.kendalltau(h, m, variant="b")[0])
     assert "segments where seg_in_doc <= 4: 28" in got["run"]["summary"]
+    assert (got["run"]["where"], got["run"]["n_segments"]) == (PREDICATE, 28)
 
 
 def test_sys_level_recomputes_both_sides_on_the_slice(db: Path, bed: Path) -> None:
