@@ -133,14 +133,17 @@ def test_sys_level_recomputes_both_sides_on_the_slice(db: Path, bed: Path) -> No
 def test_whole_set_predicate_changes_nothing_for_stored_corpus_scores(db: Path,
                                                                        bed: Path) -> None:
     """--where true at sys level: BLEU and chrF recomputed from statistics equal the stored
-    system scores, and the human side is the derived mean, as without --where."""
-    args = ("-G", "sys", "-m", "BLEU,chrF,Ol", "--coef", "pearson,kendall_tau_b")
-    plain = _meta(db, *args, "--human", "derived")
-    sliced = _meta(db, *args, "--where", "true")
-    for metric in ("BLEU", "chrF", "Ol"):
-        for coef in ("pearson", "kendall_tau_b"):
-            assert _value(sliced, metric, coef) == pytest.approx(_value(plain, metric, coef),
-                                                                 rel=1e-9)
+    system (and, for DR', document) scores, and the human side is the derived mean, as
+    without --where."""
+    for reading in ("metric", "doc-mean"):
+        args = ("-G", "sys", "-m", "BLEU,chrF,Ol", "--coef", "pearson,kendall_tau_b",
+                "--reading", reading)
+        plain = _meta(db, *args, "--human", "derived")
+        sliced = _meta(db, *args, "--where", "true")
+        for metric in ("BLEU", "chrF", "Ol"):
+            for coef in ("pearson", "kendall_tau_b"):
+                assert _value(sliced, metric, coef) == pytest.approx(
+                    _value(plain, metric, coef), rel=1e-9)
 
 
 def test_doc_level_on_a_slice(db: Path, bed: Path) -> None:
@@ -161,13 +164,48 @@ def test_doc_level_on_a_slice(db: Path, bed: Path) -> None:
     assert _value(got, "Ol", "pearson") == pytest.approx(scipy.stats.pearsonr(h, m)[0])
 
 
+def test_doc_mean_reading_on_a_slice(db: Path, bed: Path) -> None:
+    """--reading doc-mean (DR') at sys level: per document BLEU by sacrebleu and Ol by plain
+    SQL on its selected segments, then each system's mean over documents."""
+    got = _meta(db, "-G", "sys", "-m", "BLEU,Ol", "--coef", "pearson", "--reading",
+                "doc-mean", "--where", PREDICATE)
+    human = _human(bed)
+    systems = sorted(human)
+    seen: dict[str, tuple[str, str]] = {}
+    for r in _tsv(bed):
+        seen.setdefault(r["seg_id"], (r["doc_id"], r["seg_in_doc"]))
+    lines_of: dict[str, list[int]] = {}
+    for i, (doc, pos) in enumerate(seen.values()):
+        if int(pos) <= 4:
+            lines_of.setdefault(doc, []).append(i)
+    refs = _lines(bed / "refs" / "ref-A.de.txt")
+
+    def bleu(system: str) -> float:
+        hyp = _lines(bed / "systems" / f"{system}.de.txt")
+        return float(np.mean([BLEU().corpus_score([hyp[i] for i in keep],
+                                                  [[refs[i] for i in keep]]).score / 100
+                              for keep in lines_of.values()]))
+
+    con = duckdb.connect(str(db), read_only=True)
+    ol = dict(con.execute(
+        "select translator, avg(v) from (select s.translator, g.doc_id, avg(s.value) as v "
+        "from scores s join segment g using (seg_id) where s.metric = 'Ol' and "
+        "s.level = 'seg' and s.refset = 'ref-A' and g.seg_in_doc <= 4 group by all) "
+        "group by 1").fetchall())
+    con.close()
+    h = np.array([human[s] for s in systems])
+    for metric, scores in (("BLEU", [bleu(s) for s in systems]),
+                           ("Ol", [ol[s] for s in systems])):
+        assert _value(got, metric, "pearson") == pytest.approx(
+            scipy.stats.pearsonr(h, scores)[0], rel=1e-9)
+    assert any("mean of those document scores" in line for line in got["run"]["summary"])
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["-G", "sys", "-m", "BLEU,MTR-exact"], "Error: MTR-exact: sys-level scores are "
      "corpus-level (not the mean of segment scores) and have no stored statistics"),
     (["-G", "sys", "-m", "Ol", "--human", "ingested"], "Error: --where cuts documents and "
      "systems"),
-    (["-G", "sys", "-m", "Ol", "--reading", "doc-mean"], "Error: --reading doc-mean needs "
-     "whole documents"),
     (["-m", "Ol", "--protocol", "wmt23"], "Error: --protocol wmt23 prints the "
      "WMT table and does not take --where"),
 ])

@@ -10,7 +10,9 @@
 -- system scores are then recomputed from them, as the mean of the selected segment scores,
 -- except for the metrics given in rescored (their values computed by the caller, e.g. BLEU's
 -- corpus formula on the selected segments' statistics: rows of metric, variant, translator,
--- doc_id, value).  The caller checks that the mean is the metric's own reading.  Optional filters: metrics
+-- doc_id, value; with reading doc_mean at sys level, every metric's system score, the mean of
+-- its recomputed document scores).  The caller checks that the mean is the metric's own
+-- reading.  Optional filters: metrics
 -- (list of names), variant_name.
 -- Usage: select * from meta_metric('wmt21.en-de', 'sys', 'ref-A', reading := 'doc_mean');
 create or replace macro meta_metric(testbed_name, lvl, refset_name, reading := 'metric',
@@ -51,8 +53,9 @@ seg_mean as (
            avg(value) as value
     from base
     where level = 'seg' and lvl in ('doc', 'sys')
-      and (reading = 'seg_mean' or (segments is not null and reading = 'metric'
-                                    and metric not in (select metric from given)))
+      and (reading = 'seg_mean'
+           or (segments is not null and metric not in (select metric from given)
+               and (reading = 'metric' or (reading = 'doc_mean' and lvl = 'doc'))))
     group by metric, variant, higher_is_better, translator, role,
              case when lvl = 'doc' then doc_id end
 ),
