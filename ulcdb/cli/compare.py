@@ -91,9 +91,11 @@ def compare(
     (linguistic, imported...) as the mean of their segment scores. Without -b: every pair,
     systems ranked with significance clusters (a new cluster starts at a system significantly
     worse than every system above it; p-values Holm-Bonferroni adjusted over the pairs of
-    each metric). Missing scores are computed first.
+    each metric). Missing scores are computed first. --by runs the same tests within each
+    bucket of segments; --analysis gives compare-mt's word accuracy by frequency or the
+    stored per-category (POS, entity type) scores side by side.
 
-    Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER
+    Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER --by length
     """
     if analysis is not None and by:
         raise CompareError("--analysis and --by are separate views: give one of them")
