@@ -4,13 +4,10 @@ clusters), each bucket tested on its own segments with the task's seed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-import numpy as np
-
-from ulcdb.compare.data import CompareError, load_units, metric_variant
+from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import CompareReport, CompareTask, run
-from ulcdb.compare.significance import corpus_score
 from ulcdb.compare.where import where_segments
 from ulcdb.selection import stored_set
 from ulcdb.store import Store
@@ -18,15 +15,6 @@ from ulcdb.store import Store
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
 MIN_UNITS = 10  # fewer units in a bucket: its test is flagged
-
-
-@dataclass(frozen=True)
-class BucketRow:
-    bucket: str
-    n_segments: int
-    system: str
-    metric: str
-    score: float
 
 
 def _length_label(n: int) -> str:
@@ -98,27 +86,6 @@ def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
         units = "segments" if task.unit == "seg" else "documents"
         out.notes.insert(0, f"buckets with fewer than {MIN_UNITS} {units}, whose resamples "
                             f"barely vary (p-values not to be trusted): {', '.join(small)}")
-    return out
-
-
-def bucket_scores(store: Store, task: CompareTask, by: str) -> list[BucketRow]:
-    """Every system's score on every metric within each bucket (corpus formulas on the
-    bucket's statistics, else the mean of its segment scores)."""
-    labels = segment_labels(store, task, by)
-    seg_task = replace(task, unit="seg")
-    out: list[BucketRow] = []
-    for metric in task.metrics:
-        variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
-                                 task.default_variant)
-        data = load_units(store, task.testbed, metric, list(task.systems), task.refset,
-                          variant, "seg", set(seg_task.segments) if seg_task.segments else None)
-        keys = np.array([labels.get(int(u), "(none)") for u in data.units])
-        for bucket in sorted(set(keys.tolist()), key=_order):
-            rows = keys == bucket
-            for system in task.systems:
-                value = data.measure.to_metric(corpus_score(data.stats[system][rows],
-                                                            data.measure.score))
-                out.append(BucketRow(bucket, int(rows.sum()), system, metric, value))
     return out
 
 
