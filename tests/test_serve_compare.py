@@ -108,6 +108,32 @@ def test_a_subset_of_systems_and_ar(served) -> None:
     assert rows[1][2] == ""  # approximate randomization has no interval
 
 
+def test_word_accuracy_by_frequency(served) -> None:
+    base, store = served
+    url = (f"{base}/-/compare?metric=BLEU&refset=ref-A&baseline=sysA&analysis=word-freq"
+           "&system=sysA&system=sysB")
+    page = dom(url)
+    div = re.search(r'<div id="chart-analysis"[^>]*>', page)
+    assert div and 'data-rendered="1"' in div.group(0)
+    result = ulcdb(store, "compare", "--analysis", "word-freq", "-b", "sysA", "-s", "sysB",
+                   "-r", "ref-A", "-f", "json")
+    assert result.exit_code == 0, result.output
+    want = {(r["bucket"], r["system"]): r for r in json.loads(result.stdout)}
+    shown = _table(page, "analysis-table")
+    assert [r[0] for r in shown] == list(dict.fromkeys(b for b, _ in want))
+    for bucket, n_ref, a, b, delta, p in shown:
+        wa, wb = want[bucket, "sysA"], want[bucket, "sysB"]
+        assert int(n_ref) == wa["n_ref"]
+        assert a == f"{_f(wa['fmeas'])} [{_f(wa['f_low'])}, {_f(wa['f_high'])}]"
+        assert b == f"{_f(wb['fmeas'])} [{_f(wb['f_low'])}, {_f(wb['f_high'])}]"
+        assert delta == f"{wb['fmeas'] - wa['fmeas']:+.4f}"
+        assert p.rstrip("*") == _f(wb["p_value"])
+    screenshot(url, "compare_word_freq", height=1300)
+    two_refs = dom(f"{base}/-/compare?metric=BLEU&refset=ref-A%2Bref-B&analysis=word-freq")
+    assert 'id="analysis-error"' in two_refs and "one reference" in two_refs
+    assert 'id="compare-table"' in two_refs  # the comparison itself still shows
+
+
 def test_a_choice_that_cannot_be_compared_says_why(served) -> None:
     base, _ = served
     page = dom(f"{base}/-/compare?metric=BLEU&refset=ref-A&system=sysA")

@@ -25,6 +25,7 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from ulcdb.compare import CompareReport, CompareTask, run, run_by
+from ulcdb.compare.analysis import AnalysisTable, analyse
 from ulcdb.compare.run import Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
@@ -32,6 +33,7 @@ from ulcdb.scoring import variant_of
 from ulcdb.store import Store
 
 BUCKETINGS = ("", "length", "doc", "domain", "genre", "orig-lang")
+ANALYSES = ("", "word-freq", "category")
 METHODS = ("bs", "ar")
 ALPHA = 0.05
 
@@ -47,6 +49,7 @@ class Choice:
     baseline: str  # '' : every pair
     method: str
     by: str  # '' : the whole set only
+    analysis: str = ""  # '' : none; word-freq or category (ulcdb.compare.analysis)
 
 
 async def _values(db: Any, sql: str, params: dict[str, str] | None = None) -> list[str]:
@@ -71,6 +74,7 @@ async def choices(db: Any, testbed: str | None) -> dict[str, list[str]]:
                                     "where name = :testbed) order by name", p),
         "method": list(METHODS),
         "by": list(BUCKETINGS),
+        "analysis": list(ANALYSES),
     }
 
 
@@ -93,7 +97,8 @@ def read_choice(args: Any, options: dict[str, list[str]]) -> Choice:
     return Choice(_pick(args, "testbed", options["testbed"]),
                   _pick(args, "metric", options["metric"], "BLEU"),
                   _pick(args, "refset", options["refset"]), ordered, baseline,
-                  _pick(args, "method", options["method"]), _pick(args, "by", options["by"]))
+                  _pick(args, "method", options["method"]), _pick(args, "by", options["by"]),
+                  _pick(args, "analysis", options["analysis"]))
 
 
 def _default_variant(store: Store, testbed: str) -> str:
@@ -102,21 +107,30 @@ def _default_variant(store: Store, testbed: str) -> str:
     return variant_of(Params(lowercase=lowercase))
 
 
+Computed = tuple[CompareReport, CompareReport | None, AnalysisTable | str | None]
+
+
 @lru_cache(maxsize=32)
-def _compute(store_path: str, mtime: float, choice: Choice
-             ) -> tuple[CompareReport, CompareReport | None]:
-    """The whole-set comparison and, with a bucketing, the one per bucket (``mtime`` keys
-    the cache: a changed store is read again)."""
+def _compute(store_path: str, mtime: float, choice: Choice) -> Computed:
+    """The whole-set comparison, with a bucketing the one per bucket, and the word-level
+    analysis asked for (``mtime`` keys the cache: a changed store is read again)."""
     del mtime
     with Store(Path(store_path), read_only=True) as store:
         task = CompareTask(choice.testbed, (choice.metric,), choice.systems, choice.refset,
                            _default_variant(store, choice.testbed), choice.baseline or None,
                            method=choice.method, alpha=ALPHA)
         whole = run(store, task)
-        return whole, run_by(store, task, choice.by) if choice.by else None
+        buckets = run_by(store, task, choice.by) if choice.by else None
+        extra: AnalysisTable | str | None = None
+        if choice.analysis:
+            try:
+                extra = analyse(store, task, choice.analysis)
+            except UlcdbError as exc:  # the comparison above still stands
+                extra = str(exc)
+        return whole, buckets, extra
 
 
-def compute(store_path: Path, choice: Choice) -> tuple[CompareReport, CompareReport | None]:
+def compute(store_path: Path, choice: Choice) -> Computed:
     return _compute(str(store_path), store_path.stat().st_mtime, choice)
 
 
@@ -199,6 +213,36 @@ def bucket_spec(report: CompareReport, metric: str, by: str) -> dict[str, Any]:
     }
 
 
+def analysis_spec(table: AnalysisTable, kind: str) -> dict[str, Any]:
+    """Word accuracy per frequency bucket (F with compare-mt's interval), or each category's
+    score, per system."""
+    data = [dict(zip(table.columns, r, strict=True)) for r in table.rows]
+    x: dict[str, Any]
+    if kind == "word-freq":
+        x = {"field": "bucket", "type": "nominal", "title": "frequency in the reference",
+             "sort": list(dict.fromkeys(d["bucket"] for d in data))}
+        y, low, high, title = "fmeas", "f_low", "f_high", "word F-measure by frequency"
+    else:
+        for d in data:
+            d["category"] = f"{d['family']} {d['category']}"
+        x = {"field": "category", "type": "nominal", "title": None, "sort": None}
+        y, low, high, title = "score", "ci_low", "ci_high", "score per linguistic category"
+    tooltip = [{"field": c} for c in table.columns]
+    return {
+        "title": title, "width": {"step": 12 * max(2, len({d["system"] for d in data}))},
+        "height": 300, "data": {"values": data},
+        "encoding": {"x": x, "xOffset": {"field": "system", "type": "nominal"},
+                     "color": {"field": "system", "type": "nominal"}},
+        "layer": [
+            {"mark": {"type": "rule"},
+             "encoding": {"y": {"field": low, "type": "quantitative", "title": y},
+                          "y2": {"field": high}}},
+            {"mark": {"type": "point", "filled": True, "size": 50},
+             "encoding": {"y": {"field": y, "type": "quantitative"}, "tooltip": tooltip}},
+        ],
+    }
+
+
 def _tooltip(bucket: bool = False) -> list[dict[str, str]]:
     fields = [{"field": "system"}, {"field": "score", "format": ".4f"},
               {"field": "ci_low", "format": ".4f"}, {"field": "ci_high", "format": ".4f"},
@@ -224,7 +268,8 @@ async def compare_page(request: Any, datasette: Any) -> Response:
     context: dict[str, Any] = {"choice": choice, "options": options, "error": None,
                                "rows": [], "scores_json": None, "buckets_json": None,
                                "bucket_rows": [], "database": db.name, "alpha": ALPHA,
-                               "notes": []}
+                               "notes": [], "analysis": None, "analysis_json": None,
+                               "analysis_error": None}
     path = await store_path(db)
     if path is None or not path.exists():
         context["error"] = ("the store this mirror was built from is not found: rebuild the "
@@ -233,7 +278,7 @@ async def compare_page(request: Any, datasette: Any) -> Response:
         context["error"] = "choose a metric with segment scores and at least two systems"
     else:
         try:
-            whole, buckets = await asyncio.get_running_loop().run_in_executor(
+            whole, buckets, extra = await asyncio.get_running_loop().run_in_executor(
                 None, compute, path, choice)
         except UlcdbError as exc:
             context["error"] = str(exc)
@@ -241,6 +286,12 @@ async def compare_page(request: Any, datasette: Any) -> Response:
             context["rows"] = rows(whole)
             context["header"] = _header(whole)
             context["scores_json"] = script_json(_schema(scores_spec(whole, choice.metric)))
+            if isinstance(extra, str):
+                context["analysis_error"] = extra
+            elif extra is not None:
+                context["analysis"] = extra
+                context["analysis_json"] = script_json(_schema(analysis_spec(
+                    extra, choice.analysis)))
             if buckets is not None:
                 context["bucket_rows"] = rows(buckets)
                 context["notes"] = buckets.notes
