@@ -154,13 +154,91 @@ def test_buckets_by_length_and_document(db: Path, bed: Path) -> None:
     for r in rows:
         if r["bucket"] in ("<10", "[20,30)"):
             keep = short if r["bucket"] == "<10" else mid
-            assert int(r["n_segments"]) == len(keep)
+            assert int(r["n_units"]) == len(keep)
             assert float(r["score"]) == pytest.approx(_bleu(bed, r["system"], "ref-A", keep))
     assert {r["bucket"] for r in rows} >= {"<10", "[20,30)"}
+    sizes = {r["bucket"]: int(r["n_units"]) for r in rows}
+    small = ", ".join(f"{b} ({n})" for b, n in sizes.items() if n < 10)
+    assert (f"buckets with fewer than 10 segments, whose resamples barely vary (p-values not "
+            f"to be trusted): {small}") in result.stderr.replace("\n", " ")
     result = ulcdb(db, "compare", "-s", "Facebook-AI,ICL", "-r", "ref-A", "-m", "BLEU",
                    "--by", "doc", "-f", "json")
     docs = json.loads(result.stdout)
-    assert sum(r["n_segments"] for r in docs) == 2 * 56
+    assert sum(r["n_units"] for r in docs) == 2 * 56
+
+
+def _subset(bed: Path, keep: list[int], kind: str) -> dict:
+    """sacrebleu's paired test on the lines ``keep`` only (files written to a temp folder)."""
+    refs = [_lines(bed / "refs" / "ref-A.de.txt")[i] for i in keep]
+    named = [(s, [_lines(bed / "systems" / f"{s}.de.txt")[i] for i in keep])
+             for s in ("Facebook-AI", "HuaweiTSC", "ICL")]
+    metrics = {"BLEU": BLEU(references=[refs]), "chrF": CHRF(references=[refs])}
+    _, scores = PairedTest(named, metrics, None, test_type=kind)()
+    names = {"BLEU": "BLEU", "chrF2": "chrF"}
+    return {(sys_, names[m]): res for m, col in scores.items() if m != "System"
+            for sys_, res in zip(scores["System"], col, strict=True)}
+
+
+@pytest.mark.parametrize("kind", ["bs", "ar"])
+def test_each_bucket_is_tested_as_sacrebleu_on_its_segments(db: Path, bed: Path,
+                                                             kind: str) -> None:
+    """--by doc: each document's p-values and intervals equal sacrebleu's paired test run
+    on that document's lines alone."""
+    got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A",
+                   "-m", "BLEU,chrF", "--by", "doc", "--method", kind)
+    segs = _rows(bed)
+    docs = list(dict.fromkeys(r[1] for r in segs))
+    assert sorted({r["bucket"] for r in got}) == sorted(docs)
+    assert len(got) == len(docs) * 2 * 3
+    for doc in docs:
+        keep = [i for i, r in enumerate(segs) if r[1] == doc]
+        want = _subset(bed, keep, kind)
+        for r in (r for r in got if r["bucket"] == doc):
+            w = want[(r["system"], r["metric"])]
+            assert r["n_units"] == len(keep)
+            assert 100 * r["score"] == pytest.approx(w.score, rel=1e-12, abs=1e-12)
+            assert r["p_value"] == w.p_value
+            if kind == "bs":
+                assert 100 * r["mean"] == pytest.approx(w.mean, rel=1e-6, abs=1e-9)
+                assert 100 * r["ci"] == pytest.approx(w.ci, rel=1e-6, abs=1e-9)
+
+
+def test_bucket_by_predicate(db: Path, bed: Path) -> None:
+    """--by where:SQL: the segments the predicate selects and the others, each tested as
+    sacrebleu on its lines."""
+    got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A", "-m",
+                   "BLEU,chrF", "--by", "where:seg_in_doc <= 3")
+    segs = _rows(bed)
+    inside = [i for i, r in enumerate(segs) if int(r[2]) <= 3]
+    outside = [i for i in range(len(segs)) if i not in inside]
+    assert {r["bucket"] for r in got} == {"where seg_in_doc <= 3", "not (seg_in_doc <= 3)"}
+    for bucket, keep in (("where seg_in_doc <= 3", inside), ("not (seg_in_doc <= 3)", outside)):
+        want = _subset(bed, keep, "bs")
+        for r in (r for r in got if r["bucket"] == bucket):
+            assert r["n_units"] == len(keep)
+            assert r["p_value"] == want[(r["system"], r["metric"])].p_value
+            assert 100 * r["score"] == pytest.approx(want[(r["system"], r["metric"])].score)
+
+
+def test_buckets_all_pairs_have_clusters(db: Path) -> None:
+    """Without -b, every bucket ranks its systems with clusters from its own Holm-adjusted
+    pairs; the table shows the bucket and its size."""
+    systems = "Facebook-AI,HuaweiTSC,ICL"
+    got = _records(db, "-s", systems, "-r", "ref-A", "-m", "BLEU", "--by", "length")
+    pairs = _records(db, "-s", systems, "-r", "ref-A", "-m", "BLEU", "--by", "length",
+                     "--pairs")
+    for bucket in {r["bucket"] for r in got}:
+        mine = [r for r in got if r["bucket"] == bucket]
+        assert [r["rank"] for r in mine] == [1, 2, 3]
+        ps = [p for p in pairs if p["bucket"] == bucket]
+        assert [p["p_holm"] for p in ps] == pytest.approx(holm([p["p_value"] for p in ps]))
+        q = {frozenset((p["system_a"], p["system_b"])): p["p_holm"] for p in ps}
+        scores = {r["system"]: r["score"] for r in mine}
+        assert [r["cluster"] for r in mine] == clusters(
+            [r["system"] for r in mine],
+            lambda low, up: q[frozenset((low, up))] < 0.05 and scores[low] != scores[up])  # noqa: B023
+    table = ulcdb(db, "compare", "-s", systems, "-r", "ref-A", "-m", "BLEU", "--by", "length")
+    assert table.exit_code == 0 and "bucket" in table.stdout and "[20,30)" in table.stdout
 
 
 def test_documents_as_units(db: Path) -> None:
@@ -198,6 +276,7 @@ def test_mean_of_segments_metric_by_hand(db: Path) -> None:
     (["-b", "Facebok-AI"], "Error: no system named 'Facebok-AI' (did you mean Facebook-AI?)"),
     (["--where", "no_such_column > 1"], "Error: --where 'no_such_column > 1': "),
     (["--by", "colour"], "Error: --by 'colour': use one of length, doc, domain"),
+    (["--by", "where:nope > 1"], "Error: --where 'nope > 1': "),
     (["--where", "seg_id < 0"], "Error: --where 'seg_id < 0' selects no segment of 'ende'"),
 ])
 def test_errors_are_one_line(db: Path, args: list[str], message: str) -> None:

@@ -9,13 +9,15 @@ create or replace macro darr_pairs(testbed_name, lvl, criterion_name, refset_nam
                                    threshold := 25, systems := null, metrics := null,
                                    variant_name := null, reading := 'metric',
                                    human_from := 'auto', min_segments := 1,
-                                   common_items := false) as table
+                                   common_items := false, segments := null,
+                                   rescored := null) as table
 with items as (
     select * from meta_items(testbed_name, lvl, criterion_name, refset_name,
                              systems := systems, metrics := metrics,
                              variant_name := variant_name, reading := reading,
                              human_from := human_from, min_segments := min_segments,
-                             common_items := common_items)
+                             common_items := common_items, segments := segments,
+                             rescored := rescored)
 ),
 pairs as (
     select a.metric, a.variant, a.unit, a.doc_id, a.seg_id,

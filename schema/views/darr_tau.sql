@@ -8,13 +8,15 @@ create or replace macro darr_tau(testbed_name, lvl, criterion_name, refset_name,
                                  threshold := 25, systems := null, metrics := null,
                                  variant_name := null, reading := 'metric',
                                  human_from := 'auto', min_segments := 1,
-                                 common_items := false) as table
+                                 common_items := false, segments := null,
+                                 rescored := null) as table
 with pairs as (
     select * from darr_pairs(testbed_name, lvl, criterion_name, refset_name,
                              threshold := threshold, systems := systems, metrics := metrics,
                              variant_name := variant_name, reading := reading,
                              human_from := human_from, min_segments := min_segments,
-                             common_items := common_items)
+                             common_items := common_items, segments := segments,
+                             rescored := rescored)
 ),
 counted as (
     select metric, variant,

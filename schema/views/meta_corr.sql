@@ -9,7 +9,8 @@ create or replace macro meta_corr(testbed_name, lvl, criterion_name, refset_name
                                   grouping_by := 'flat', systems := null, metrics := null,
                                   variant_name := null, reading := 'metric',
                                   human_from := 'auto', min_segments := 1,
-                                  common_items := false) as table
+                                  common_items := false, segments := null,
+                                  rescored := null) as table
 with items as (
     select metric, variant, human, score,
            case grouping_by when 'item' then unit when 'system' then translator else '' end
@@ -17,7 +18,8 @@ with items as (
     from meta_items(testbed_name, lvl, criterion_name, refset_name, systems := systems,
                     metrics := metrics, variant_name := variant_name, reading := reading,
                     human_from := human_from, min_segments := min_segments,
-                    common_items := common_items)
+                    common_items := common_items, segments := segments,
+                    rescored := rescored)
 ),
 ranked as (
     select *,

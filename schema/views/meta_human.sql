@@ -7,19 +7,23 @@
 --     above).  human_source names the reading used.
 --   Several judges: rows with judge '' (already averaged) are used where present, else the
 --     mean over judges; n_judges counts named judges.
+--   segments := [ids] (ulcdb meta --where): only those segments' assessments; document and
+--     system scores are then derived from them (ingested ones cover other segments too).
 --   n_segments: assessed segments under the unit (NULL at seg level, and for ingested scores
 --     of units with no segment assessments); units with fewer than min_segments are left out.
 -- unit is the segment id as text, the document id, or 'sys'.
 -- Usage: select * from meta_human('wmt21.en-de', 'doc', 'MQM');
 --        select * from meta_human('wmt20.en-de', 'doc', 'DA-raw', min_segments := 2);
 create or replace macro meta_human(testbed_name, lvl, criterion_name, human_from := 'auto',
-                                   min_segments := 1) as table
+                                   min_segments := 1, segments := null) as table
 with judged as (
     select translator, role, level, doc_id, seg_id,
            coalesce(avg(value) filter (where judge = ''), avg(value)) as value,
            count(distinct judge) filter (where judge <> '') as n_judges
     from assessments
     where testbed = testbed_name and criterion = criterion_name
+      and (segments is null
+           or (level = 'seg' and seg_id in (select unnest(segments::integer[]))))
     group by translator, role, level, doc_id, seg_id
 ),
 segments as (
@@ -48,6 +52,7 @@ ingested as (
 rule as (
     select case
                when lvl = 'seg' then 'ingested'
+               when segments is not null then 'derived'
                when human_from <> 'auto' then human_from
                when exists (select 1 from ingested) then 'ingested'
                else 'derived'

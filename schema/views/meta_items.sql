@@ -2,6 +2,8 @@
 -- with both a metric score (meta_metric) and a human score (meta_human).  Targets are the
 -- translators scored against the reference set: systems, and human translations (references
 -- outside the set); systems (a list of names) keeps only those.
+-- segments := [ids] and rescored: the slice of `ulcdb meta --where` (see meta_metric,
+-- meta_human).
 -- common is true where every (metric, variant) of the call scores the item (target, unit);
 -- common_items := true keeps only those, so that every metric is correlated on the same items
 -- (what `ulcdb meta` does unless --own-items).
@@ -16,14 +18,16 @@
 create or replace macro meta_items(testbed_name, lvl, criterion_name, refset_name,
                                    systems := null, metrics := null, variant_name := null,
                                    reading := 'metric', human_from := 'auto',
-                                   min_segments := 1, common_items := false) as table
+                                   min_segments := 1, common_items := false,
+                                   segments := null, rescored := null) as table
 with metric_side as (
     select * from meta_metric(testbed_name, lvl, refset_name, reading := reading,
-                              variant_name := variant_name, metrics := metrics)
+                              variant_name := variant_name, metrics := metrics,
+                              segments := segments, rescored := rescored)
 ),
 human_side as (
     select * from meta_human(testbed_name, lvl, criterion_name, human_from := human_from,
-                             min_segments := min_segments)
+                             min_segments := min_segments, segments := segments)
 ),
 joined as (
     select testbed_name as testbed, m.metric, m.variant, m.higher_is_better, m.translator,

@@ -13,10 +13,11 @@ from ulcdb.compare import (
     CompareError,
     CompareReport,
     CompareTask,
-    bucket_scores,
     run,
+    run_by,
     where_segments,
 )
+from ulcdb.compare.analysis import analyse
 from ulcdb.names import suggest
 from ulcdb.scoring import Pair, Scorer, variant_of
 from ulcdb.selection import Selection, select
@@ -27,6 +28,11 @@ DEFAULT_METRICS = "BLEU,chrF,1-TER"
 class Method(str, Enum):
     bs = "bs"
     ar = "ar"
+
+
+class Analysis(str, Enum):
+    word_freq = "word-freq"
+    category = "category"
 
 
 class Unit(str, Enum):
@@ -56,8 +62,14 @@ def compare(
         "--where", help="SQL predicate selecting segments, over seg_id, doc_id, seg_in_doc, "
         "source, genre, domain, origlang, doc_index, e.g. \"length(source) > 200\".")] = None,
     by: Annotated[str | None, typer.Option(
-        "--by", help="Scores per bucket of segments instead of tests: length (reference "
-        "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME.")] = None,
+        "--by", help="The same tests within each bucket of segments: length (reference "
+        "words, compare-mt's bins), doc, domain, genre, orig-lang, set:NAME, or where:SQL "
+        "(the segments a predicate selects and the others).")] = None,
+    analysis: Annotated[Analysis | None, typer.Option(
+        "--analysis", help="compare-mt's word-level analyses instead of tests: word-freq "
+        "(F-measure of matched words per reference-frequency bucket; one reference) or "
+        "category (stored per-category scores, SP-Op-t and NE-Oe-t or the families -m "
+        "names, tested against the baseline).")] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", help="Score variant (default: the test bed's case, else the only "
         "one).")] = None,
@@ -79,26 +91,34 @@ def compare(
     (linguistic, imported...) as the mean of their segment scores. Without -b: every pair,
     systems ranked with significance clusters (a new cluster starts at a system significantly
     worse than every system above it; p-values Holm-Bonferroni adjusted over the pairs of
-    each metric). Missing scores are computed first.
+    each metric). Missing scores are computed first. --by runs the same tests within each
+    bucket of segments; --analysis gives compare-mt's word accuracy by frequency or the
+    stored per-category (POS, entity type) scores side by side.
 
-    Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER
+    Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER --by length
     """
+    if analysis is not None and by:
+        raise CompareError("--analysis and --by are separate views: give one of them")
     with open_store(read_only=True) as store:
-        sel = select(store, testbed, metrics or DEFAULT_METRICS, systems, refs, None,
-                     None if case is None else case == Case.lc)
+        sel = select(store, testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
+                     systems, refs, None, None if case is None else case == Case.lc)
         names = _systems(sel, baseline, list(store.translators(store.testbed_id(sel.testbed))))
-    _score_missing(sel, names, jobs)
+    if analysis is None:
+        _score_missing(sel, names, jobs)
     with open_store(read_only=True) as store:
         segments = where_segments(store, sel.testbed, where) if where else None
         task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names),
                            "+".join(sorted(sel.refs)), variant_of(sel.params), baseline,
                            variant, method.value, resamples, seed, unit.value, segments, alpha)
-        if by:
-            rows = bucket_scores(store, task, by)
-            render(["bucket", "n_segments", "system", "metric", "score"],
-                   [[r.bucket, r.n_segments, r.system, r.metric, r.score] for r in rows], fmt)
+        if analysis is not None:
+            table = analyse(store, task, analysis.value, metrics)
+            for line in table.notes:
+                err_console.print(line, style="dim", highlight=False, soft_wrap=True)
+            wide = fmt == Fmt.table
+            render(table.wide_columns if wide else table.columns,
+                   table.wide_rows if wide else table.rows, fmt)
             return
-        report = run(store, task)
+        report = run_by(store, task, by) if by else run(store, task)
     _header(report, where)
     _emit(report, fmt, pairs)
 
@@ -147,10 +167,11 @@ def _header(report: CompareReport, where: str | None) -> None:
 
 def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
     t = report.task
+    by = ["bucket"] if any(r.bucket is not None for r in report.results) else []
     if pairs and t.baseline is None and fmt != Fmt.table:
-        render(["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
-               [[p.metric, p.system_a, p.system_b, p.delta, p.p_value, p.p_holm]
-                for p in report.pairs], fmt)
+        render(by + ["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
+               [[p.bucket][:len(by)] + [p.metric, p.system_a, p.system_b, p.delta, p.p_value,
+                                        p.p_holm] for p in report.pairs], fmt)
         return
     if fmt == Fmt.table:
         _table(report)
@@ -158,9 +179,10 @@ def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
     cols = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",
             "p_value", "method", "n_samples", "seed", "n_units"]
     extra = ["rank", "cluster"] if t.baseline is None else []
-    render(cols + extra,
-           [[r.system, r.baseline, r.metric, r.score, r.mean, r.ci, r.ci_low, r.ci_high,
-             r.p_value, t.method, t.n_samples, t.seed, r.n_units]
+    render(by + cols + extra,
+           [[r.bucket][:len(by)] + [r.system, r.baseline, r.metric, r.score, r.mean, r.ci,
+                                    r.ci_low, r.ci_high, r.p_value, t.method, t.n_samples,
+                                    t.seed, r.n_units]
             + ([r.rank, r.cluster] if extra else []) for r in report.results], fmt)
 
 
@@ -171,10 +193,12 @@ def _table(report: CompareReport) -> None:
         interval = (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
                     else "")
         mark = ("*" if r.p_value is not None and r.p_value < t.alpha else "")
-        lead = [r.cluster, r.rank] if t.baseline is None else []
+        lead = ([r.bucket, r.n_units] if r.bucket is not None else []) + (
+            [r.cluster, r.rank] if t.baseline is None else [])
         rows.append(lead + [r.metric, r.system, f"{r.score:.4f}", interval,
                             "" if r.p_value is None else f"{r.p_value:.4f}{mark}"])
-    head = (["cluster", "rank"] if t.baseline is None else []) + [
+    by = ["bucket", "n"] if any(r.bucket is not None for r in report.results) else []
+    head = by + (["cluster", "rank"] if t.baseline is None else []) + [
         "metric", "system", "score", "mean ± 95% CI", "p-value" if t.baseline else ""]
     if t.baseline is None:
         head, rows = head[:-1], [r[:-1] for r in rows]

@@ -170,6 +170,10 @@ def meta(
         "--sig-out", help="Also write the --sig table to this file (JSON if it ends in .json, "
         "else CSV); needed with --format csv, whose stdout holds the results.",
         callback=file_option)] = None,
+    where: Annotated[str | None, typer.Option(
+        "--where", help="Meta-evaluate on the segments this SQL predicate selects (as `ulcdb "
+        "compare --where`), e.g. \"domain = 'news'\"; doc/sys scores are recomputed from "
+        "them (see README).")] = None,
     fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = MetaFmt.table,
     protocol: Annotated[Protocol | None, typer.Option(
         "--protocol", help="Print the WMT metrics-task table instead: wmt23 (system-level "
@@ -214,7 +218,8 @@ def meta(
             "--acc-ties": acc_ties != "acc_eq", "--resample": resample is not None,
             "--ci": ci != "95,99", "--fisher": fisher, "--sort": sort is not None,
             "--sig": sig is not None, "--sig-coef": sig_coef is not None,
-            "--sig-out": sig_out is not None, "-t with --testbeds": bool(testbed and testbeds)})
+            "--sig-out": sig_out is not None, "-t with --testbeds": bool(testbed and testbeds),
+            "--where": where is not None})
         sel = Selection(
             tuple(select.split(testbeds)) or ((testbed,) if testbed else ()), metrics, systems,
             refs, criterion, tuple(exclude or []), exclude_human, include_human, variant,
@@ -246,7 +251,7 @@ def meta(
             threshold=threshold, accuracy_ties=acc_ties, reading=reading_name,
             human_from=human.value, min_segments=min_segments,
             resample=resample.value if resample else None, n_resamples=bootstrap, seed=seed,
-            ci_levels=_ci_levels(ci))
+            ci_levels=_ci_levels(ci), where=where)
         report = evaluate(store, task)
         imported = imported_metrics(store, tid, refset, chosen)
     if imported:

@@ -1,47 +1,20 @@
-"""Where a system is better: scores per bucket of segments (compare-mt's analyses), and the
-segments an SQL predicate selects."""
+"""Where a system is better: per bucket of segments (compare-mt's analyses), each system's
+score and the same paired test as on the whole set (against the baseline, or every pair with
+clusters), each bucket tested on its own segments with the task's seed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-import duckdb
-import numpy as np
-
-from ulcdb.compare.data import CompareError, load_units, metric_variant
-from ulcdb.compare.run import CompareTask
-from ulcdb.compare.significance import corpus_score
+from ulcdb.compare.data import CompareError
+from ulcdb.compare.run import CompareReport, CompareTask, run
+from ulcdb.compare.where import where_segments
 from ulcdb.selection import stored_set
 from ulcdb.store import Store
 
-BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME")
+BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
-
-
-@dataclass(frozen=True)
-class BucketRow:
-    bucket: str
-    n_segments: int
-    system: str
-    metric: str
-    score: float
-
-
-def where_segments(store: Store, testbed: str, predicate: str) -> frozenset[int]:
-    """Segment ids for which ``predicate`` holds, over columns of the segment (``seg_id``,
-    ``doc_id``, ``seg_in_doc``, ``source``) and its document (``genre``, ``domain``,
-    ``origlang``, ``doc_index``)."""
-    sql = ("select seg_id from (select s.seg_id, s.doc_id, s.seg_in_doc, s.source, d.genre, "
-           "d.domain, d.origlang, d.doc_index from segment s join document d using "
-           "(testbed_id, doc_id) where s.testbed_id = ?) where " + predicate)
-    try:
-        rows = store.query(sql, [store.testbed_id(testbed)])
-    except duckdb.Error as exc:
-        first = str(exc).splitlines()[0]
-        raise CompareError(f"--where {predicate!r}: {first}") from None
-    if not rows:
-        raise CompareError(f"--where {predicate!r} selects no segment of {testbed!r}")
-    return frozenset(r[0] for r in rows)
+MIN_UNITS = 10  # fewer units in a bucket: its test is flagged
 
 
 def _length_label(n: int) -> str:
@@ -78,27 +51,41 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
         inside = {int(m) for m in members}
         rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
         return {s: (f"in {name}" if s in inside else f"not in {name}") for (s,) in rows}
+    if by.startswith("where:"):
+        predicate = by[len("where:"):].strip()
+        selected = where_segments(store, task.testbed, predicate)
+        rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
+        return {s: (f"where {predicate}" if s in selected else f"not ({predicate})")
+                for (s,) in rows}
     raise CompareError(f"--by {by!r}: use one of {', '.join(BUCKETS)}")
 
 
-def bucket_scores(store: Store, task: CompareTask, by: str) -> list[BucketRow]:
-    """Every system's score on every metric within each bucket (corpus formulas on the
-    bucket's statistics, else the mean of its segment scores)."""
+def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
+    """The comparison of ``task`` within each bucket of ``by``: every result and pair carries
+    its bucket; the buckets come in order (lengths ascending, else by name).  A bucket's
+    test is the whole-set test on the bucket's segments (``task.segments`` still applies), so
+    with the defaults it equals sacrebleu's on those segments."""
     labels = segment_labels(store, task, by)
-    seg_task = replace(task, unit="seg")
-    out: list[BucketRow] = []
-    for metric in task.metrics:
-        variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
-                                 task.default_variant)
-        data = load_units(store, task.testbed, metric, list(task.systems), task.refset,
-                          variant, "seg", set(seg_task.segments) if seg_task.segments else None)
-        keys = np.array([labels.get(int(u), "(none)") for u in data.units])
-        for bucket in sorted(set(keys.tolist()), key=_order):
-            rows = keys == bucket
-            for system in task.systems:
-                value = data.measure.to_metric(corpus_score(data.stats[system][rows],
-                                                            data.measure.score))
-                out.append(BucketRow(bucket, int(rows.sum()), system, metric, value))
+    if task.segments is not None:
+        labels = {s: b for s, b in labels.items() if s in task.segments}
+    members: dict[str, set[int]] = {}
+    for seg, bucket in labels.items():
+        members.setdefault(bucket, set()).add(seg)
+    out = CompareReport(task)
+    small: list[str] = []
+    for bucket in sorted(members, key=_order):
+        part = run(store, replace(task, segments=frozenset(members[bucket])))
+        n = min(r.n_units for r in part.results)
+        if n < MIN_UNITS:
+            small.append(f"{bucket} ({n})")
+        out.results += [replace(r, bucket=bucket) for r in part.results]
+        out.pairs += [replace(p, bucket=bucket) for p in part.pairs]
+        out.readings.update(part.readings)
+        out.notes += [f"{bucket}: {note}" for note in part.notes]
+    if small:
+        units = "segments" if task.unit == "seg" else "documents"
+        out.notes.insert(0, f"buckets with fewer than {MIN_UNITS} {units}, whose resamples "
+                            f"barely vary (p-values not to be trusted): {', '.join(small)}")
     return out
 
 

@@ -58,6 +58,7 @@ class Result:
     n_units: int
     rank: int = 0
     cluster: int = 0
+    bucket: str | None = None  # --by: the bucket of segments tested
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class PairResult:
     delta: float  # score a - score b
     p_value: float
     p_holm: float
+    bucket: str | None = None
 
 
 @dataclass
@@ -116,6 +118,8 @@ def _higher_is_better(store: Store, metric: str) -> bool:
 def _paired(task: CompareTask, data: UnitData, base: str, system: str,
             idxs: np.ndarray | None, bl_scores: np.ndarray | None) -> sig.Paired:
     m = data.measure
+    if np.array_equal(data.stats[base], data.stats[system]):
+        return m.map_paired(_identical(task, data, base, system, idxs, bl_scores))
     if task.method == "ar":
         raw = sig.paired_randomization(data.stats[base], data.stats[system], m.score,
                                        task.n_samples, task.seed)
@@ -123,6 +127,21 @@ def _paired(task: CompareTask, data: UnitData, base: str, system: str,
         raw = sig.paired_bootstrap(data.stats[base], data.stats[system], m.score,
                                    task.n_samples, task.seed, idxs, bl_scores)
     return m.map_paired(raw)
+
+
+def _identical(task: CompareTask, data: UnitData, base: str, system: str,
+               idxs: np.ndarray | None, bl_scores: np.ndarray | None) -> sig.Paired:
+    """Two systems with the same statistics on every unit: no test can tell them apart, so
+    p = 1 (sacrebleu's formula would give 1 / (n + 1), every resampled difference being 0)."""
+    score = sig.corpus_score(data.stats[system], data.measure.score)
+    iv = None
+    if task.method == "bs":
+        if bl_scores is None:
+            idxs = sig.bootstrap_indices(len(data.units), task.n_samples, task.seed) \
+                if idxs is None else idxs
+            bl_scores = sig.resampled_scores(data.stats[base], idxs, data.measure.score)
+        iv = sig.estimate_ci(bl_scores)
+    return sig.Paired(score, score, 1.0, iv)
 
 
 def _against_baseline(task: CompareTask, data: UnitData) -> list[Result]:
@@ -160,7 +179,9 @@ def _all_pairs(task: CompareTask, data: UnitData, higher: bool
     scores = {s: m.to_metric(sig.corpus_score(data.stats[s], m.score)) for s in task.systems}
     raw: list[tuple[str, str, float]] = []
     for a, b in combinations(task.systems, 2):
-        if task.method == "bs":  # the same draws for every system: sacrebleu's p of (a, b)
+        if np.array_equal(data.stats[a], data.stats[b]):
+            p = 1.0  # nothing to tell apart (see _identical)
+        elif task.method == "bs":  # the same draws for every system: sacrebleu's p of (a, b)
             p = sig.paired_from_samples(sig.corpus_score(data.stats[a], m.score),
                                         sig.corpus_score(data.stats[b], m.score),
                                         own[a], own[b]).p_value

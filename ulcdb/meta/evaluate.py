@@ -26,6 +26,7 @@ from ulcdb.meta.report import (
     MetaReport,
     MetricComparison,
 )
+from ulcdb.meta.slice import slice_task
 from ulcdb.meta.task import (
     DARR,
     DARR_THRESHOLD,
@@ -47,6 +48,7 @@ DarrCounts = tuple[int, int, int]  # darr_tau's concordant, discordant and tied 
 def prepare(store: Store, task: MetaTask) -> tuple[MetaTask, dict[str, str], Scale, list[str]]:
     """The task as it will run (targets, coefficients and DARR threshold resolved), the
     targets left out and why, the criterion's scale, and notes for the header."""
+    task, slice_notes = slice_task(store, task)
     scale = select.criterion_scale(store, task.testbed, task.criterion)
     systems, left_out = select.targets(store, task.testbed, task.systems, task.exclude,
                                        task.include_human)
@@ -55,7 +57,7 @@ def prepare(store: Store, task: MetaTask) -> tuple[MetaTask, dict[str, str], Sca
     if left_out:
         present = _scored_targets(store, replace(resolved, systems=None, items="own"))
         left_out = {n: why for n, why in left_out.items() if n in present}
-    return resolved, left_out, scale, notes
+    return resolved, left_out, scale, slice_notes + notes
 
 
 def _darr_choice(task: MetaTask, scale: Scale) -> tuple[tuple[str, ...], float | None, list[str]]:

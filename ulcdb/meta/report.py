@@ -209,6 +209,9 @@ class MetaReport:
                 "left_out": dict(cov.left_out),
                 "scale": {"min": self.scale.lo, "max": self.scale.hi,
                           "source": self.scale.source},
+                "where": self.task.where,
+                "n_segments": (len(self.task.segments) if self.task.segments is not None
+                               else None),
                 "summary": self.summary_lines(), "warnings": list(self.warnings)}
 
     def records(self, sort: str | None = None, fisher: bool = False) -> list[Record]:

@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from ulcdb.errors import NotFound
-from ulcdb.meta.task import HUMAN_SET, MetaError, Scale
+from ulcdb.errors import MetaError, NotFound
+from ulcdb.meta.task import HUMAN_SET, Scale
 from ulcdb.selection import resolve_metrics, split_names, stored_set
 from ulcdb.store import Store
 

@@ -28,7 +28,8 @@ MIN_DARR_PAIRS = 30  # fewer pairs: the tau is warned about
 RESAMPLE_UNITS = {"seg": ("seg", "doc", "sys"), "doc": ("doc", "sys"), "sys": ("sys",)}
 UNIT_NAMES = {"seg": "segments", "doc": "documents", "sys": "systems"}
 HUMAN_SET = "human"  # a stored system set of human translations submitted as systems
-MacroParam = str | list[str] | int | bool | None  # a parameter of the meta_* macros
+MacroParam = (str | list[str] | list[int] | int | bool | list[dict[str, object]]
+              | None)  # a parameter of the meta_* macros
 
 
 def _choice(value: str, allowed: Sequence[str], what: str) -> None:
@@ -93,6 +94,11 @@ class MetaTask:
     n_resamples: int = 1000
     seed: int = 1234
     ci_levels: tuple[float, ...] = (0.95, 0.99)
+    where: str | None = None  # SQL predicate over segments (ulcdb.meta.slice)
+    segments: frozenset[int] | None = None  # the segments it selects (resolved by evaluate)
+    # doc/sys scores recomputed on those segments by a corpus formula (metric, variant,
+    # target, doc_id, value), filled by evaluate
+    rescored: tuple[tuple[str, str, str, str | None, float], ...] | None = None
 
     def __post_init__(self) -> None:
         _choice(self.level, LEVELS, "level")
@@ -130,10 +136,14 @@ class MetaTask:
         """Argument list and parameters shared by the meta_* macros."""
         sql = ("?, ?, ?, ?, systems := ?::varchar[], metrics := ?::varchar[], "
                "variant_name := ?, reading := ?, human_from := ?, min_segments := ?, "
-               "common_items := ?")
+               "common_items := ?, segments := ?::integer[], rescored := ?")
+        keys = ("metric", "variant", "translator", "doc_id", "value")
+        rescored: list[dict[str, object]] | None = (
+            [dict(zip(keys, r, strict=True)) for r in self.rescored] if self.rescored else None)
         params: list[MacroParam] = [
             self.testbed, self.level, self.criterion, self.refset,
             list(self.systems) if self.systems is not None else None,
             list(self.metrics) if self.metrics is not None else None,
-            self.variant, self.reading, self.human_from, self.min_segments, self.common]
+            self.variant, self.reading, self.human_from, self.min_segments, self.common,
+            sorted(self.segments) if self.segments is not None else None, rescored]
         return sql, params

@@ -2,8 +2,9 @@
 vega-embed served from ulcdb's own static folder (no CDN, works offline).
 
 Pages: /-/plots (the list), /-/plots/system-scores, /-/plots/metric-human,
-/-/plots/metric-correlation.  The data are queried server-side from the mirror and embedded
-in the spec, so each page is one request plus three cached script files.
+/-/plots/metric-correlation, and /-/compare (``ulcdb.serve.compare_page``).  The data are
+queried server-side from the mirror and embedded in the spec, so each page is one request
+plus three cached script files.
 """
 
 from __future__ import annotations
@@ -209,4 +210,7 @@ async def plots_index(request, datasette):
 
 @hookimpl
 def register_routes():
-    return [(r"^/-/plots$", plots_index), (r"^/-/plots/(?P<slug>[a-z-]+)$", plot_page)]
+    from ulcdb.serve.compare_page import compare_page
+
+    return [(r"^/-/plots$", plots_index), (r"^/-/plots/(?P<slug>[a-z-]+)$", plot_page),
+            (r"^/-/compare$", compare_page)]

@@ -1,0 +1,193 @@
+"""`ulcdb compare --analysis`: compare-mt's word-level analyses, side by side for systems.
+
+- ``word-freq``: compare-mt's word accuracy by reference frequency (``ulcdb.compare.words``)
+  on the stored texts, tokenised with sacrebleu's 13a tokenizer (WMT texts are detokenised;
+  compare-mt expects tokens), lower-cased when the comparison is (``--case lc``).  One
+  reference (compare-mt takes one); frequencies are counted on that reference over the whole
+  test bed, as compare-mt counts them on the reference file; ``--where`` restricts the
+  segments whose words are matched.
+- ``category``: the stored per-category linguistic metrics (SP-Op-t: lexical overlap of the
+  words of part of speech t; NE-Oe-t: of the named entities of type t; any ``FAMILY-t``),
+  each tested like any metric (paired bootstrap / AR against the baseline, the first system
+  without ``-b``).  Categories that no compared system's output nor reference shows (every
+  score 0) are left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ulcdb.compare.data import CompareError
+from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, run
+from ulcdb.compare.significance import BS_RESAMPLES
+from ulcdb.compare.words import WordAccuracy, word_accuracy
+from ulcdb.selection import split_names
+from ulcdb.store import Store
+
+ANALYSES = ("word-freq", "category")
+CATEGORY_FAMILIES = "SP-Op,NE-Oe"
+_AGGREGATES = ("*", "**")
+
+
+@dataclass
+class AnalysisTable:
+    """An analysis as long records (csv/json) and as a side-by-side table."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    wide_columns: list[str]
+    wide_rows: list[list[Any]]
+    notes: list[str] = field(default_factory=list)
+
+
+# -- word frequency ----------------------------------------------------------------------------
+
+
+def _texts(store: Store, testbed: str, names: list[str]) -> dict[str, dict[int, str]]:
+    rows = store.query(
+        "select t.name, x.seg_id, x.text from translation x join translator t "
+        "using (translator_id) where t.testbed_id = ? and list_contains(?, t.name)",
+        [store.testbed_id(testbed), names])
+    out: dict[str, dict[int, str]] = {n: {} for n in names}
+    for name, seg, text in rows:
+        if text is not None:
+            out[name][int(seg)] = text
+    return out
+
+
+def word_freq(store: Store, task: CompareTask) -> list[WordAccuracy]:
+    """compare-mt's word accuracy by frequency bucket for every system of ``task``."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    refs = task.refset.split("+")
+    if len(refs) != 1:
+        raise CompareError(f"--analysis word-freq matches words against one reference (as "
+                           f"compare-mt), not {task.refset!r}: name one with -r")
+    texts = _texts(store, task.testbed, [refs[0], *task.systems])
+    tokenize = Tokenizer13a()
+    lower = "case:lc" in (task.variant or task.default_variant).split("|")
+
+    def tokens(text: str) -> list[str]:
+        toks = tokenize(text.strip()).split()
+        return [t.lower() for t in toks] if lower else toks
+
+    ref = {s: tokens(t) for s, t in texts[refs[0]].items()}
+    freq: dict[str, int] = {}
+    for sent in ref.values():
+        for w in sent:
+            freq[w] = freq.get(w, 0) + 1
+    segs = sorted(s for s in ref if all(s in texts[n] for n in task.systems)
+                  and (task.segments is None or s in task.segments))
+    if not segs:
+        raise CompareError("no segment has the reference and every system's output")
+    outs = {n: [tokens(texts[n][s]) for s in segs] for n in task.systems}
+    return word_accuracy([ref[s] for s in segs], outs, freq,
+                         resamples=task.resamples or BS_RESAMPLES, seed=task.seed)
+
+
+def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...],
+                    seed: int | None = 12345) -> AnalysisTable:
+    long_cols = ["bucket", "system", "n_ref", "n_out", "n_match", "recall", "precision",
+                 "fmeas", "f_low", "f_high", "p_value"]
+    long_rows = [[r.bucket, r.system, r.n_ref, r.n_out, r.n_match, r.recall, r.precision,
+                  r.fmeas, r.f_low, r.f_high, r.p_value] for r in rows]
+    by = {(r.bucket, r.system): r for r in rows}
+    buckets = list(dict.fromkeys(r.bucket for r in rows))
+    wide_cols = ["frequency", "ref words", *(f"{s} F [95%]" for s in systems)]
+    wide = []
+    for b in buckets:
+        cells = [by[b, s] for s in systems]
+        row = [b, cells[0].n_ref, *(_f_cell(c) for c in cells)]
+        if len(systems) == 2:
+            p = cells[1].p_value
+            row += [f"{cells[1].fmeas - cells[0].fmeas:+.4f}",
+                    "" if p is None else f"{p:.4f}{'*' if p < ALPHA else ''}"]
+        wide.append(row)
+    if len(systems) == 2:
+        wide_cols += [f"{systems[1]} - {systems[0]}", "p-value"]
+    return AnalysisTable(long_cols, long_rows, wide_cols, wide, [
+        "word accuracy (F-measure of matched words) by frequency in the reference, "
+        "compare-mt's buckets, 13a tokens; [95%]: compare-mt's bootstrap interval (1000 "
+        f"samples of half the segments, seed {seed}); p-value: paired bootstrap against "
+        f"{systems[0]} (sacrebleu's draws)"])
+
+
+def _f_cell(r: WordAccuracy) -> str:
+    if r.f_low is None or r.f_high is None:
+        return f"{r.fmeas:.4f}"
+    return f"{r.fmeas:.4f} [{r.f_low:.4f}, {r.f_high:.4f}]"
+
+
+# -- linguistic categories ---------------------------------------------------------------------
+
+
+def category_metrics(store: Store, testbed: str, families: str | None) -> list[str]:
+    """The stored per-category metrics ``FAMILY-t`` of each family named (aggregates such as
+    ``FAMILY-*`` left out)."""
+    stored = [r[0] for r in store.query(
+        "select distinct metric from scores where testbed = ? order by metric", [testbed])]
+    out: list[str] = []
+    for family in split_names(families or CATEGORY_FAMILIES):
+        prefix = f"{family}-"
+        found = [m for m in stored if m.startswith(prefix) and "*" not in m[len(prefix):]]
+        if not found:
+            raise CompareError(f"no stored per-category scores {family}-<category> in "
+                               f"{testbed!r}: score them first (`ulcdb score -t {testbed} "
+                               f"-m {family}-*`)")
+        out += found
+    return out
+
+
+def category(store: Store, task: CompareTask, families: str | None) -> CompareReport:
+    """Every stored per-category metric of ``families`` tested against the baseline (the
+    first system when none is given)."""
+    metrics = tuple(category_metrics(store, task.testbed, families))
+    return run(store, replace(task, metrics=metrics, baseline=task.baseline or task.systems[0]))
+
+
+def category_table(report: CompareReport, families: str | None) -> AnalysisTable:
+    t = report.task
+    fams = sorted(split_names(families or CATEGORY_FAMILIES), key=len, reverse=True)
+
+    def split(metric: str) -> tuple[str, str]:
+        fam = next(f for f in fams if metric.startswith(f"{f}-"))
+        return fam, metric[len(fam) + 1:]
+
+    by_metric: dict[str, list] = {}
+    for r in report.results:
+        by_metric.setdefault(r.metric, []).append(r)
+    kept = {m: rs for m, rs in by_metric.items() if any(r.score for r in rs)}
+    long_cols = ["family", "category", "system", "baseline", "score", "ci_low", "ci_high",
+                 "p_value", "method", "n_samples", "seed", "n_units"]
+    long_rows = [[*split(m), r.system, r.baseline, r.score, r.ci_low, r.ci_high, r.p_value,
+                  t.method, t.n_samples, t.seed, r.n_units]
+                 for m, rs in kept.items() for r in rs]
+    wide_cols = ["family", "category", *t.systems]
+    if len(t.systems) == 2:
+        wide_cols += [f"{t.systems[1]} - {t.systems[0]}", "p-value"]
+    wide = []
+    for m, rs in kept.items():
+        scores = {r.system: r.score for r in rs}
+        row = [*split(m), *(f"{scores[s]:.4f}" for s in t.systems)]
+        if len(t.systems) == 2:
+            p = next(r.p_value for r in rs if r.system == t.systems[1])
+            mark = "*" if p is not None and p < t.alpha else ""
+            row += [f"{scores[t.systems[1]] - scores[t.systems[0]]:+.4f}",
+                    "" if p is None else f"{p:.4f}{mark}"]
+        wide.append(row)
+    dropped = len(by_metric) - len(kept)
+    notes = [f"per-category scores (mean of segment scores) against {t.baseline}"]
+    if dropped:
+        notes.append(f"{dropped} categories left out: no occurrence (every score 0)")
+    return AnalysisTable(long_cols, long_rows, wide_cols, wide, notes)
+
+
+def analyse(store: Store, task: CompareTask, kind: str, families: str | None = None
+            ) -> AnalysisTable:
+    """The analysis ``kind`` (word-freq or category) of ``task``'s systems."""
+    if kind == "word-freq":
+        return word_freq_table(word_freq(store, task), task.systems, task.seed)
+    if kind == "category":
+        return category_table(category(store, task, families), families)
+    raise CompareError(f"--analysis {kind!r}: use one of {', '.join(ANALYSES)}")

@@ -1,0 +1,37 @@
+"""The segments an SQL predicate selects: `--where` of `ulcdb compare` and `ulcdb meta`.
+
+The predicate is an SQL boolean expression over the columns of the view ``segment_slice``
+(``seg_id``, ``doc_id``, ``seg_in_doc``, ``source``, and the document's ``genre``,
+``domain``, ``origlang``, ``doc_index``), e.g. ``length(source) > 200`` or
+``domain = 'news' and seg_in_doc <= 3``.  It is the user's own SQL, run on a read-only
+store against that one view.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from ulcdb.errors import UlcdbError
+from ulcdb.store import Store
+
+COLUMNS = ("seg_id", "doc_id", "seg_in_doc", "source", "genre", "domain", "origlang",
+           "doc_index")
+
+
+class WhereError(UlcdbError):
+    """A --where predicate that cannot be evaluated or selects nothing."""
+
+
+def where_segments(store: Store, testbed: str, predicate: str) -> frozenset[int]:
+    """Segment ids of ``testbed`` for which ``predicate`` holds (one-line error if it is not
+    valid SQL over the columns of ``segment_slice`` or selects no segment)."""
+    sql = (f"select seg_id from (select {', '.join(COLUMNS)} from segment_slice "
+           f"where testbed_id = ?) where {predicate}")
+    try:
+        rows = store.query(sql, [store.testbed_id(testbed)])
+    except duckdb.Error as exc:
+        first = str(exc).splitlines()[0]
+        raise WhereError(f"--where {predicate!r}: {first}") from None
+    if not rows:
+        raise WhereError(f"--where {predicate!r} selects no segment of {testbed!r}")
+    return frozenset(int(r[0]) for r in rows)
