@@ -13,7 +13,7 @@ from scipy.stats import pearsonr
 
 import ulcdb
 from tests.cli_helpers import ulcdb as cli
-from ulcdb.errors import NotFound
+from ulcdb.errors import NotFound, UlcdbError
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
 PLAIN = SAMPLE / "plain"
@@ -104,3 +104,31 @@ def test_sql_and_errors(db: ulcdb.api.Database) -> None:
     assert table.to_pylist() == [{"n": 12}]
     with pytest.raises(NotFound, match="did you mean BLEU"):
         db.score("bleu")
+
+
+def test_compare_equals_sacrebleu_paired_bootstrap(db: ulcdb.api.Database) -> None:
+    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.significance import PairedTest
+
+    table = db.compare("BLEU,chrF", baseline="sysA", systems="sysB,sysC", refs="ref-A")
+    refs = [_lines(PLAIN / "refs" / "ref-A.en.txt")]
+    named = [(s, _lines(PLAIN / "systems" / f"{s}.en.txt")) for s in ("sysA", "sysB", "sysC")]
+    _, scores = PairedTest(named, {"BLEU": BLEU(references=refs),
+                                   "chrF": CHRF(references=refs)}, None, test_type="bs")()
+    names = {"BLEU": "BLEU", "chrF2": "chrF"}
+    want = {(s, names[m]): res for m, col in scores.items() if m != "System"
+            for s, res in zip(scores["System"], col, strict=True)}
+    rows = table.to_pylist()
+    assert [r["system"] for r in rows if r["metric"] == "BLEU"] == ["sysA", "sysB", "sysC"]
+    for r in rows:
+        expected = want[(r["system"], r["metric"])]
+        assert 100 * r["score"] == pytest.approx(expected.score, rel=1e-12)
+        assert r["p_value"] == expected.p_value  # same draws (seed 12345), same formulas
+        assert (r["baseline"] is None) == (r["system"] == "sysA")
+
+
+def test_compare_baseline_outside_the_systems_and_unknown(db: ulcdb.api.Database) -> None:
+    rows = db.compare("BLEU", baseline="sysD", systems="sysB", refs="ref-A").to_pylist()
+    assert [r["system"] for r in rows] == ["sysD", "sysB"]  # the baseline joins, first
+    with pytest.raises(UlcdbError, match=r"no system named 'sysE' \(did you mean sys"):
+        db.compare("BLEU", baseline="sysE", refs="ref-A")

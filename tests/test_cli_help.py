@@ -69,3 +69,13 @@ def test_help_paragraphs_wrap_at_the_terminal_not_at_the_source(path: tuple[str,
 def test_reflow_keeps_lists_and_marked_paragraphs() -> None:
     text = "Title.\n\nOne\nparagraph.\n\nA list:\n- a\n- b\n\n\bkept\nas is"
     assert reflow(text) == "Title.\n\nOne paragraph.\n\nA list:\n- a\n- b\n\n\bkept\nas is"
+
+
+def test_meta_coef_help_names_every_coefficient() -> None:
+    # The help is written out (importing ulcdb.meta for it would slow `ulcdb --help`).
+    from ulcdb.meta import COEFFICIENTS
+
+    command = typer.main.get_command(app).commands["meta"]
+    (coef,) = [p for p in command.params if p.name == "coef"]
+    listed = coef.help.split(": ", 1)[1].split(" (default")[0].split(", ")
+    assert listed == list(COEFFICIENTS)

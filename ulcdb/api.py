@@ -159,29 +159,25 @@ class Database:
                         n_resamples=n_resamples, seed=seed)
         return pa.Table.from_pylist(evaluate(self.store, task).records())
 
-    def compare(self, metrics: str = "BLEU,chrF,1-TER", *, baseline: str | None = None,
+    def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
                 refs: str | None = None, method: str = "bs", resamples: int | None = None,
                 seed: int = 12345, unit: str = "seg", where: str | None = None) -> pa.Table:
         """Paired significance tests as `ulcdb compare -f json` (missing scores computed
-        first): one row per system and metric; without ``baseline`` every pair is tested and
-        the rows carry rank and cluster."""
+        first; metrics default to sacrebleu's BLEU, chrF, 1-TER): one row per system and
+        metric; without ``baseline`` every pair is tested and the rows carry rank and
+        cluster."""
         from dataclasses import asdict
 
-        from ulcdb.compare import CompareTask, run, where_segments
-        from ulcdb.scoring import Pair
+        from ulcdb.compare import run
+        from ulcdb.compare.plan import DEFAULT_METRICS, plan
 
-        sel = self.select(metrics, testbed=testbed, systems=systems, refs=refs)
-        names = list(sel.systems)
-        if baseline is not None:
-            names = [baseline, *(n for n in names if n != baseline)]
-        full = tuple(sorted(sel.refs))
-        Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics,
-                                                            [Pair(n, full) for n in names])
-        segments = where_segments(self.store, sel.testbed, where) if where else None
-        task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names), "+".join(full),
-                           variant_of(sel.params), baseline, None, method, resamples, seed,
-                           unit, segments)
+        sel = self.select(metrics or DEFAULT_METRICS, testbed=testbed, systems=systems,
+                          refs=refs)
+        planned = plan(self.store, sel, baseline)
+        Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics, planned.pairs)
+        task = planned.task(self.store, method=method, resamples=resamples, seed=seed,
+                            unit=unit, where=where)
         report = run(self.store, task)
         return pa.Table.from_pylist([{**asdict(r), "method": method,
                                       "n_samples": task.n_samples, "seed": seed}

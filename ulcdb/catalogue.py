@@ -1,21 +1,24 @@
 """The metric catalogue and the named sets as users browse them: `ulcdb list metrics`,
 `ulcdb describe METRIC`, `ulcdb list sets`, and the "did you mean" of an unknown name.
 
-Built-in metrics come from the registry (nothing is written to the store to list them);
-imported metrics from the store's ``metric`` table.
+Built-in metrics come from the registry's catalogue (nothing is written to the store to list
+them; the shipped catalogue spares importing every metric module); imported metrics from the
+store's ``metric`` table.
 """
 
 from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ulcdb.errors import NotFound
-from ulcdb.languages import language_label
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import MetricSpec
 from ulcdb.names import suggest
-from ulcdb.store import Store
+
+if TYPE_CHECKING:
+    from ulcdb.store import Store
 
 COMPACT = ("name", "family", "level", "languages", "range", "computed")
 LONG = ("name", "family", "level", "languages", "higher_better", "range_min", "range_max",
@@ -50,7 +53,8 @@ def entries(store: Store | None) -> list[Entry]:
     """Every built-in metric, then every imported one, in catalogue order."""
     computed: set[str] = set()
     imported: list[MetricSpec] = []
-    index = registry.metric_index()
+    builtin = registry.catalogue()
+    index = {s.name for s in builtin.specs}
     if store is not None:
         computed = {r[0] for r in store.query(
             "select distinct m.name from score_rows join metric m using (metric_id)")}
@@ -59,8 +63,8 @@ def entries(store: Store | None) -> list[Entry]:
                         "select name, family, linguistic_level, higher_is_better, range_min, "
                         "range_max, description from metric order by metric_id")
                     if name not in index]
-    out = [Entry(spec, "builtin", spec.name in computed, language_label(spec.name) or "")
-           for _, spec in index.values()]
+    out = [Entry(spec, "builtin", spec.name in computed, builtin.languages[spec.name])
+           for spec in builtin.specs]
     return out + [Entry(spec, "imported", spec.name in computed, "as imported")
                   for spec in imported]
 
@@ -89,7 +93,7 @@ def describe(store: Store | None, name: str) -> dict[str, object]:
         raise NotFound(f"no metric named {name!r}{suggest(name, list(found))} "
                        "(see `ulcdb list metrics`)")
     e = found[name]
-    sets = [s for s, members in registry.BUILTIN_SETS.items() if name in members]
+    sets = [s for s, members in registry.catalogue().sets.items() if name in members]
     if store is not None:
         sets += [r[0] for r in store.query(
             "select distinct s.name from named_set s join named_set_member m using (set_id) "
@@ -109,9 +113,10 @@ def set_rows(store: Store | None, shorten: int | None = None) -> list[tuple[obje
     """(origin, test bed, kind, name, size, members) of every named set: built-in metric sets
     (their members ulcdb computes), then the store's sets.  ``shorten``: at most that many
     members shown, then '... (N more)'."""
-    index = registry.metric_index()
+    builtin = registry.catalogue()
+    index = {s.name for s in builtin.specs}
     sets = [("builtin", "*", "metric", name, [m for m in members if m in index])
-            for name, members in registry.BUILTIN_SETS.items()]
+            for name, members in builtin.sets.items()]
     if store is not None:
         sets += [("stored", *r) for r in store.query(
             "select coalesce(tb.name, '*'), s.kind, s.name, list(m.member order by m.position) "

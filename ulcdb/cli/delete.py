@@ -4,29 +4,23 @@ goes and asking first (--yes when there is no terminal to ask on)."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ulcdb.cli.common import open_store
+from ulcdb.cli.options import TestbedOpt
 from ulcdb.errors import UlcdbError
-from ulcdb.ingest.delete import (
-    Deletion,
-    ScoreFilter,
-    plan_scores,
-    plan_testbed,
-    plan_translator,
-)
-from ulcdb.selection import split_names
-from ulcdb.store import Store
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ulcdb.ingest.delete import Deletion
+    from ulcdb.store import Store
 
 app = typer.Typer(help="Delete a test bed, a system or reference, or scores (one "
                   "transaction each; says what goes and asks first).", no_args_is_help=True)
 
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking (needed "
                                       "when not on a terminal).")]
-TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")]
 
 
 class NotConfirmed(UlcdbError):
@@ -51,11 +45,15 @@ def delete_testbed(
 ) -> None:
     """A test bed with everything in it: segments, documents, systems, references, scores,
     human assessments, named sets.  Example: ulcdb delete testbed wmt21-ende --yes"""
+    from ulcdb.ingest.delete import plan_testbed
+
     with open_store() as store:
         _carry_out(store, plan_testbed(store, name), yes)
 
 
 def _translator(role: str, name: str, testbed: str | None, yes: bool) -> None:
+    from ulcdb.ingest.delete import plan_translator
+
     with open_store() as store:
         tb = testbed or store.only_testbed()
         _carry_out(store, plan_translator(store, tb, name, role), yes)
@@ -101,6 +99,9 @@ def delete_scores(
     """Stored scores of some metrics (computed or imported), at every level; `ulcdb score`
     computes computed ones again when asked.  Example: ulcdb delete scores -m BLEU --variant
     case:lc --yes"""
+    from ulcdb.ingest.delete import ScoreFilter, plan_scores
+    from ulcdb.selection import split_names
+
     with open_store() as store:
         tb = testbed or store.only_testbed()
         found = ScoreFilter(tb, tuple(split_names(metrics)), tuple(split_names(targets or "")),

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from ulcdb.cli.common import err_console, open_store
+from ulcdb.cli.options import TestbedOpt
 from ulcdb.errors import UlcdbError
-from ulcdb.ingest import assessments as ar
-from ulcdb.ingest.assessment_input import (
-    AssessmentFormat,
-    check_against_testbed,
-    parse_mapping,
-    parse_renames,
-    read_assessment_file,
-)
-from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.load_assessments import load_assessments
-from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
+from ulcdb.ingest.assessment_input import AssessmentFormat
+from ulcdb.ingest.testbed_input import TestbedFormat
 
 app = typer.Typer(help="Bring test beds and human assessments into the store.",
                   no_args_is_help=True)
@@ -65,6 +56,9 @@ def ingest_testbed(
 
     Example: ulcdb ingest testbed --name demo --source src.txt --ref ref-A=a.txt --sys S1=s1.txt
     """
+    from ulcdb.ingest.load import load_testbed
+    from ulcdb.ingest.testbed_input import read_testbed
+
     data = read_testbed(path, fmt, name, source, ref, sys, docs, lp, src_lang, tgt_lang)
     with open_store(create=True) as store:
         report = load_testbed(store, data, replace=replace)
@@ -74,8 +68,7 @@ def ingest_testbed(
 @app.command("assessments")
 def ingest_assessments(
     path: Annotated[Path, typer.Argument(help="File of human assessments.")],
-    testbed: Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")] = None,
+    testbed: TestbedOpt = None,
     fmt: Annotated[AssessmentFormat, typer.Option("--format", help="Input format.")] =
     AssessmentFormat.auto,
     criterion: Annotated[str | None, typer.Option("--criterion", "-c",
@@ -103,6 +96,10 @@ def ingest_assessments(
     Example: ulcdb ingest assessments human/da.tsv --map system=system --map seg_id=seg_id
     --map score=da_raw --map judge=judge -c DA-raw
     """
+    from ulcdb.ingest import assessments as ar
+    from ulcdb.ingest.assessment_input import check_against_testbed, read_assessment_file
+    from ulcdb.ingest.load_assessments import load_assessments
+
     bounds = ar.parse_scale(scale) if scale is not None else None
     items = read_assessment_file(path, fmt, criterion, mapping, level, rename)
     if criterion:
@@ -116,27 +113,16 @@ def ingest_assessments(
     typer.echo(report.summary())
 
 
-class ScoreFormat(str, Enum):
-    auto = "auto"
-    iqxml = "iqxml"
-    mtme = "mtme"
-    wmt = "wmt"
-    wmt20 = "wmt20"
-    nist = "nist"
-    sacrebleu = "sacrebleu"
-    comet = "comet"
-    table = "table"
-    lines = "lines"
+ScoreFormat = Literal["auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet",
+                      "table", "lines"]
 
 
 @app.command("scores")
 def ingest_scores(
     paths: Annotated[list[Path], typer.Argument(help=(
         "Score files or folders (a sacrebleu, comet or table folder: the files within)."))],
-    fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.")] =
-    ScoreFormat.auto,
-    testbed: Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")] = None,
+    fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.")] = "auto",
+    testbed: TestbedOpt = None,
     metric: Annotated[str | None, typer.Option("--metric", "-m", help=(
         "Metric name: for files that do not name it (COMET, lines, .scr), or to rename the "
         "one metric of the files."))] = None,
@@ -205,6 +191,7 @@ def ingest_scores(
     Example: ulcdb ingest scores comet.txt --metric COMET-22 --ref ref-A
     Example: ulcdb ingest scores ../shared/testbeds/wmt20_metrics --format wmt20
     """
+    from ulcdb.ingest.assessment_input import parse_mapping, parse_renames
     from ulcdb.interchange.importer import ScoreImport, import_scores
     from ulcdb.interchange.model import MetricInfo
 
@@ -216,7 +203,7 @@ def ingest_scores(
         refsets[name] = tuple(members.split("+"))
     renames = parse_renames(rename)
     request = ScoreImport(
-        paths=list(paths), fmt=fmt.value, testbed=testbed, metric=metric, rename=renames,
+        paths=list(paths), fmt=fmt, testbed=testbed, metric=metric, rename=renames,
         target=target, refs=tuple(ref), level=level, lp=lp, mapping=parse_mapping(mapping),
         refset_map=refsets, details=list(details), create_testbed=create_testbed,
         variant=variant, replace=replace,
@@ -228,13 +215,7 @@ def ingest_scores(
         typer.echo(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
-class AnnotationFormat(str, Enum):
-    conllu = "conllu"
-    ptb = "ptb"
-    conll05 = "conll05"
-    iob = "iob"
-    boxer_xml = "boxer-xml"
-    boxer_xml_doc = "boxer-xml-doc"
+AnnotationFormat = Literal["conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc"]
 
 
 @app.command("annotations")
@@ -243,8 +224,7 @@ def ingest_annotations(
     translator: Annotated[str, typer.Option("--translator", help="System or reference the "
                                             "file annotates.")],
     fmt: Annotated[AnnotationFormat, typer.Option("--format", "-f", help="Input format.")],
-    testbed: Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")] = None,
+    testbed: TestbedOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Name of the annotation run "
                                              "(default: FORMAT import).")] = None,
 ) -> None:
@@ -264,13 +244,11 @@ def ingest_annotations(
 
     with open_store(create=True) as store:
         name = testbed or store.only_testbed()
-        report = import_annotations(store, path, name, translator, fmt.value, tool)
+        report = import_annotations(store, path, name, translator, fmt, tool)
     typer.echo(report.summary())
 
 
-class ResourceKind(str, Enum):
-    lin_thesaurus = "lin-thesaurus"
-    verbocean = "verbocean"
+ResourceKind = Literal["lin-thesaurus", "verbocean"]
 
 
 @app.command("resource")
@@ -294,5 +272,5 @@ def ingest_resource(
     """
     from ulcdb.metrics.tine_lexica import install
 
-    target, ident, entries = install(kind.value, paths, replace)
-    typer.echo(f"{kind.value} {ident}: {entries} entries installed in {target}")
+    target, ident, entries = install(kind, paths, replace)
+    typer.echo(f"{kind} {ident}: {entries} entries installed in {target}")

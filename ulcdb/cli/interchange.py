@@ -2,82 +2,93 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from ulcdb.cli.common import open_store
+from ulcdb.cli.options import TestbedOpt, grouped
 from ulcdb.errors import UlcdbError
-from ulcdb.interchange.fetch import Selection
-from ulcdb.interchange.model import LEVELS
 from ulcdb.outputs import file_option, folder_option
-from ulcdb.selection import split_names
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ulcdb.interchange.fetch import Selection
+    from ulcdb.store import Store
 
 app = typer.Typer(help="Write scores (IQ-XML, mt-metrics-eval, WMT, NIST .scr, sacrebleu, "
                   "COMET) and any table, view or query (CSV, TSV, Parquet, JSON).",
                   no_args_is_help=True)
 
-TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")]
 MetricOpt = Annotated[list[str], typer.Option("--metric", "-m", help="Metric; repeat or "
                                               "comma-separate (default: all).")]
 TargetOpt = Annotated[list[str], typer.Option("--target", help="System or reference scored; "
                                               "repeat or comma-separate (default: all).")]
 RefsetOpt = Annotated[list[str], typer.Option("--refset", help="Reference set as stored "
                                               "(ref-A+ref-B); repeat (default: all).")]
-# Named metrics, targets, reference sets and the variant must exist (the writers check it
-# through fetch.check_selection before writing): an unknown one is an error naming what is.
 LevelOpt = Annotated[list[str], typer.Option("--level", help="seg, doc or sys; repeat "
                                              "(default: all the format holds).")]
 VariantOpt = Annotated[str, typer.Option("--variant", help="Score variant.")]
 FolderArg = Annotated[Path, typer.Argument(help="Folder to write into (created).",
                                            callback=folder_option)]
+Layout = Literal["iqmt", "asiya"]
+TableFormat = Literal["csv", "tsv", "parquet", "json"]
 
 
-class Layout(str, Enum):
-    iqmt = "iqmt"
-    asiya = "asiya"
+@dataclass(frozen=True)
+class ScoreOpts:
+    """--metric --target --refset --variant: which stored scores are written.  Named
+    metrics, targets, reference sets and the variant must exist (the writers check it through
+    fetch.check_selection before writing): an unknown one is an error naming what is."""
 
+    metric: MetricOpt = field(default_factory=list)
+    target: TargetOpt = field(default_factory=list)
+    refset: RefsetOpt = field(default_factory=list)
+    variant: VariantOpt = "case:mixed"
 
-class TableFormat(str, Enum):
-    csv = "csv"
-    tsv = "tsv"
-    parquet = "parquet"
-    json = "json"
+    def selection(self, testbeds: list[str], level: list[str]) -> Selection:
+        from ulcdb.interchange.fetch import Selection
+        from ulcdb.interchange.model import LEVELS
+        from ulcdb.selection import split_names
 
+        for lvl in level:
+            if lvl not in LEVELS:
+                raise UlcdbError(f"--level must be seg, doc or sys, not {lvl!r}")
 
-def _selection(testbeds: list[str], metric: list[str], target: list[str], refset: list[str],
-               level: list[str], variant: str) -> Selection:
-    for lvl in level:
-        if lvl not in LEVELS:
-            raise UlcdbError(f"--level must be seg, doc or sys, not {lvl!r}")
-    def names(values: list[str]) -> tuple[str, ...]:  # repeated or comma-separated
-        return tuple(n for v in values for n in split_names(v))
+        def names(values: list[str]) -> tuple[str, ...]:  # repeated or comma-separated
+            return tuple(n for v in values for n in split_names(v))
 
-    return Selection(tuple(testbeds), names(metric), names(target), names(refset),
-                     tuple(level) or LEVELS, variant)
+        return Selection(tuple(testbeds), names(self.metric), names(self.target),
+                         names(self.refset), tuple(level) or LEVELS, self.variant)
 
 
 def _done(paths: list[Path], folder: Path) -> None:
     typer.echo(f"wrote {len(paths)} files under {folder}")
 
 
+def _write(folder: Path, testbed: str | None, scores: ScoreOpts, level: list[str],
+           write: Callable[[Store, str, Selection], list[Path]]) -> None:
+    """``write(store, test bed, selection)`` for one test bed (default: the only one)."""
+    with open_store(read_only=True) as store:
+        name = testbed or store.only_testbed()
+        _done(write(store, name, scores.selection([name], level)), folder)
+
+
 @app.command("iqxml")
+@grouped
 def export_iqxml(
     folder: FolderArg,
     testbed: TestbedOpt = None,
     layout: Annotated[Layout, typer.Option("--layout", help=(
         "iqmt: <IQ> with segment and system scores (IQMT manual 4.1.1); asiya: <REPORT> with "
-        "<DOC> scores too."))] = Layout.iqmt,
+        "<DOC> scores too."))] = "iqmt",
     digits: Annotated[int | None, typer.Option("--digits", help=(
         "Fixed decimals (Asiya writes 8); default: full precision."))] = None,
     gzip: Annotated[bool, typer.Option("--gzip", help="Write .xml.gz, as Asiya does.")] = False,
-    metric: MetricOpt = [],  # noqa: B006
-    target: TargetOpt = [],  # noqa: B006
-    refset: RefsetOpt = [],  # noqa: B006
-    variant: VariantOpt = "case:mixed",
+    *,
+    scores: ScoreOpts,
 ) -> None:
     """IQ-XML files (IQMT or Asiya layout).
 
@@ -88,23 +99,20 @@ def export_iqxml(
     """
     from ulcdb.interchange.iqxml import write_iqxml
 
-    with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        sel = _selection([name], metric, target, refset, [], variant)
-        _done(write_iqxml(store, name, folder, layout.value, sel, digits, gzip), folder)
+    _write(folder, testbed, scores, [],
+           lambda store, name, sel: write_iqxml(store, name, folder, layout, sel, digits, gzip))
 
 
 @app.command("mtme")
+@grouped
 def export_mtme(
     folder: FolderArg,
     testbed: TestbedOpt = None,
     texts: Annotated[bool, typer.Option("--texts/--no-texts", help=(
         "Also write sources, references, system outputs and documents."))] = True,
-    metric: MetricOpt = [],  # noqa: B006
-    target: TargetOpt = [],  # noqa: B006
-    refset: RefsetOpt = [],  # noqa: B006
+    *,
+    scores: ScoreOpts,
     level: LevelOpt = [],  # noqa: B006
-    variant: VariantOpt = "case:mixed",
     lp: Annotated[str | None, typer.Option("--lp", help=(
         "Language pair SRC-TGT for the file names, where the test bed has no languages."))] =
     None,
@@ -122,13 +130,12 @@ def export_mtme(
     """
     from ulcdb.interchange.mtme import write_mtme
 
-    with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        sel = _selection([name], metric, target, refset, level, variant)
-        _done(write_mtme(store, name, folder, sel, texts, lp), folder)
+    _write(folder, testbed, scores, level,
+           lambda store, name, sel: write_mtme(store, name, folder, sel, texts, lp))
 
 
 @app.command("wmt")
+@grouped
 def export_wmt(
     folder: FolderArg,
     testbed: Annotated[list[str], typer.Option("--testbed", "-t", help=(
@@ -137,11 +144,9 @@ def export_wmt(
         "STORED=WRITTEN refset name, e.g. ref-A=newstest2020; default: the stored name."))] =
     [],  # noqa: B006
     gzip: Annotated[bool, typer.Option("--gzip", help="Write .tsv.gz.")] = False,
-    metric: MetricOpt = [],  # noqa: B006
-    target: TargetOpt = [],  # noqa: B006
-    refset: RefsetOpt = [],  # noqa: B006
+    *,
+    scores: ScoreOpts,
     level: LevelOpt = [],  # noqa: B006
-    variant: VariantOpt = "case:mixed",
 ) -> None:
     """WMT metrics-task files, one per metric and level.
 
@@ -160,19 +165,18 @@ def export_wmt(
             raise UlcdbError(f"--refset-name takes STORED=WRITTEN, got {item!r}")
         names[stored] = written
     with open_store(read_only=True) as store:
-        sel = _selection(testbed, metric, target, refset, level, variant)
+        sel = scores.selection(testbed, level)
         _done(write_wmt(store, folder, sel, names, gzip), folder)
 
 
 @app.command("nist")
+@grouped
 def export_nist(
     folder: FolderArg,
     testbed: TestbedOpt = None,
-    metric: MetricOpt = [],  # noqa: B006
-    target: TargetOpt = [],  # noqa: B006
-    refset: RefsetOpt = [],  # noqa: B006
+    *,
+    scores: ScoreOpts,
     level: LevelOpt = [],  # noqa: B006
-    variant: VariantOpt = "case:mixed",
 ) -> None:
     """NIST MetricsMATR .scr files.
 
@@ -183,20 +187,17 @@ def export_nist(
     """
     from ulcdb.interchange.nist import write_scr_files
 
-    with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        sel = _selection([name], metric, target, refset, level, variant)
-        _done(write_scr_files(store, name, folder, sel), folder)
+    _write(folder, testbed, scores, level,
+           lambda store, name, sel: write_scr_files(store, name, folder, sel))
 
 
 @app.command("sacrebleu")
+@grouped
 def export_sacrebleu(
     folder: FolderArg,
     testbed: TestbedOpt = None,
-    metric: MetricOpt = [],  # noqa: B006
-    target: TargetOpt = [],  # noqa: B006
-    refset: RefsetOpt = [],  # noqa: B006
-    variant: VariantOpt = "case:mixed",
+    *,
+    scores: ScoreOpts,
     width: Annotated[int, typer.Option("--width", "-w", help="Decimals of the scores, as "
                                        "sacrebleu's -w.")] = 1,
 ) -> None:
@@ -211,21 +212,13 @@ def export_sacrebleu(
     """
     from ulcdb.interchange.sacrebleu_json import write_sacrebleu
 
-    with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        sel = _selection([name], metric, target, refset, [], variant)
-        _done(write_sacrebleu(store, name, folder, sel, width), folder)
+    _write(folder, testbed, scores, [],
+           lambda store, name, sel: write_sacrebleu(store, name, folder, sel, width))
 
 
 @app.command("comet")
-def export_comet(
-    folder: FolderArg,
-    testbed: TestbedOpt = None,
-    metric: MetricOpt = [],  # noqa: B006
-    target: TargetOpt = [],  # noqa: B006
-    refset: RefsetOpt = [],  # noqa: B006
-    variant: VariantOpt = "case:mixed",
-) -> None:
+@grouped
+def export_comet(folder: FolderArg, testbed: TestbedOpt = None, *, scores: ScoreOpts) -> None:
     """comet-score's text output.
 
     FOLDER/METRIC.REFSET.txt: TARGET<TAB>Segment N<TAB>score: X (N from 0), then
@@ -236,10 +229,8 @@ def export_comet(
     """
     from ulcdb.interchange.comet import write_comet
 
-    with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        sel = _selection([name], metric, target, refset, [], variant)
-        _done(write_comet(store, name, folder, sel), folder)
+    _write(folder, testbed, scores, [],
+           lambda store, name, sel: write_comet(store, name, folder, sel))
 
 
 @app.command("table")
@@ -265,5 +256,5 @@ def export_table_cmd(
     from ulcdb.interchange.table import export_table
 
     with open_store(read_only=True) as store:
-        n = export_table(store, source, output, fmt.value if fmt else None, query)
+        n = export_table(store, source, output, fmt, query)
     typer.echo(f"wrote {n} rows to {output}")

@@ -6,7 +6,6 @@ import inspect
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -25,7 +24,7 @@ from ulcdb.cli import (
     sets,
     tune,
 )
-from ulcdb.cli.common import state
+from ulcdb.cli.common import DEFAULT_DB, state
 from ulcdb.errors import UlcdbError
 from ulcdb.workers import Terminated, terminate_on_sigterm
 
@@ -63,15 +62,15 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except UlcdbError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from exc
         except OSError as exc:  # the last net: I/O the command did not check first
             where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"Error: {where}{exc.strerror or exc}", err=True)
+            typer.echo(f"Error: {where}{exc.strerror or exc}", err=True)
             raise typer.Exit(1) from exc
         except (KeyboardInterrupt, Terminated) as exc:
             what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "terminated"
-            click.echo(f"Error: {what}: the store keeps what was committed before; the "
+            typer.echo(f"Error: {what}: the store keeps what was committed before; the "
                        "unfinished step was rolled back (run the command again to go on)",
                        err=True)
             raise typer.Exit(130 if what == "interrupted" else 143) from None
@@ -99,7 +98,7 @@ def root(
     ctx: typer.Context,
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
                                      help="Store file (init and ingest create a missing "
-                                     "one).")] = Path("ulcdb.duckdb"),
+                                     "one).")] = DEFAULT_DB,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:

@@ -6,75 +6,32 @@ Options are parsed here; ``ulcdb.meta`` resolves them, evaluates and renders the
 from __future__ import annotations
 
 import json
-from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from ulcdb.cli.common import Fmt, err_console, open_store, render
-from ulcdb.cli.meta_protocol import Selection, refuse, run_protocol
-from ulcdb.meta import (
-    COEFFICIENTS,
-    MetaError,
-    MetaReport,
-    MetaTask,
-    MetricComparison,
-    compare,
-    comparison_records,
-    evaluate,
-    records_csv,
-    select,
-)
-from ulcdb.meta.protocol import Settings
+from ulcdb.cli.options import Level, TestbedOpt
+from ulcdb.errors import MetaError
 from ulcdb.outputs import file_option
-from ulcdb.scoring import imported_metrics
-from ulcdb.store import Store
 
+if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
+    from ulcdb.meta import MetaReport, MetricComparison
+    from ulcdb.store import Store
 
-class MetaFmt(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-    latex = "latex"
-
-
-class Level(str, Enum):
-    seg = "seg"
-    doc = "doc"
-    sys = "sys"
-
-
-class Grouping(str, Enum):
-    flat = "flat"
-    item = "item"
-    system = "system"
-
-
-class Reading(str, Enum):
-    metric = "metric"
-    seg_mean = "seg-mean"
-    doc_mean = "doc-mean"
-
-
-class HumanFrom(str, Enum):
-    auto = "auto"
-    ingested = "ingested"
-    derived = "derived"
-
-
-class Protocol(str, Enum):
-    wmt23 = "wmt23"
-    wmt24 = "wmt24"
-
-
-class SigTest(str, Enum):
-    paired_bootstrap = "paired-bootstrap"
-    permutation = "permutation"
+MetaFmt = Literal["table", "csv", "json", "latex"]
+Grouping = Literal["flat", "item", "system"]
+Reading = Literal["metric", "seg-mean", "doc-mean"]
+HumanFrom = Literal["auto", "ingested", "derived"]
+Protocol = Literal["wmt23", "wmt24"]
+SigTest = Literal["paired-bootstrap", "permutation"]
 
 
 def _ci_levels(spec: str) -> tuple[float, ...]:
     """Percentages like ``95,99`` (strictly between 1 and 100) as fractions."""
+    from ulcdb.meta import select
+
     try:
         values = tuple(float(v) for v in select.split(spec))
     except ValueError:
@@ -87,6 +44,8 @@ def _ci_levels(spec: str) -> tuple[float, ...]:
 
 def _excluded(store: Store, tid: int, specs: list[str], exclude_human: bool
               ) -> tuple[str, ...]:
+    from ulcdb.meta import select
+
     names = [n for spec in specs for n in select.translators(store, tid, spec)]
     if exclude_human:
         names += select.human_translations(store, tid)
@@ -94,8 +53,7 @@ def _excluded(store: Store, tid: int, specs: list[str], exclude_human: bool
 
 
 def meta(
-    testbed: Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")] = None,
+    testbed: TestbedOpt = None,
     metrics: Annotated[str | None, typer.Option(
         "-m", "--metrics", help="Metric set or names, comma-separated (default: every metric "
         "scored against the reference set).")] = None,
@@ -111,12 +69,13 @@ def meta(
         "--criterion", "-c", help="Human criterion, e.g. MQM, DA-raw, DA-z, adequacy "
         "(default: the only one).")] = None,
     coef: Annotated[str | None, typer.Option(
-        "--coef", help=f"Coefficients, comma-separated: {', '.join(COEFFICIENTS)} (default: "
+        "--coef", help="Coefficients, comma-separated: pearson, spearman, kendall_tau_b, "
+        "kendall_tau_c, darr_tau, darr_tau_noties, accuracy (default: "
         "all but darr_tau_noties; DARR neither at sys level nor for a criterion whose scale is "
         "not 0..100).")] = None,
     grouping: Annotated[Grouping, typer.Option(
         "--grouping", help="flat (all items), item (per segment/document, averaged) or "
-        "system (per system, averaged).")] = Grouping.flat,
+        "system (per system, averaged).")] = "flat",
     include_human: Annotated[bool, typer.Option(
         "--include-human", help="Also correlate human translations (references scored as "
         "targets and the system set 'human'); without it, and without -s, they are left "
@@ -147,10 +106,10 @@ def meta(
         "(same as --reading doc-mean).")] = False,
     reading: Annotated[Reading, typer.Option(
         "--reading", help="Document/system metric scores: the metric's own (metric), the "
-        "mean of segment scores (seg-mean) or of document scores (doc-mean).")] = Reading.metric,
+        "mean of segment scores (seg-mean) or of document scores (doc-mean).")] = "metric",
     human: Annotated[HumanFrom, typer.Option(
         "--human", help="Document/system human scores: ingested ones when present (auto), "
-        "ingested, or derived (mean of segment assessments).")] = HumanFrom.auto,
+        "ingested, or derived (mean of segment assessments).")] = "auto",
     min_segments: Annotated[int, typer.Option(
         "--min-segments", help="Leave out documents with fewer assessed segments.")] = 1,
     variant: Annotated[str | None, typer.Option(
@@ -174,7 +133,7 @@ def meta(
         "--where", help="Meta-evaluate on the segments this SQL predicate selects (as `ulcdb "
         "compare --where`), e.g. \"domain = 'news'\"; doc/sys scores are recomputed from "
         "them (see README).")] = None,
-    fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = MetaFmt.table,
+    fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = "table",
     protocol: Annotated[Protocol | None, typer.Option(
         "--protocol", help="Print the WMT metrics-task table instead: wmt23 (system-level "
         "pairwise accuracy, global over --testbeds; system- and segment-level Pearson; "
@@ -211,10 +170,15 @@ def meta(
 
     Example: ulcdb meta --protocol wmt24 -c MQM -m BLEU,chrF
     """
+    from ulcdb.cli.meta_protocol import Selection, refuse, run_protocol
+    from ulcdb.meta import MetaTask, compare, comparison_records, evaluate, records_csv, select
+    from ulcdb.meta.protocol import Settings
+    from ulcdb.scoring import imported_metrics
+
     if protocol is not None:
-        refuse(protocol.value, {
+        refuse(protocol, {
             "-G": level is not None, "--coef": coef is not None, "--grouping": grouping !=
-            Grouping.flat, "--own-items": own_items, "--threshold": threshold is not None,
+            "flat", "--own-items": own_items, "--threshold": threshold is not None,
             "--acc-ties": acc_ties != "acc_eq", "--resample": resample is not None,
             "--ci": ci != "95,99", "--fisher": fisher, "--sort": sort is not None,
             "--sig": sig is not None, "--sig-coef": sig_coef is not None,
@@ -223,34 +187,34 @@ def meta(
         sel = Selection(
             tuple(select.split(testbeds)) or ((testbed,) if testbed else ()), metrics, systems,
             refs, criterion, tuple(exclude or []), exclude_human, include_human, variant,
-            "doc_mean" if dr else reading.value.replace("-", "_"), human.value, min_segments)
-        run_protocol(sel, Settings(protocol.value, bootstrap, seed), fmt.value)
+            "doc_mean" if dr else reading.replace("-", "_"), human, min_segments)
+        run_protocol(sel, Settings(protocol, bootstrap, seed), fmt)
         return
     if testbeds:
         raise MetaError("--testbeds goes with --protocol; without it give one test bed with -t")
-    level = level or Level.sys
-    if sig and fmt == MetaFmt.csv and sig_out is None:
+    chosen_level: Level = level or "sys"
+    if sig and fmt == "csv" and sig_out is None:
         raise MetaError("with --format csv, --sig needs --sig-out FILE for its table (stdout "
                         "holds one CSV of results)")
-    reading_name = "doc_mean" if dr else reading.value.replace("-", "_")
+    reading_name = "doc_mean" if dr else reading.replace("-", "_")
     with open_store(read_only=True) as store:
         name = testbed or store.only_testbed()
         tid = store.testbed_id(name)
         refset = select.refset(store, name, refs)
-        chosen, missing = select.metrics(store, name, refset, level.value, metrics)
+        chosen, missing = select.metrics(store, name, refset, chosen_level, metrics)
         if missing:
             err_console.print(f"not scored yet, left out (run `ulcdb score` first): "
                               f"{', '.join(missing)}", style="yellow", highlight=False)
         task = MetaTask(
-            testbed=name, level=level.value, criterion=select.criterion(store, name, criterion),
+            testbed=name, level=chosen_level, criterion=select.criterion(store, name, criterion),
             refset=refset, metrics=chosen,
             systems=tuple(select.translators(store, tid, systems)) if systems else None,
             exclude=_excluded(store, tid, exclude or [], exclude_human),
             include_human=include_human, items="own" if own_items else "common",
-            variant=variant, coefficients=tuple(select.split(coef)), grouping=grouping.value,
+            variant=variant, coefficients=tuple(select.split(coef)), grouping=grouping,
             threshold=threshold, accuracy_ties=acc_ties, reading=reading_name,
-            human_from=human.value, min_segments=min_segments,
-            resample=resample.value if resample else None, n_resamples=bootstrap, seed=seed,
+            human_from=human, min_segments=min_segments,
+            resample=resample, n_resamples=bootstrap, seed=seed,
             ci_levels=_ci_levels(ci), where=where)
         report = evaluate(store, task)
         imported = imported_metrics(store, tid, refset, chosen)
@@ -260,7 +224,7 @@ def meta(
     if sort and sort not in report.task.coefs:
         raise MetaError(f"--sort {sort!r} is not among the coefficients "
                         f"({', '.join(report.task.coefs)})")
-    comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig.value)
+    comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
                    if sig else [])
     for line in report.warnings:
         err_console.print(line, style="yellow", highlight=False, soft_wrap=True)
@@ -274,11 +238,13 @@ def meta(
 
 def _emit(report: MetaReport, comparisons: list[MetricComparison], sort: str | None,
           fisher: bool, fmt: MetaFmt) -> None:
-    if fmt == MetaFmt.json:  # one schema, with or without --sig
+    from ulcdb.meta import comparison_records
+
+    if fmt == "json":  # one schema, with or without --sig
         typer.echo(report.to_json(comparisons, sort, fisher))
-    elif fmt == MetaFmt.csv:
+    elif fmt == "csv":
         typer.echo(report.to_csv(sort, fisher), nl=False)
-    elif fmt == MetaFmt.latex:
+    elif fmt == "latex":
         typer.echo(report.to_latex(sort, fisher, comparisons))
     else:
         for line in report.summary_lines():

@@ -5,48 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
-from typing import Annotated
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
 from ulcdb.cli.common import Fmt, console, err_console, render
-from ulcdb.cli.score import (
+from ulcdb.cli.options import (
     AnnotatorModelOpt,
     AnnotatorOpt,
-    Case,
+    CaseOpt,
+    FmtOpt,
+    JobsOpt,
     LevelOpt,
-    MetricsOpt,
-    RefsOpt,
-    SystemsOpt,
-    TestbedOpt,
-    scoring_store,
+    RemakeOpt,
+    SelectionOpts,
+    grouped,
 )
-from ulcdb.qarla import (
-    KING_QUEEN_MIN_REFS,
-    QUEEN_MIN_REFS,
-    KingRow,
-    QueenRow,
-    Scope,
-    check_refs,
-    check_scores,
-    exhaustive_king,
-    jack_value,
-    king_measure,
-    king_rows,
-    optimize_king,
-    queen_rows,
-)
-from ulcdb.report import LEVELS, signature_lines, signatures
-from ulcdb.scoring import variant_of
-from ulcdb.store import Store
+from ulcdb.cli.score import all_pairs, scoring_store
 
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ulcdb.qarla import KingRow, QueenRow, Scope
+    from ulcdb.store import Store
 
-class KingBy(str, Enum):
-    auto = "auto"
-    queen = "queen"
-    ulc = "ulc"
-
+KingBy = Literal["auto", "queen", "ulc"]
 
 SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15): evaluate on these segments "
@@ -60,55 +42,69 @@ TransTopicOpt = Annotated[bool, typer.Option(
 AsiyaDocOpt = Annotated[bool, typer.Option(
     "--asiya-doc", help="Asiya 3.0's cumulative document QUEEN (documents 1..k) instead of "
     "the QUEEN of each document.")]
-CaseOpt = Annotated[Case | None, typer.Option(
-    "--case", help="all (mixed) or lc (default: the test bed's config, else all).")]
-FmtOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
-JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Processes for scoring.")]
-RemakeOpt = Annotated[bool, typer.Option("--remake", help="Recompute stored scores.")]
+
+
+@dataclass(frozen=True)
+class ScopeOpts:
+    """What QUEEN, KING and JACK are computed over, besides -t -m -s -r."""
+
+    segments: SegsOpt = None
+    level: LevelOpt = "seg"
+    strict: StrictOpt = False
+    trans_topic: TransTopicOpt = False
+
+
+SYS_LEVEL = ScopeOpts(level="sys")  # QUEEN's default
+
+
+@dataclass(frozen=True)
+class RunOpts:
+    """How the QARLA commands compute missing scores and print."""
+
+    case: CaseOpt = None
+    fmt: FmtOpt = Fmt.table
+    remake: RemakeOpt = False
+    jobs: JobsOpt = None
+    annotator: AnnotatorOpt = "spacy"
+    annotator_model: AnnotatorModelOpt = None
 
 
 @contextmanager
-def _scoped(testbed: str | None, metrics: str | None, systems: str | None, refs: str | None,
-            segments: str | None, case: Case | None, strict: bool, trans_topic: bool,
-            remake: bool, jobs: int | None, jack: bool = False,
-            annotator: tuple[str, str | None] = ("spacy", None),
+def _scoped(picked: SelectionOpts, opts: ScopeOpts, run: RunOpts, jack: bool = False,
             check: Callable[[list[str]], object] | None = None) -> Iterator[tuple[Store, Scope]]:
     """Resolve the selections, compute whatever scores are missing, yield the (read-only)
     store and the QARLA scope."""
-    with scoring_store(testbed, metrics, systems, refs, segments, case, *annotator,
-                       remake=remake, jobs=jobs, jack=jack, check=check) as (store, sel,
-                                                                            summary):
-        err_console.print(summary, style="dim", highlight=False)
+    from ulcdb.qarla import Scope, check_scores
+    from ulcdb.scoring import variant_of
+
+    with scoring_store(picked, opts.segments, run.case, (run.annotator, run.annotator_model),
+                       pairs=all_pairs(jack), remake=run.remake, jobs=run.jobs,
+                       check=check) as scored:
+        err_console.print(scored.summary, style="dim", highlight=False)
+        sel = scored.selection
         scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics),
                       tuple(sel.systems), tuple(sel.refs),
                       tuple(sel.segments) if sel.segments is not None else None,
-                      strict, trans_topic)
-        check_scores(store, scope)
-        yield store, scope
+                      opts.strict, opts.trans_topic)
+        check_scores(scored.store, scope)
+        yield scored.store, scope
 
 
 def _levels(level: str) -> tuple[str, ...]:
+    from ulcdb.report import LEVELS
+
     return LEVELS if level == "all" else (level,)
 
 
+@grouped
 def queen(
-    testbed: TestbedOpt = None,
-    metrics: MetricsOpt = None,
-    systems: SystemsOpt = None,
-    refs: RefsOpt = None,
-    segments: SegsOpt = None,
-    level: LevelOpt = "sys",
-    strict: StrictOpt = False,
-    trans_topic: TransTopicOpt = False,
+    picked: SelectionOpts,
+    opts: ScopeOpts = SYS_LEVEL,
     asiya_doc: AsiyaDocOpt = False,
     doref: Annotated[bool, typer.Option(
         "--doref", help="Also evaluate each reference against the other references.")] = False,
-    case: CaseOpt = None,
-    fmt: FmtOpt = Fmt.table,
-    remake: RemakeOpt = False,
-    jobs: JobsOpt = None,
-    annotator: AnnotatorOpt = "spacy",
-    annotator_model: AnnotatorModelOpt = None,
+    *,
+    run: RunOpts,
 ) -> None:
     """QUEEN of each system: how human-like its output is (QARLA).
 
@@ -117,12 +113,13 @@ def queen(
 
     Example: ulcdb queen -m BLEU,NIST,GTM-2 -G sys
     """
-    with _scoped(testbed, metrics, systems, refs, segments, case, strict, trans_topic, remake,
-                 jobs, annotator=(annotator, annotator_model),
+    from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_rows
+
+    with _scoped(picked, opts, run,
                  check=lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) as (store, scope):
         rows = {lv: queen_rows(store, scope, lv, doc_cumulative=asiya_doc, with_refs=doref)
-                for lv in _levels(level)}
-        _print_queen(store, scope, rows, fmt)
+                for lv in _levels(opts.level)}
+        _print_queen(store, scope, rows, run.fmt)
 
 
 def _what(scope: Scope, lv: str) -> str:
@@ -134,6 +131,8 @@ def _what(scope: Scope, lv: str) -> str:
 def _print_signatures(store: Store, scope: Scope) -> None:
     """The signatures of the single-reference scores QARLA is computed from (at any level:
     system-level QARLA may be computed from segment scores)."""
+    from ulcdb.report import signature_lines, signatures
+
     sigs = signatures(store, scope.testbed, None, list(scope.metrics),
                       [*scope.systems, *scope.refs], list(scope.refs), scope.variant)
     for line in signature_lines(sigs):
@@ -156,15 +155,10 @@ def _print_queen(store: Store, scope: Scope, rows: dict[str, list[QueenRow]],
         _print_signatures(store, scope)
 
 
+@grouped
 def king(
-    testbed: TestbedOpt = None,
-    metrics: MetricsOpt = None,
-    systems: SystemsOpt = None,
-    refs: RefsOpt = None,
-    segments: SegsOpt = None,
-    level: LevelOpt = "seg",
-    strict: StrictOpt = False,
-    trans_topic: TransTopicOpt = False,
+    picked: SelectionOpts,
+    opts: ScopeOpts,
     asiya_doc: AsiyaDocOpt = False,
     orange: Annotated[bool, typer.Option("--orange", help="Also show ORANGE.")] = False,
     optimize: Annotated[bool, typer.Option(
@@ -174,13 +168,9 @@ def king(
         "--exhaustive", help="Try every subset of the metrics (small pools only).")] = False,
     by: Annotated[KingBy, typer.Option(
         "--by", help="KING of a metric set through its QUEEN (needs 4+ references) or its "
-        "ULC; auto: QUEEN with 4+ references, else ULC.")] = KingBy.auto,
-    case: CaseOpt = None,
-    fmt: FmtOpt = Fmt.table,
-    remake: RemakeOpt = False,
-    jobs: JobsOpt = None,
-    annotator: AnnotatorOpt = "spacy",
-    annotator_model: AnnotatorModelOpt = None,
+        "ULC; auto: QUEEN with 4+ references, else ULC.")] = "auto",
+    *,
+    run: RunOpts,
 ) -> None:
     """KING of each metric and metric set: how well it tells human from automatic output.
 
@@ -190,33 +180,41 @@ def king(
 
     Example: ulcdb king -m LEX --optimize
     """
-    with _scoped(testbed, metrics, systems, refs, segments, case, strict, trans_topic, remake,
-                 jobs, annotator=(annotator, annotator_model),
-                 check=lambda r: king_measure(r, by.value)) as (store, scope):
-        measure = king_measure(list(scope.refs), by.value)
+    from ulcdb.qarla import (
+        KING_QUEEN_MIN_REFS,
+        exhaustive_king,
+        king_measure,
+        king_rows,
+        optimize_king,
+    )
+
+    with _scoped(picked, opts, run,
+                 check=lambda r: king_measure(r, by)) as (store, scope):
+        measure = king_measure(list(scope.refs), by)
         if optimize or exhaustive:
             search = exhaustive_king if exhaustive else optimize_king
-            out = console if fmt == Fmt.table else err_console  # stdout stays machine-readable
+            out = console if run.fmt == Fmt.table else err_console  # stdout: machine-readable
             found = [search(store, scope, lv, measure,
                             log=lambda line: out.print(line, highlight=False))
-                     for lv in _levels(level)]
-            if fmt != Fmt.table:
+                     for lv in _levels(opts.level)]
+            if run.fmt != Fmt.table:
                 render(["level", "through", "metrics", "KING"],
-                       [(f.level, f.measure, " ".join(f.best), f.king) for f in found], fmt)
+                       [(f.level, f.measure, " ".join(f.best), f.king) for f in found],
+                       run.fmt)
             return
         measures = ["single", "ulc"]
         if len(scope.refs) >= KING_QUEEN_MIN_REFS:
             measures.append("queen")
         rows = {lv: king_rows(store, scope, lv, measures, doc_cumulative=asiya_doc)
-                for lv in _levels(level)}
-        _print_king(store, scope, rows, orange, fmt)
+                for lv in _levels(opts.level)}
+        _print_king(store, scope, rows, orange, run.fmt)
 
 
 def _print_king(store: Store, scope: Scope, rows: dict[str, list[KingRow]], orange: bool,
                 fmt: Fmt) -> None:
     cols = ["measure", "KING", *(["ORANGE"] if orange else [])]
 
-    def body(level_rows: list[KingRow]) -> list[tuple]:
+    def body(level_rows: list[KingRow]) -> list[tuple[Any, ...]]:
         return [(r.measure, r.king, *([r.orange] if orange else [])) for r in level_rows]
 
     if fmt != Fmt.table:
@@ -229,22 +227,8 @@ def _print_king(store: Store, scope: Scope, rows: dict[str, list[KingRow]], oran
         _print_signatures(store, scope)
 
 
-def jack(
-    testbed: TestbedOpt = None,
-    metrics: MetricsOpt = None,
-    systems: SystemsOpt = None,
-    refs: RefsOpt = None,
-    segments: SegsOpt = None,
-    level: LevelOpt = "seg",
-    strict: StrictOpt = False,
-    trans_topic: TransTopicOpt = False,
-    case: CaseOpt = None,
-    fmt: FmtOpt = Fmt.table,
-    remake: RemakeOpt = False,
-    jobs: JobsOpt = None,
-    annotator: AnnotatorOpt = "spacy",
-    annotator_model: AnnotatorModelOpt = None,
-) -> None:
+@grouped
+def jack(picked: SelectionOpts, opts: ScopeOpts, *, run: RunOpts) -> None:
     """JACK of the test set: how reliable its references are for the metric set (QARLA).
 
     The share of (reference, unit) cases with two systems of QUEEN > 0 that are closer to
@@ -253,19 +237,20 @@ def jack(
 
     Example: ulcdb jack -m BLEU,NIST,GTM-2
     """
-    with _scoped(testbed, metrics, systems, refs, segments, case, strict, trans_topic, remake,
-                 jobs, jack=True, annotator=(annotator, annotator_model),
+    from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, jack_value
+
+    with _scoped(picked, opts, run, jack=True,
                  check=lambda r: check_refs(r, QUEEN_MIN_REFS, "JACK (through QUEEN)")
                  ) as (store, scope):
         rows = []
-        for lv in _levels(level):
+        for lv in _levels(opts.level):
             result = jack_value(store, scope, lv)
             rows.append((lv, result.jack, result.hits, result.cases,
                          "+".join(scope.refs), scope.variant))
-        render(["level", "JACK", "hits", "cases", "refs", "variant"], rows, fmt,
+        render(["level", "JACK", "hits", "cases", "refs", "variant"], rows, run.fmt,
                title=f"JACK over {{{', '.join(scope.metrics)}}}, references "
                      f"{'+'.join(scope.refs)}, variant {scope.variant}")
-        if fmt == Fmt.table:
+        if run.fmt == Fmt.table:
             _print_signatures(store, scope)
 
 

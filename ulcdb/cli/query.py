@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
-import duckdb
 import typer
 
-from ulcdb import catalogue
 from ulcdb.cli.common import Fmt, open_store, render, state
+from ulcdb.cli.options import FmtOpt, TestbedOpt
 from ulcdb.errors import StoreError
-from ulcdb.store import Store, ensure_unlocked
+
+if TYPE_CHECKING:  # the store (duckdb) is imported when a command runs, not for --help
+    from ulcdb.store import Store
 
 list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
-
-FmtOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
-TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")]
 
 
 def init(
@@ -28,6 +25,8 @@ def init(
 
     Example: ulcdb --db my.duckdb init
     """
+    from ulcdb.store import ensure_unlocked
+
     if force and state.db.exists():
         ensure_unlocked(state.db)  # never delete a store another process is writing
         state.db.unlink()
@@ -67,6 +66,8 @@ def sql(
 
 
 def run_sql(store: Store, query: str, fmt: Fmt) -> None:
+    import duckdb
+
     try:
         cur = store.con.execute(query)
     except duckdb.Error as exc:
@@ -79,7 +80,7 @@ def run_sql(store: Store, query: str, fmt: Fmt) -> None:
     render([d[0] for d in cur.description], cur.fetchall(), fmt)
 
 
-def _list(sql_text: str, params: list, fmt: Fmt, title: str) -> None:
+def _list(sql_text: str, params: list[Any], fmt: Fmt, title: str) -> None:
     with open_store(read_only=True) as store:
         cur = store.con.execute(sql_text, params)
         render([d[0] for d in cur.description], cur.fetchall(), fmt, title=title)
@@ -154,6 +155,8 @@ def list_metrics(
 
     Example: ulcdb list metrics 'DP-*' --computed
     """
+    from ulcdb import catalogue
+
     with _maybe_store() as store:
         found = catalogue.select(catalogue.entries(store), pattern, family, computed)
     columns = catalogue.LONG if long else catalogue.COMPACT
@@ -182,6 +185,8 @@ def describe(
 
     Example: ulcdb describe MTR-wnsyn
     """
+    from ulcdb import catalogue
+
     with _maybe_store() as store:
         info = catalogue.describe(store, metric)
     if fmt != Fmt.table:
@@ -195,6 +200,8 @@ def describe(
 def list_sets(fmt: FmtOpt = Fmt.table) -> None:
     """Named sets: the built-in metric sets (LEX, metrics_LEX, metrics_SP, ...) and the
     store's sets of metrics, systems, references and segments.  Example: ulcdb list sets"""
+    from ulcdb import catalogue
+
     with _maybe_store() as store:  # a table shows the first members of a long set
         rows = catalogue.set_rows(store, shorten=12 if fmt == Fmt.table else None)
     render(catalogue.SET_COLUMNS, rows, fmt, title="named sets")

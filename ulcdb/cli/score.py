@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ulcdb.cli.common import (
     AddressOpt,
@@ -23,79 +20,48 @@ from ulcdb.cli.common import (
     open_store,
     render,
 )
-from ulcdb.engines import Engine
+from ulcdb.cli.options import (
+    AnnotatorModelOpt,
+    AnnotatorOpt,
+    CaseOpt,
+    JobsOpt,
+    LevelOpt,
+    RemakeOpt,
+    SelectionOpts,
+    VerbnetOpt,
+    grouped,
+    use_verbnet,
+)
 from ulcdb.errors import InputError, StoreError
-from ulcdb.metrics.base import Params
 from ulcdb.outputs import folder_option
-from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
-from ulcdb.report import LEVELS, Matrix, higher_is_better, rankings, score_matrix, write_scr
-from ulcdb.scoring import Scorer, plan_pairs, variant_of
-from ulcdb.selection import Selection
-from ulcdb.selection import select as resolve_selection
-from ulcdb.store import Store, data_dir
 
+if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from rich.progress import Progress
 
-class OutFmt(str, Enum):
-    table = "table"
-    rankings = "rankings"
-    csv = "csv"
-    tsv = "tsv"
-    json = "json"
-    scr = "scr"
+    from ulcdb.engines import Engine
+    from ulcdb.report import Matrix
+    from ulcdb.scoring import Pair
+    from ulcdb.selection import Selection
+    from ulcdb.store import Store
 
+OutFmt = Literal["table", "rankings", "csv", "tsv", "json", "scr"]
+UlcMethod = Literal["asiya", "raw", "seg-mean"]
 
-class Case(str, Enum):
-    all = "all"
-    lc = "lc"
-
-
-class UlcMethod(str, Enum):
-    asiya = "asiya"
-    raw = "raw"
-    seg_mean = "seg-mean"
-
-
-TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
-                                                help="Test bed (default: the only one).")]
-MetricsOpt = Annotated[str | None, typer.Option(
-    "-m", "--metrics", help="Metric set, metric name, or a comma-separated mix (default LEX).")]
-SystemsOpt = Annotated[str | None, typer.Option(
-    "-s", "--systems", help="System set or names, comma-separated (default: all systems).")]
-RefsOpt = Annotated[str | None, typer.Option(
-    "-r", "--refs", help="Reference set or names, comma-separated (default: all references).")]
 SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15) shown at segment level.")]
-AnnotatorOpt = Annotated[str, typer.Option(
-    "--annotator", help="Annotation the linguistic metrics read: spacy (default), stanza, or a "
-    "tool imported with `ulcdb ingest annotations --tool NAME`.  Other than the default, "
-    "scores are stored under their own variant (e.g. case:mixed|ann:stanza).")]
-VerbnetOpt = Annotated[Path | None, typer.Option(
-    "--verbnet", help="VerbNet 3.3 for TINE: NLTK's verbnet3.zip or its folder (default: "
-    "$ULCDB_VERBNET, else NLTK's data).")]
-
-
-def use_verbnet(path: Path | None) -> None:
-    """Point TINE (here and in the scoring processes it starts) at ``path``."""
-    if path is not None:
-        os.environ["ULCDB_VERBNET"] = str(path)
-
-
-AnnotatorModelOpt = Annotated[str | None, typer.Option(
-    "--annotator-model", help="The annotator's model (default: its default one).")]
-
-
-def _check_level(value: str) -> str:
-    level = value.lower()
-    if level not in (*LEVELS, "all"):
-        raise typer.BadParameter(f"{value!r}: choose seg, doc, sys or all")
-    return level
-
-
-LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or all.",
-                                       callback=_check_level)]
+Annotation = tuple[str, str | None]  # --annotator, --annotator-model
+SPACY: Annotation = ("spacy", None)
 
 
 def _progress(total: int) -> tuple[Progress, Callable[[str, int], None]]:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
                         transient=True)
@@ -107,80 +73,95 @@ def _progress(total: int) -> tuple[Progress, Callable[[str, int], None]]:
     return progress, advance
 
 
-def select(store: Store, testbed: str | None, metrics: str | None, systems: str | None,
-           refs: str | None, segments: str | None, case: Case | None,
-           annotator: str = "spacy", annotator_model: str | None = None) -> Selection:
+def select(store: Store, picked: SelectionOpts, segments: str | None = None,
+           case: str | None = None, annotation: Annotation = SPACY) -> Selection:
     """The library's selection; its notes (metrics left out for the language) to stderr."""
-    sel = resolve_selection(store, testbed, metrics, systems, refs, segments,
-                            None if case is None else case == Case.lc, annotator,
-                            annotator_model)
+    from ulcdb.selection import select as resolve_selection
+
+    sel = resolve_selection(store, picked.testbed, picked.metrics, picked.systems,
+                            picked.refs, segments, None if case is None else case == "lc",
+                            *annotation)
     for note in sel.notes:
         err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
     return sel
 
 
+class Scored(NamedTuple):
+    """What `scoring_store` yields: a read-only store holding the scores of ``pairs``."""
+
+    store: Store
+    selection: Selection
+    pairs: list[Pair]
+    summary: str
+    computed: bool  # some scores were missing (and are now stored)
+
+
+PairPlan = Callable[["Store", "Selection"], "list[Pair]"]
+
+
+def all_pairs(jack: bool = False) -> PairPlan:
+    """Every pair ULC and QARLA need (``ulcdb.scoring.plan_pairs``); with ``jack``, also each
+    system against each other system."""
+    from ulcdb.scoring import plan_pairs
+
+    return lambda store, sel: plan_pairs(sel.systems, sel.refs, jack=jack)
+
+
 @contextmanager
-def scoring_store(testbed: str | None, metrics: str | None, systems: str | None,
-                  refs: str | None, segments: str | None, case: Case | None,
-                  annotator: str = "spacy", annotator_model: str | None = None,
-                  remake: bool = False, jobs: int | None = None, jack: bool = False,
+def scoring_store(picked: SelectionOpts, segments: str | None = None, case: str | None = None,
+                  annotation: Annotation = SPACY, *, pairs: PairPlan | None = None,
+                  remake: bool = False, jobs: int | None = None,
                   check: Callable[[list[str]], object] | None = None,
-                  engine: Engine | None = None) -> Iterator[tuple[Store, Selection, str]]:
-    """Resolve the selection on a read-only store, compute missing scores on a writable one
-    only when some are missing (so commands with nothing to compute run beside other
-    readers), and yield a read-only store with the scores, the selection and the summary.
-    ``check(refs)`` runs before any scoring."""
+                  engine: Engine | None = None) -> Iterator[Scored]:
+    """Resolve the selection on a read-only store and plan its pairs (``pairs``, default
+    `all_pairs`), compute missing scores on a writable store only when some are missing (so
+    commands with nothing to compute run beside other readers), and yield a read-only store
+    with the scores.  ``check(refs)`` runs before any scoring."""
+    from ulcdb.scoring import Scorer
+
     with open_store(read_only=True) as store:
-        sel = select(store, testbed, metrics, systems, refs, segments, case, annotator,
-                     annotator_model)
+        sel = select(store, picked, segments, case, annotation)
         if check is not None:
             check(sel.refs)
-        pairs = plan_pairs(sel.systems, sel.refs, jack=jack)
+        planned = (pairs or all_pairs())(store, sel)
         scorer = Scorer(store, sel.testbed, sel.params, jobs)
-        if not scorer.pending(sel.metrics, pairs, remake):
-            yield store, sel, scorer.run(sel.metrics, pairs).summary()
+        if not scorer.pending(sel.metrics, planned, remake):
+            yield Scored(store, sel, planned, scorer.run(sel.metrics, planned).summary(), False)
             return
     with open_store() as store:
-        summary = compute(store, sel.testbed, sel.metrics, sel.systems, sel.refs, sel.params,
-                          remake, jobs, jack, engine)
+        summary = compute(store, sel, planned, remake, jobs, engine)
     with open_store(read_only=True) as store:
-        yield store, sel, summary
+        yield Scored(store, sel, planned, summary, True)
 
 
-def compute(store: Store, testbed: str, metrics: list[str], systems: list[str], refs: list[str],
-            params: Params, remake: bool, jobs: int | None, jack: bool = False,
-            engine: Engine | None = None) -> str:
+def compute(store: Store, sel: Selection, pairs: list[Pair], remake: bool = False,
+            jobs: int | None = None, engine: Engine | None = None) -> str:
     """Compute what is missing, with a progress bar; returns the summary line."""
-    scorer = Scorer(store, testbed, params, jobs, engine)
-    pairs = plan_pairs(systems, refs, jack=jack)
     from ulcdb.metrics import registry
+    from ulcdb.scoring import Scorer
 
-    fams = {registry.family_of(m).name for m in metrics if m in registry.metric_index()
+    scorer = Scorer(store, sel.testbed, sel.params, jobs, engine)
+    fams = {registry.family_of(m).name for m in sel.metrics if m in registry.metric_index()
             and not registry.family_of(m).derived}
     progress, advance = _progress(len(pairs) * len(fams))
     with progress:
-        report = scorer.run(metrics, pairs, remake=remake, progress=advance)
+        report = scorer.run(sel.metrics, pairs, remake=remake, progress=advance)
     return report.summary()
 
 
+@grouped
 def score(
-    testbed: TestbedOpt = None,
-    metrics: MetricsOpt = None,
-    systems: SystemsOpt = None,
-    refs: RefsOpt = None,
+    picked: SelectionOpts,
     segments: SegsOpt = None,
     level: LevelOpt = "sys",
-    fmt: Annotated[OutFmt, typer.Option("--format", "-f", help="Output format.")] = OutFmt.table,
-    case: Annotated[Case | None, typer.Option(
-        "--case", help="ULC's CASE: all (mixed) or lc (default: the test bed's config, "
-        "else all).")] = None,
+    fmt: Annotated[OutFmt, typer.Option("--format", "-f", help="Output format.")] = "table",
+    case: CaseOpt = None,
     ulc: Annotated[UlcMethod, typer.Option("--ulc", help="ULC normalisation: asiya, raw, or "
-                                           "seg-mean (mean of segment ULC).")] = UlcMethod.asiya,
-    remake: Annotated[bool, typer.Option("--remake", help="Recompute stored scores.")] = False,
+                                           "seg-mean (mean of segment ULC).")] = "asiya",
+    remake: RemakeOpt = False,
     jack: Annotated[bool, typer.Option("--jack", help="Also score each system against each "
                                        "other system (for JACK).")] = False,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Processes (default: all "
-                                             "cores).")] = None,
+    jobs: JobsOpt = None,
     out: Annotated[Path, typer.Option("--out", help="Folder for --format scr.",
                                       callback=folder_option)] = Path("."),
     queen: Annotated[bool, typer.Option("--queen", help="Add a QUEEN column (3+ references), "
@@ -202,36 +183,41 @@ def score(
 
     Example: ulcdb score -m LEX -G all
     """
+    from ulcdb.qarla import QUEEN_MIN_REFS, check_refs
+    from ulcdb.report import LEVELS, higher_is_better, score_matrix, write_scr
+    from ulcdb.scoring import variant_of
+
     need_refs = (lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) if queen else None
     use_verbnet(verbnet)
     runner = engine_for(engine, jobs, address)
-    with scoring_store(testbed, metrics, systems, refs, segments, case, annotator,
-                       annotator_model, remake, jobs, jack, need_refs,
-                       runner) as (store, sel, summary):
+    with scoring_store(picked, segments, case, (annotator, annotator_model),
+                       pairs=all_pairs(jack), remake=remake, jobs=jobs, check=need_refs,
+                       engine=runner) as scored:
+        store, sel = scored.store, scored.selection
         name, params, segs = sel.testbed, sel.params, sel.segments
         metric_names, sys_names, ref_names = sel.metrics, sel.systems, sel.refs
-        console.print(summary, style="dim", highlight=False) if fmt == OutFmt.table else None
+        console.print(scored.summary, style="dim", highlight=False) if fmt == "table" else None
         refset = "+".join(sorted(ref_names))
         levels = LEVELS if level == "all" else (level,)
         matrices = {lv: score_matrix(store, name, lv, metric_names, sys_names, refset,
-                                     variant_of(params), ulc.value, segs) for lv in levels}
+                                     variant_of(params), ulc, segs) for lv in levels}
         if queen:
             _add_queen(store, name, matrices, metric_names, sys_names, ref_names,
                        variant_of(params))
         directions = higher_is_better(store, metric_names) | {"QUEEN": True}
-        _sort(matrices, sort, directions, fmt == OutFmt.table)
-        if fmt == OutFmt.scr:
+        _sort(matrices, sort, directions, fmt == "table")
+        if fmt == "scr":
             for path in write_scr(store, name, matrices, out):
                 typer.echo(str(path))
             return
-        if fmt in (OutFmt.csv, OutFmt.tsv, OutFmt.json):  # one table, whatever the levels
+        if fmt in ("csv", "tsv", "json"):  # one table, whatever the levels
             columns = next(iter(matrices.values())).metrics
             render(["level", "refset", "variant", "translator", "unit", *columns],
                    [(m.level, m.refset, m.variant, t, u, *vals)
-                    for m in matrices.values() for t, u, vals in m.rows], Fmt(fmt.value))
+                    for m in matrices.values() for t, u, vals in m.rows], Fmt(fmt))
             return
         for matrix in matrices.values():
-            _print(matrix, fmt, directions, ulc.value)
+            _print(matrix, fmt, directions, ulc)
 
 
 def _sort(matrices: dict[str, Matrix], sort: str | None, directions: dict[str, bool],
@@ -247,8 +233,10 @@ def _sort(matrices: dict[str, Matrix], sort: str | None, directions: dict[str, b
             matrix.sort_by(last, directions.get(last, True))
 
 
-def _add_queen(store: Store, testbed: str, matrices: dict, metrics: list[str],
+def _add_queen(store: Store, testbed: str, matrices: dict[str, Matrix], metrics: list[str],
                systems: list[str], refs: list[str], variant: str) -> None:
+    from ulcdb.qarla import queen_values
+
     for level, matrix in matrices.items():
         # Over every segment, like the metric columns beside it (-T only filters rows).
         q = queen_values(store, testbed, level, metrics, systems, refs, variant)
@@ -256,15 +244,18 @@ def _add_queen(store: Store, testbed: str, matrices: dict, metrics: list[str],
         matrix.rows = [(t, u, [*v, q.get((t, u))]) for t, u, v in matrix.rows]
 
 
-def _print(matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:
+def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:
     _print_table(matrix, fmt, directions, method)
     for line in matrix.signature_lines():
         console.print(f"  {line}", style="dim", highlight=False, soft_wrap=True)
 
 
-def _print_table(matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:
+def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
+                 method: str) -> None:
+    from ulcdb.report import rankings
+
     title = matrix.title(method)
-    if fmt == OutFmt.rankings:
+    if fmt == "rankings":
         for metric, ranked in rankings(matrix, directions):
             render(["rank", matrix.level.upper(), metric],
                    [(i + 1, u, v) for i, (u, v) in enumerate(ranked)], Fmt.table,
@@ -301,6 +292,7 @@ def demo(
     from ulcdb.cli.common import state
     from ulcdb.cli.ingest import ingest_assessments, ingest_testbed
     from ulcdb.cli.query import init
+    from ulcdb.store import Store, data_dir
 
     folder = folder or data_dir("sample")
     for need in (folder / "ULC.config", folder / "human" / "adequacy.csv",

@@ -7,8 +7,6 @@ import socket
 import subprocess
 import tempfile
 import time
-import urllib.request
-import webbrowser
 from pathlib import Path
 from typing import Annotated
 
@@ -17,11 +15,11 @@ import typer
 from ulcdb.cli.common import err_console, state
 from ulcdb.errors import NotFound, UlcdbError
 from ulcdb.outputs import writable_file
-from ulcdb.serve.config import datasette_command, write_metadata
-from ulcdb.serve.mirror import build_mirror, mirror_is_fresh, mirror_path
 
 
-def _wait_ready(url: str, proc: subprocess.Popen, seconds: float = 30.0) -> bool:
+def _wait_ready(url: str, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> bool:
+    import urllib.request
+
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and proc.poll() is None:
         try:
@@ -54,6 +52,9 @@ def serve(
 
     Example: ulcdb --db wmt21.duckdb serve --port 8001 --open
     """
+    from ulcdb.serve.config import datasette_command, write_metadata
+    from ulcdb.serve.mirror import build_mirror, mirror_is_fresh, mirror_path
+
     db = state.db
     if not db.exists():
         raise NotFound(f"no store at {db} (build one with `ulcdb demo` or `ulcdb ingest`)")
@@ -80,6 +81,8 @@ def serve(
             if _wait_ready(url, proc):
                 typer.echo(f"serving {db} at {url}  (Ctrl-C stops)", err=True)
                 if open_browser:
+                    import webbrowser
+
                     webbrowser.open(url)
             code = proc.wait()
         except KeyboardInterrupt:

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from ulcdb.cli.common import open_store
-from ulcdb.ingest.load import delete_set, save_set
-from ulcdb.ingest.model import NamedSet
-from ulcdb.names import check_name
-from ulcdb.selection import check_set
 
 app = typer.Typer(help="Named sets of metrics, systems, references or segments.",
                   no_args_is_help=True)
 
 
-class Kind(str, Enum):
-    metric = "metric"
-    system = "system"
-    reference = "reference"
-    segment = "segment"
+Kind = Literal["metric", "system", "reference", "segment"]
 
 
 @app.command("define")
@@ -36,13 +27,18 @@ def define(
 
     Example: ulcdb set define metric my_lex BLEU NIST RG-L
     """
+    from ulcdb.ingest.load import save_set
+    from ulcdb.ingest.model import NamedSet
+    from ulcdb.names import check_name
+    from ulcdb.selection import check_set
+
     with open_store() as store:
-        tid = None if kind == Kind.metric else store.testbed_id(testbed or store.only_testbed())
-        check_name(f"{kind.value} set", name, "the command line")
-        items = check_set(store, tid, kind.value, name, list(members))
+        tid = None if kind == "metric" else store.testbed_id(testbed or store.only_testbed())
+        check_name(f"{kind} set", name, "the command line")
+        items = check_set(store, tid, kind, name, list(members))
         with store.transaction():
-            changed = save_set(store, tid, NamedSet(kind.value, name, items), "cli")
-    typer.echo(f"{kind.value} set {name!r}: {'saved' if changed else 'unchanged'}")
+            changed = save_set(store, tid, NamedSet(kind, name, items), "cli")
+    typer.echo(f"{kind} set {name!r}: {'saved' if changed else 'unchanged'}")
 
 
 @app.command("delete")
@@ -51,6 +47,8 @@ def delete(
     name: Annotated[str, typer.Argument(help="Set name.")],
 ) -> None:
     """Delete a named set.  Example: ulcdb set delete metric my_lex"""
+    from ulcdb.ingest.load import delete_set
+
     with open_store() as store:
-        delete_set(store, kind.value, name)
-    typer.echo(f"deleted {kind.value} set {name!r}")
+        delete_set(store, kind, name)
+    typer.echo(f"deleted {kind} set {name!r}")

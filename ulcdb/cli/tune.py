@@ -7,13 +7,8 @@ from typing import Annotated
 import typer
 
 from ulcdb.cli.common import Fmt, err_console, open_store, render
-from ulcdb.cli.score import VerbnetOpt, use_verbnet
+from ulcdb.cli.options import FmtOpt, JobsOpt, VerbnetOpt, use_verbnet
 from ulcdb.errors import UlcdbError
-from ulcdb.meta import select as meta_select
-from ulcdb.metrics.tine_tune import GENERATIONS, INDIVIDUALS
-from ulcdb.metrics.tine_tune import tune as tune_tine
-from ulcdb.scoring import variant_of
-from ulcdb.selection import select
 
 TUNABLE = ("TINE",)
 
@@ -32,10 +27,9 @@ def tune(
     refs: Annotated[str | None, typer.Option(
         "-r", "--refs", help="References (default: all).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the genetic algorithm.")] = 1234,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j",
-                                             help="Processes for scoring.")] = None,
+    jobs: JobsOpt = None,
     verbnet: VerbnetOpt = None,
-    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = Fmt.table,
+    fmt: FmtOpt = Fmt.table,
 ) -> None:
     """Tune TINE's alpha and beta on a development test bed and store the tuned metric.
 
@@ -48,6 +42,12 @@ def tune(
 
     Example: ulcdb tune TINE -c DA-z -G seg -t wmt21.ru-en.dev
     """
+    from ulcdb.meta import select as meta_select
+    from ulcdb.metrics.tine_tune import GENERATIONS, INDIVIDUALS
+    from ulcdb.metrics.tine_tune import tune as tune_tine
+    from ulcdb.scoring import variant_of
+    from ulcdb.selection import select
+
     use_verbnet(verbnet)
     if metric not in TUNABLE:
         raise UlcdbError(f"cannot tune {metric!r}: tunable metrics are {', '.join(TUNABLE)}")

@@ -1,0 +1,102 @@
+"""Benchmark: how fast the command line starts (issue 15).  Goal: `ulcdb --help`,
+`--version`, `CMD --help`, `list ...`, `info` and `sql` each under 0.4 s.
+
+Peer, measured in the same run: `python -c 'import duckdb'`, the least any command that reads
+the store pays (so each ratio says what ulcdb adds to opening DuckDB).  Every command runs as a
+fresh `python -m ulcdb` process of this checkout; the rounds are interleaved (one run of every
+command per round) so that a busy machine slows them alike, and the best of N is kept.
+
+Run: python benchmarks/bench_startup.py [-n 7] [--db STORE]
+(without --db it ingests the sample test bed shipped with ulcdb into a temporary store).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from ulcdb.store import data_dir  # noqa: E402
+
+GOAL = 0.4  # seconds
+PEER = "python -c 'import duckdb'"
+
+COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("--help",),
+    ("--version",),
+    ("score", "--help"),
+    ("compare", "--help"),
+    ("meta", "--help"),
+    ("export", "mtme", "--help"),
+    ("list", "testbeds"),
+    ("list", "sets"),
+    ("list", "metrics", "BLEU*"),
+    ("list", "metrics", "-f", "csv"),  # all 1,735 (a rich table of them takes 1 s to draw)
+    ("info",),
+    ("sql", "select count(*) from segment"),
+)
+
+
+def _env() -> dict[str, str]:
+    """This checkout first on the path, whatever is installed."""
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO)}
+
+
+def seconds(argv: list[str]) -> float:
+    """Wall time of one process running ``argv`` (which must succeed)."""
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=_env())
+    return time.perf_counter() - start
+
+
+def sample_store(folder: Path) -> Path:
+    """The sample test bed (no scores) in a fresh store: what `list`, `info`, `sql` read."""
+    db = folder / "startup.duckdb"
+    subprocess.run([sys.executable, "-m", "ulcdb", "--db", str(db), "ingest", "testbed",
+                    str(data_dir("sample") / "ULC.config"), "--name", "sample"],
+                   check=True, stdout=subprocess.DEVNULL, env=_env())
+    return db
+
+
+def measure(db: Path, rounds: int) -> dict[str, float]:
+    """Best of ``rounds`` for the peer and every command, rounds interleaved."""
+    runs: dict[str, list[str]] = {PEER: [sys.executable, "-c", "import duckdb"]}
+    for args in COMMANDS:
+        runs["ulcdb " + " ".join(args)] = [sys.executable, "-m", "ulcdb", "--db", str(db),
+                                           *args]
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, argv in runs.items():
+            best[name] = min(best[name], seconds(argv))
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--rounds", type=int, default=7, help="Runs of each (best kept).")
+    parser.add_argument("--db", type=Path, help="A store to read (default: the sample).")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ulcdb-startup-") as tmp:
+        db = args.db or sample_store(Path(tmp))
+        best = measure(db, args.rounds)
+    peer = best.pop(PEER)
+    print(f"best of {args.rounds}; peer {PEER}: {peer:.3f} s; goal: under {GOAL} s")
+    print(f"{'command':<40} {'seconds':>8} {'x duckdb':>9}  goal")
+    for name, value in best.items():
+        print(f"{name:<40} {value:8.3f} {value / peer:9.2f}  "
+              f"{'met' if value < GOAL else 'NOT met'}")
+    met = sum(v < GOAL for v in best.values())
+    print(f"{met} of {len(best)} commands start in under {GOAL} s")
+
+
+if __name__ == "__main__":
+    main()

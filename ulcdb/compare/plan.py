@@ -1,0 +1,61 @@
+"""What a comparison needs before it runs, planned once for `ulcdb compare` and
+``Database.compare``: the systems tested (the baseline first), the scores they need (each
+system against the whole reference set) and the task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ulcdb.compare.data import CompareError
+from ulcdb.compare.run import ALPHA, CompareTask
+from ulcdb.compare.significance import SACREBLEU_SEED
+from ulcdb.compare.where import where_segments
+from ulcdb.names import suggest
+from ulcdb.scoring import Pair, variant_of
+from ulcdb.selection import Selection
+from ulcdb.store import Store
+
+DEFAULT_METRICS = "BLEU,chrF,1-TER"  # sacrebleu's defaults
+
+
+@dataclass(frozen=True)
+class ComparePlan:
+    """The resolved selection and the systems compared, the baseline (if any) first."""
+
+    selection: Selection
+    systems: tuple[str, ...]
+    baseline: str | None
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        return tuple(sorted(self.selection.refs))
+
+    @property
+    def pairs(self) -> list[Pair]:
+        """The scores the tests read: every system against the whole reference set."""
+        return [Pair(name, self.refs) for name in self.systems]
+
+    def task(self, store: Store, *, variant: str | None = None, method: str = "bs",
+             resamples: int | None = None, seed: int = SACREBLEU_SEED, unit: str = "seg",
+             where: str | None = None, alpha: float = ALPHA) -> CompareTask:
+        """The task of these systems; ``where`` (an SQL predicate over the segments) is
+        resolved to segment ids here."""
+        sel = self.selection
+        segments = where_segments(store, sel.testbed, where) if where else None
+        return CompareTask(sel.testbed, tuple(sel.metrics), self.systems, "+".join(self.refs),
+                           variant_of(sel.params), self.baseline, variant, method, resamples,
+                           seed, unit, segments, alpha)
+
+
+def plan(store: Store, sel: Selection, baseline: str | None = None) -> ComparePlan:
+    """The systems of ``sel``; a ``baseline`` of the test bed outside them is added, an
+    unknown one is an error naming the closest names."""
+    names = list(sel.systems)
+    if baseline is not None and baseline not in names:
+        known = list(store.translators(store.testbed_id(sel.testbed)))
+        if baseline not in known:
+            raise CompareError(f"no system named {baseline!r}{suggest(baseline, known)}")
+        names.append(baseline)
+    if baseline is not None:
+        names = [baseline, *(n for n in names if n != baseline)]
+    return ComparePlan(sel, tuple(names), baseline)
