@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -43,6 +44,13 @@ def schema_hash() -> str:
     for path in schema_files():
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+@functools.cache
+def named_query(name: str) -> str:
+    """The text of ``schema/queries/NAME.sql``: a query ulcdb runs from Python with
+    parameters or over a work table of one load (a fixed query over the store is a view)."""
+    return (data_dir("schema") / "queries" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 _SHADOW = re.compile(r"^create\s+or\s+replace\s+(view|macro)\b", re.IGNORECASE | re.MULTILINE)

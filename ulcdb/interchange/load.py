@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
+from ulcdb.ingest.units import unit_problem
 from ulcdb.interchange.model import LEVELS, MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
@@ -346,30 +347,9 @@ class _Loader:
         if row[3] is None:
             raise self._fail(row, f"unknown system or reference {got['target']!r} in test bed "
                              f"{got['testbed']!r}")
-        raise self._fail(row, self._unit_problem(got))
-
-    def _unit_problem(self, got: dict) -> str:
-        tid = self.store.testbed_id(got["testbed"])
-        level, doc_id, seg, in_doc = got["level"], got["doc_id"], got["seg"], got["in_doc"]
-        n_segs, n_docs = self.store.query(
-            "select (select count(*) from segment where testbed_id = $1), "
-            "(select count(*) from document where testbed_id = $1)", [tid])[0]
-        if doc_id is not None and not self._value(
-                "select count(*) from document where testbed_id = ? and doc_id = ?",
-                [tid, doc_id]):
-            return f"unknown document {doc_id!r}"
-        if level == "seg" and doc_id is not None:
-            return f"document {doc_id!r} has no segment {seg}"
-        if level == "seg":
-            actual = self._value("select doc_id from segment where testbed_id = ? and "
-                                 "seg_id = ?", [tid, seg])
-            if actual is not None:
-                return f"segment {seg} is in document {actual!r} in the test bed, not in " \
-                       f"{in_doc!r}"
-            return f"segment {seg} does not exist (test bed has 1..{n_segs})"
-        if seg is None:
-            return "a document-level score names no document (is it a segment-level row?)"
-        return f"document number {seg} does not exist (test bed has 1..{n_docs})"
+        raise self._fail(row, unit_problem(self.store, self.store.testbed_id(got["testbed"]),
+                                           got["level"], got["doc_id"], got["seg"],
+                                           got["in_doc"]))
 
     def _check_duplicates(self) -> None:
         key = "metric_id, translator_id, refset_id, level, seg_id, doc_id"

@@ -26,9 +26,9 @@ import pyarrow.compute as pc
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.load import save_set
+from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
 from ulcdb.interchange import wmt
-from ulcdb.interchange.human import store_assessments
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, is_builtin_name, store_frame
 from ulcdb.interchange.model import MetricInfo, numbered_lines, parse_position, parse_score
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
