@@ -39,7 +39,7 @@ from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.names import check_name
 from ulcdb.scoring import ensure_refset, sync_catalogue
-from ulcdb.store import Store
+from ulcdb.store import Store, named_query
 
 DEFAULT_VARIANT = "case:mixed"
 IMPORTED_LEVEL = "other"  # linguistic level of imported metrics: unknown to ulcdb
@@ -294,44 +294,9 @@ class _Loader:
 
     # -- resolution ---------------------------------------------------------------------------
     def _resolve(self) -> None:
-        """One pass, level by level: ids of metric, target and reference set, and the unit
-        each score belongs to.  ``unit_ok`` is false where the test bed lacks the unit (or
-        puts the segment in another document than the file says); only ids are kept, the
-        rest is looked up by ``rid`` when a message needs it."""
-        common = """
-            select i.rid, i.file_no, i.line, m.metric_id, t.translator_id, r.refset_id,
-                   i.level, {seg_id} as seg_id, {doc_id} as doc_id, i.value, {ok} as unit_ok
-            from _imp i
-            join _imp_refset r on r.testbed = i.testbed and r.refs = i.refs
-            join metric m on m.name = i.metric
-            left join translator t on t.testbed_id = r.testbed_id and t.name = i.target
-            {join}
-            where i.level = '{level}' and i.doc_id is {named}null"""
-        parts = (
-            # seg level, test-bed segment number
-            dict(level="seg", named="", seg_id="u.seg_id", doc_id="null::varchar",
-                 ok="u.seg_id is not null and (i.in_doc is null or i.in_doc = u.doc_id)",
-                 join="left join segment u on u.testbed_id = r.testbed_id and u.seg_id = i.seg"),
-            # seg level, position in a named document
-            dict(level="seg", named="not ", seg_id="u.seg_id", doc_id="null::varchar",
-                 ok="u.seg_id is not null",
-                 join="left join segment u on u.testbed_id = r.testbed_id "
-                      "and u.doc_id = i.doc_id and u.seg_in_doc = i.seg"),
-            # doc level, named document
-            dict(level="doc", named="not ", seg_id="null::integer", doc_id="u.doc_id",
-                 ok="u.doc_id is not null",
-                 join="left join document u on u.testbed_id = r.testbed_id "
-                      "and u.doc_id = i.doc_id"),
-            # doc level, document position
-            dict(level="doc", named="", seg_id="null::integer", doc_id="u.doc_id",
-                 ok="u.doc_id is not null",
-                 join="left join document u on u.testbed_id = r.testbed_id "
-                      "and u.doc_index = i.seg"),
-            dict(level="sys", named="", seg_id="null::integer", doc_id="null::varchar",
-                 ok="true", join=""),
-        )
-        union = " union all ".join(common.format(**part) for part in parts)
-        self.con.execute(f"create or replace temp table _imp_res as {union}")
+        """One pass: ids of metric, target and reference set, and the unit each score
+        belongs to (``_imp_res``)."""
+        self.con.execute(named_query("import_resolved"))
 
     def _original(self, rid: int) -> dict:
         names = ("testbed", "target", "level", "doc_id", "seg", "in_doc")
@@ -390,22 +355,7 @@ class _Loader:
     def _check_coverage(self) -> None:
         """The first (metric, target, reference set) whose segment or document scores leave
         a unit of the test bed out: its file and the first unit missing."""
-        rows = self.con.execute("""
-            with groups as (
-                select metric_id, translator_id, refset_id, level, count(*) as n,
-                       min(file_no) as file_no, min(line) as line
-                from _imp_res where level in ('seg', 'doc') group by all),
-            sized as (
-                select g.*, t.testbed_id, case g.level
-                    when 'seg' then (select count(*) from segment s
-                                     where s.testbed_id = t.testbed_id)
-                    else (select count(*) from document d where d.testbed_id = t.testbed_id)
-                    end as total
-                from groups g join translator t using (translator_id))
-            select file_no, line, metric_id, translator_id, refset_id, level, n, total,
-                   testbed_id
-            from sized where n < total
-            order by file_no, line nulls first, level desc limit 1""").fetchall()
+        rows = self.store.query(named_query("import_coverage"))
         if rows:
             raise self._coverage_error(rows[0])
 
