@@ -49,14 +49,25 @@ def read_plain(
 ) -> TestbedData:
     """Read a plain-text test bed; every file must have as many lines as ``source``."""
     check_translator_names(refs, systems)
+    return plain_testbed(name, source, refs, systems, docs, src_lang, tgt_lang)
+
+
+def plain_testbed(
+    name: str,
+    source: Path,
+    refs: dict[str, Path],
+    systems: dict[str, Path],
+    docs: Path | None = None,
+    src_lang: str | None = None,
+    tgt_lang: str | None = None,
+) -> TestbedData:
+    """``read_plain`` without the name checks (references first, then systems): a reader
+    whose layout names a translator twice (mt-metrics-eval) sorts that out itself."""
     sources = read_lines(source)
     layout = read_docs(docs, len(sources)) if docs else single_document(name, len(sources))
-    translators = [
-        read_translator(ref, "reference", path, source, len(sources)) for ref, path in refs.items()
-    ]
-    translators += [
-        read_translator(sys, "system", path, source, len(sources)) for sys, path in systems.items()
-    ]
+    translators = [read_translator(n, role, path, source, len(sources))
+                   for role, named in (("reference", refs), ("system", systems))
+                   for n, path in named.items()]
     return TestbedData(
         name=name,
         src_lang=src_lang,

@@ -26,6 +26,7 @@ language pair: a test bed without languages needs ``lp``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
@@ -36,8 +37,7 @@ from ulcdb.ingest import textio
 from ulcdb.ingest.assessments import LEVELS as HUMAN_LEVELS
 from ulcdb.ingest.assessments import check_count, optional_score
 from ulcdb.ingest.model import Assessment, TestbedData, TranslatorText
-from ulcdb.ingest.plain import build_segments, read_docs, read_translator, single_document
-from ulcdb.ingest.textio import read_lines
+from ulcdb.ingest.plain import plain_testbed
 from ulcdb.interchange.fetch import (
     Selection,
     TestbedInfo,
@@ -427,29 +427,14 @@ def read_mtme(root: Path, lp: str, name: str | None = None) -> TestbedData:
     source = root / "sources" / f"{lp}.txt"
     if not source.is_file():
         raise InputError(source, None, f"no source for {lp!r}; {_known_pairs(root)}")
-    sources = read_lines(source)
     name = name if name is not None else f"{root.name}:{lp}"
     docs = root / "documents" / f"{lp}.docs"
-    layout = read_docs(docs, len(sources)) if docs.exists() else single_document(name, len(sources))
-    refs = [
-        read_translator(ref, "reference", path, source, len(sources))
-        for ref, path in _references(root, lp).items()
-    ]
-    systems = [
-        read_translator(sys, "system", path, source, len(sources))
-        for sys, path in _systems(root, lp).items()
-    ]
-    return TestbedData(
-        name=name,
-        src_lang=src_lang,
-        tgt_lang=tgt_lang,
-        origin=str(root),
-        documents=layout.documents,
-        segments=build_segments(sources, layout),
-        translators=refs + _without_reference_copies(refs, systems),
-        has_documents=docs.exists(),
-        dashless_names=True,
-    )
+    data = plain_testbed(name, source, _references(root, lp), _systems(root, lp),
+                         docs if docs.exists() else None, src_lang, tgt_lang)
+    refs = [t for t in data.translators if t.role == "reference"]
+    systems = [t for t in data.translators if t.role == "system"]
+    return dataclasses.replace(data, origin=str(root), dashless_names=True,
+                               translators=refs + _without_reference_copies(refs, systems))
 
 
 def _testbed_languages(root: Path, lp: str) -> tuple[str, str]:
