@@ -201,8 +201,7 @@ class Store:
     def drop_orphan_batches(self) -> int:
         """Delete provenance rows (score_batch) that no score points to any more (after
         --replace or --remake); returns how many went."""
-        used = ("select batch_id from seg_score union select batch_id from doc_score "
-                "union select batch_id from sys_score")
+        used = "select batch_id from stored_scores"
         n = self.scalar(f"select count(*) from score_batch where batch_id not in ({used})")
         if n:
             self.con.execute(f"delete from score_batch where batch_id not in ({used})")

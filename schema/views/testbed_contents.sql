@@ -11,6 +11,16 @@ with translators as (
     group by testbed_id
 ),
 
+scores as (
+    select t.testbed_id,
+           count(*) filter (where x.level = 'seg') as seg_scores,
+           count(*) filter (where x.level = 'doc') as doc_scores,
+           count(*) filter (where x.level = 'sys') as sys_scores
+    from stored_scores x
+    join translator t using (translator_id)
+    group by t.testbed_id
+),
+
 final as (
     select tb.testbed_id, tb.name as testbed,
            (select count(*) from document d where d.testbed_id = tb.testbed_id) as documents,
@@ -20,15 +30,13 @@ final as (
            coalesce(t.refs, 0) as refs,
            (select count(*) from assessment a where a.testbed_id = tb.testbed_id)
                as assessments,
-           (select count(*) from seg_score x join translator u using (translator_id)
-            where u.testbed_id = tb.testbed_id) as seg_scores,
-           (select count(*) from doc_score x join translator u using (translator_id)
-            where u.testbed_id = tb.testbed_id) as doc_scores,
-           (select count(*) from sys_score x join translator u using (translator_id)
-            where u.testbed_id = tb.testbed_id) as sys_scores,
+           coalesce(x.seg_scores, 0) as seg_scores,
+           coalesce(x.doc_scores, 0) as doc_scores,
+           coalesce(x.sys_scores, 0) as sys_scores,
            (select count(*) from named_set n where n.testbed_id = tb.testbed_id) as named_sets
     from testbed tb
     left join translators t using (testbed_id)
+    left join scores x using (testbed_id)
 )
 
 select * from final
