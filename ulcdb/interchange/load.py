@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.units import unit_problem
-from ulcdb.interchange.model import LEVELS, MetricInfo, ScoreFrame
+from ulcdb.interchange.model import MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.names import check_name
@@ -174,18 +174,10 @@ class _Loader:
     # -- checks on the rows as read -----------------------------------------------------------
     def _check_rows(self) -> None:
         """One scan: the first row with a bad level, value, name or reference set."""
-        levels = ", ".join(f"'{lvl}'" for lvl in LEVELS)
-        row = self._first(f"""(select *, case
-                when level is null or level not in ({levels}) then 'level'
-                when isnan(value) or isinf(value) then 'value'
-                when metric is null or trim(metric) = '' then 'metric'
-                when target is null or trim(target) = '' then 'target'
-                when testbed is null then 'testbed'
-                when refs is null or len(refs) = 0 then 'refs'
-                when list_contains(refs, target) then 'self'
-                end as problem from _imp)""", "problem is not null", "problem, level, target")
-        if row is None:
+        rows = self.store.query(named_query("import_row_problem"))
+        if not rows:
             return
+        row = rows[0]
         problem, level, target = row[2:]
         raise self._fail(row, {
             "level": f"level must be seg, doc or sys, not {level!r}",
@@ -322,24 +314,13 @@ class _Loader:
             f"select count(*) from (select 1 from _imp_res group by {key} having count(*) > 1)")
         if not dup:
             return
-        row = self.con.execute(f"""
-            select file_no, line, first_file, first_line from (
-                select file_no, line,
-                       first_value(file_no) over w as first_file,
-                       first_value(line) over w as first_line,
-                       row_number() over w as n
-                from _imp_res window w as (partition by {key} order by file_no, line, rid))
-            where n = 2 order by file_no, line limit 1""").fetchall()[0]
+        row = self.store.query(named_query("import_duplicate"))[0]
         first = self.frame.sources[row[2]].path
         where = f"line {row[3]}" if row[2] == row[0] else f"{first}:{row[3]}"
         raise self._fail(row, f"duplicate score (first at {where})")
 
     def _check_ranges(self) -> None:
-        rows = self.con.execute("""
-            select i.file_no, i.line, m.name, i.value, m.range_min, m.range_max
-            from _imp_res i join metric m using (metric_id)
-            where i.value < m.range_min or i.value > m.range_max
-            order by i.file_no, i.line limit 1""").fetchall()
+        rows = self.store.query(named_query("import_out_of_range"))
         if not rows:
             return
         row = rows[0]
