@@ -46,23 +46,14 @@ def read_plain(
     docs: Path | None = None,
     src_lang: str | None = None,
     tgt_lang: str | None = None,
+    check_names: bool = True,
 ) -> TestbedData:
-    """Read a plain-text test bed; every file must have as many lines as ``source``."""
-    check_translator_names(refs, systems)
-    return plain_testbed(name, source, refs, systems, docs, src_lang, tgt_lang)
+    """Read a plain-text test bed; every file must have as many lines as ``source``.
 
-
-def plain_testbed(
-    name: str,
-    source: Path,
-    refs: dict[str, Path],
-    systems: dict[str, Path],
-    docs: Path | None = None,
-    src_lang: str | None = None,
-    tgt_lang: str | None = None,
-) -> TestbedData:
-    """``read_plain`` without the name checks (references first, then systems): a reader
-    whose layout names a translator twice (mt-metrics-eval) sorts that out itself."""
+    ``check_names`` False: a reader whose layout names a translator twice (mt-metrics-eval
+    lists references among the systems) sorts that out itself.  References come first."""
+    if check_names:
+        check_translator_names(refs, systems)
     sources = read_lines(source)
     layout = read_docs(docs, len(sources)) if docs else single_document(name, len(sources))
     translators = [read_translator(n, role, path, source, len(sources))

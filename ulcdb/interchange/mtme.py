@@ -37,7 +37,7 @@ from ulcdb.ingest import textio
 from ulcdb.ingest.assessments import LEVELS as HUMAN_LEVELS
 from ulcdb.ingest.assessments import check_count, optional_score
 from ulcdb.ingest.model import Assessment, TestbedData, TranslatorText
-from ulcdb.ingest.plain import plain_testbed
+from ulcdb.ingest.plain import read_plain
 from ulcdb.interchange.fetch import (
     Selection,
     TestbedInfo,
@@ -282,13 +282,9 @@ def _write_human(store: Store, folder: Path, info: TestbedInfo,
                  names: dict[str, str]) -> list[Path]:
     """``human-scores/LP.CRITERION.LEVEL.score``: per system and unit the averaged assessment
     (judge ''), else the mean over the judges."""
-    rows = store.query(
-        "select a.criterion, a.level, t.name, a.seg_id, coalesce(a.doc_id, s.doc_id), "
-        "coalesce(any_value(a.value) filter (where a.judge = ''), avg(a.value)) "
-        "from assessment a join translator t using (translator_id) "
-        "left join segment s on s.testbed_id = a.testbed_id and s.seg_id = a.seg_id "
-        "where a.testbed_id = ? group by all order by 1, 2, 3",
-        [store.testbed_id(info.name)])
+    rows = store.query("select criterion, level, translator, seg_id, doc_id, value "
+                       "from judged_assessments where testbed = ? order by 1, 2, 3",
+                       [info.name])
     grouped: dict[tuple[str, str], dict[str, dict]] = {}
     for criterion, level, name, seg_id, doc_id, value in rows:
         unit = seg_id if level == "seg" else doc_id if level == "doc" else None
@@ -429,8 +425,8 @@ def read_mtme(root: Path, lp: str, name: str | None = None) -> TestbedData:
         raise InputError(source, None, f"no source for {lp!r}; {_known_pairs(root)}")
     name = name if name is not None else f"{root.name}:{lp}"
     docs = root / "documents" / f"{lp}.docs"
-    data = plain_testbed(name, source, _references(root, lp), _systems(root, lp),
-                         docs if docs.exists() else None, src_lang, tgt_lang)
+    data = read_plain(name, source, _references(root, lp), _systems(root, lp),
+                      docs if docs.exists() else None, src_lang, tgt_lang, check_names=False)
     refs = [t for t in data.translators if t.role == "reference"]
     systems = [t for t in data.translators if t.role == "system"]
     return dataclasses.replace(data, origin=str(root), dashless_names=True,
