@@ -370,7 +370,8 @@ class _Loader:
         """Keys already stored with exactly the file's values are left out ("already
         there"); keys stored with other values are a Conflict, or replaced with --replace."""
         for level, table in TABLES.items():
-            self._keys_stored(level, table)
+            self.con.execute(named_query("import_stored_keys"),
+                             {"level": level, "variant": self.variant})
             if not self._value("select count(*) from _imp_keys"):
                 continue
             differ = self._value("select count(*) from _imp_keys where differs")
@@ -387,24 +388,6 @@ class _Loader:
                      "k.translator_id = s.translator_id and k.refset_id = s.refset_id)")
             self.report.replaced += int(self._value(f"select count(*) {match}", [self.variant]))
             self.con.execute(f"delete {match}", [self.variant])
-
-    def _keys_stored(self, level: str, table: str) -> None:
-        """_imp_keys: the import's keys at ``level`` already stored, each flagged ``differs``
-        unless the stored units and values equal the file's exactly."""
-        unit = {"seg": ", seg_id", "doc": ", doc_id", "sys": ""}[level]
-        cols = f"metric_id, translator_id, refset_id{unit}, value"
-        self.con.execute(
-            "create or replace temp table _imp_keys as "
-            f"with imp as (select {cols} from _imp_res where level = ? and value is not null), "
-            f"stored as (select {cols} from {table} s where s.variant = ? and exists (select 1 "
-            "from _imp_res r where r.level = ? and r.metric_id = s.metric_id and "
-            "r.translator_id = s.translator_id and r.refset_id = s.refset_id)), "
-            "diff as ((from imp except all from stored) union all "
-            "(from stored except all from imp)) "
-            "select distinct metric_id, translator_id, refset_id, exists (select 1 from diff d "
-            "where d.metric_id = s.metric_id and d.translator_id = s.translator_id and "
-            "d.refset_id = s.refset_id) as differs from stored s",
-            [level, self.variant, level])
 
     def _conflict(self, level: str) -> Conflict:
         n = self._value("select count(*) from _imp_keys where differs")
