@@ -208,7 +208,7 @@ class Store:
         return int(n)
 
     def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
-              ) -> list[tuple]:
+              ) -> list[tuple[Any, ...]]:
         return self.con.execute(sql, params or []).fetchall()
 
     def scalar(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
@@ -216,7 +216,7 @@ class Store:
         rows = self.con.execute(sql, params or []).fetchall()  # leaves no pending result
         return rows[0][0] if rows else None
 
-    def insert_columns(self, table: str, columns: dict[str, list]) -> None:
+    def insert_columns(self, table: str, columns: dict[str, list[Any]]) -> None:
         """Bulk insert column lists through Arrow (fast, unlike executemany)."""
         if not columns or not next(iter(columns.values())):
             return
@@ -247,7 +247,7 @@ class Store:
 
     def only_testbed(self) -> str:
         """The test bed to use when none is named: there must be exactly one."""
-        names = [r[0] for r in self.query("select name from testbed order by testbed_id")]
+        names = [str(r[0]) for r in self.query("select name from testbed order by testbed_id")]
         if len(names) == 1:
             return names[0]
         if not names:
