@@ -346,21 +346,11 @@ class _Loader:
             "select m.name, t.name, r.name from metric m, translator t, refset r "
             "where m.metric_id = ? and t.translator_id = ? and r.refset_id = ?",
             [metric_id, translator_id, refset_id])[0]
-        key = [tid, level, metric_id, translator_id, refset_id]
-        if level == "seg":
-            seg, doc, k = self.store.query(
-                "select seg_id, doc_id, seg_in_doc from segment s where testbed_id = ? and "
-                "not exists (select 1 from _imp_res r where r.level = ? and r.metric_id = ? "
-                "and r.translator_id = ? and r.refset_id = ? and r.seg_id = s.seg_id) "
-                "order by seg_id limit 1", key)[0]
-            unit, units = f"segment {seg} (segment {k} of document {doc!r})", "segments"
-        else:
-            doc = self.store.query(
-                "select doc_id from document d where testbed_id = ? and "
-                "not exists (select 1 from _imp_res r where r.level = ? and r.metric_id = ? "
-                "and r.translator_id = ? and r.refset_id = ? and r.doc_id = d.doc_id) "
-                "order by doc_index limit 1", key)[0][0]
-            unit, units = f"document {doc!r}", "documents"
+        seg, doc, k = self.store.query(named_query("import_first_uncovered"), {
+            "tid": tid, "level": level, "metric_id": metric_id,
+            "translator_id": translator_id, "refset_id": refset_id})[0]
+        unit, units = ((f"segment {seg} (segment {k} of document {doc!r})", "segments")
+                       if level == "seg" else (f"document {doc!r}", "documents"))
         return InputError(self.frame.sources[file_no].path, None,
                           f"{metric} scores of {target!r} against {refset} lack {unit}: "
                           f"only {n} of the test bed's {total} {units} have one")
