@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -110,3 +111,44 @@ def test_store_in_use_is_one_line_and_init_force_refuses(tmp_path):
         proc.wait()
     time.sleep(0.1)
     assert ulcdb(path, "info").exit_code == 0
+
+
+def _commands() -> list[tuple[str, ...]]:
+    """Every command of the CLI (as its words), with 'x' for each required argument and
+    option."""
+    import typer
+
+    from ulcdb.cli.main import app
+
+    root = typer.main.get_command(app)
+    ctx = typer.Context(root)
+
+    def walk(cmd: Any, words: tuple[str, ...]) -> list[tuple[str, ...]]:
+        if hasattr(cmd, "list_commands"):  # a group; commands may load lazily: ask it
+            return [c for name in cmd.list_commands(ctx)
+                    for c in walk(cmd.get_command(ctx, name), (*words, name))]
+        args: list[str] = []
+        for p in cmd.params:
+            if not p.required:
+                continue
+            args += ["x"] if p.param_type_name == "argument" else [p.opts[0], "x"]
+        return [(*words, *args)]
+
+    return walk(root, ())
+
+
+CREATING = {"init", "ingest", "demo"}  # the commands that make a store where there is none
+VALID = {("tune", "x"): ("tune", "TINE"), ("set", "define", "x", "x", "x"): (
+    "set", "define", "metric", "x", "BLEU"), ("set", "delete", "x", "x"): (
+    "set", "delete", "metric", "x")}  # where 'x' does not get past option parsing
+
+
+def test_every_command_but_init_ingest_and_demo_refuses_a_mistyped_db(tmp_path):
+    commands = [VALID.get(c, c) for c in _commands() if c[0] not in CREATING]
+    assert {c[0] for c in commands} >= {"info", "sql", "list", "score", "queen", "meta",
+                                        "compare", "export", "delete", "set", "serve", "tune"}
+    path = tmp_path / "typo.duckdb"
+    for args in commands:
+        line = _error_line(ulcdb(path, *args))
+        assert line.startswith(f"Error: no store at {path}"), (args, line)
+        assert not path.exists(), args

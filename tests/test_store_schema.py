@@ -68,3 +68,23 @@ def test_read_only_open_of_a_foreign_duckdb_file_is_refused(tmp_path):
     con.close()
     with pytest.raises(StoreError, match="not a ulcdb store"):
         Store(path, read_only=True)
+
+
+def test_testbed_contents_counts_what_the_tiny_store_holds(tmp_path):
+    """Counts worked out by hand from test_interchange's tiny store: 2 documents of 3 and 2
+    segments, 3 references and 2 systems, human scores of 2 systems at 5 segments, 2
+    documents and the system level, 2 metrics x 7 (target, reference set) pairs scored at
+    every level."""
+    from test_interchange import full_store
+
+    path = full_store(tmp_path / "s.duckdb")
+    with Store(path, read_only=True) as st:
+        row = st.query("select testbed, documents, segments, translators, systems, refs, "
+                       "assessments, seg_scores, doc_scores, sys_scores, named_sets "
+                       "from testbed_contents")
+        stored = st.scalar("select count(*) from stored_scores")
+        summary = st.query("select documents, segments, systems, refs, seg_scores "
+                           "from testbed_summary")
+    assert row == [("tiny", 2, 5, 5, 2, 3, 2 * (5 + 2 + 1), 2 * 7 * 5, 2 * 7 * 2, 2 * 7, 0)]
+    assert stored == 2 * 7 * (5 + 2 + 1)
+    assert summary == [(2, 5, 2, 3, 70)]

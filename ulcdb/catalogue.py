@@ -57,7 +57,7 @@ def entries(store: Store | None) -> list[Entry]:
     index = {s.name for s in builtin.specs}
     if store is not None:
         computed = {r[0] for r in store.query(
-            "select distinct m.name from score_rows join metric m using (metric_id)")}
+            "select distinct metric from scored_metrics")}
         imported = [MetricSpec(name, family, description or "", level, bool(higher), low, high)
                     for name, family, level, higher, low, high, description in store.query(
                         "select name, family, linguistic_level, higher_is_better, range_min, "

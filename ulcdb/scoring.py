@@ -230,9 +230,7 @@ class Scorer:
         """Pairs lacking, for any of the family's metrics, both a system score and imported
         scores (a metric imported at segment level only is not computed beside them)."""
         rows = self.store.query(
-            "select t.name, r.name, count(distinct s.metric_id) from ("
-            "select metric_id, translator_id, refset_id, variant from sys_score union "
-            "select metric_id, translator_id, refset_id, variant from imported_keys) s "
+            "select t.name, r.name, count(distinct s.metric_id) from scored_keys s "
             "join translator t using (translator_id) join refset r using (refset_id) "
             "where r.testbed_id = ? and s.variant = ? and list_contains(?, s.metric_id) "
             "group by all", [self.tid, self.variant, metric_ids])

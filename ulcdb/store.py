@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -42,6 +43,13 @@ def schema_hash() -> str:
     for path in schema_files():
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+@functools.cache
+def named_query(name: str) -> str:
+    """The text of ``schema/queries/NAME.sql``: a query ulcdb runs from Python with
+    parameters or over a work table of one load (a fixed query over the store is a view)."""
+    return (data_dir("schema") / "queries" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 _SHADOW = re.compile(r"^create\s+or\s+replace\s+(view|macro)\b", re.IGNORECASE | re.MULTILINE)
@@ -192,15 +200,14 @@ class Store:
     def drop_orphan_batches(self) -> int:
         """Delete provenance rows (score_batch) that no score points to any more (after
         --replace or --remake); returns how many went."""
-        used = ("select batch_id from seg_score union select batch_id from doc_score "
-                "union select batch_id from sys_score")
+        used = "select batch_id from stored_scores"
         n = self.scalar(f"select count(*) from score_batch where batch_id not in ({used})")
         if n:
             self.con.execute(f"delete from score_batch where batch_id not in ({used})")
         return int(n)
 
     def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
-              ) -> list[tuple]:
+              ) -> list[tuple[Any, ...]]:
         return self.con.execute(sql, params or []).fetchall()
 
     def scalar(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
@@ -208,7 +215,7 @@ class Store:
         rows = self.con.execute(sql, params or []).fetchall()  # leaves no pending result
         return rows[0][0] if rows else None
 
-    def insert_columns(self, table: str, columns: dict[str, list]) -> None:
+    def insert_columns(self, table: str, columns: dict[str, list[Any]]) -> None:
         """Bulk insert column lists through Arrow (fast, unlike executemany)."""
         if not columns or not next(iter(columns.values())):
             return
@@ -241,7 +248,7 @@ class Store:
 
     def only_testbed(self) -> str:
         """The test bed to use when none is named: there must be exactly one."""
-        names = [r[0] for r in self.query("select name from testbed order by testbed_id")]
+        names = [str(r[0]) for r in self.query("select name from testbed order by testbed_id")]
         if len(names) == 1:
             return names[0]
         if not names:

@@ -17,14 +17,11 @@
 create or replace macro meta_human(testbed_name, lvl, criterion_name, human_from := 'auto',
                                    min_segments := 1, segments := null) as table
 with judged as (
-    select translator, role, level, doc_id, seg_id,
-           coalesce(avg(value) filter (where judge = ''), avg(value)) as value,
-           count(distinct judge) filter (where judge <> '') as n_judges
-    from assessments
+    select translator, role, level, doc_id, seg_id, value, n_judges
+    from judged_assessments
     where testbed = testbed_name and criterion = criterion_name
       and (segments is null
            or (level = 'seg' and seg_id in (select unnest(segments::integer[]))))
-    group by translator, role, level, doc_id, seg_id
 ),
 segments as (
     select * from judged where level = 'seg'

@@ -49,8 +49,8 @@ def plan_translator(store: Store, testbed: str, name: str, role: str) -> Deletio
                        f"{', '.join(have) or 'none'})")
     trid = rows[0][0]
     refsets = "select refset_id from refset_member where translator_id = ?"
-    scores = sum(store.scalar(f"select count(*) from {t} where translator_id = ? or refset_id "
-                              f"in ({refsets})", [trid, trid]) for t in SCORE_TABLES)
+    scores = store.scalar(f"select count(*) from stored_scores where translator_id = ? or "
+                          f"refset_id in ({refsets})", [trid, trid])
     assessments = store.scalar("select count(*) from assessment where translator_id = ?",
                                [trid])
     what = (f"{role} {name!r} of test bed {testbed!r} with its texts, {scores} scores (its own "
@@ -96,8 +96,7 @@ def plan_scores(store: Store, f: ScoreFilter) -> Deletion:
              "in (select refset_id from refset where testbed_id = $tid and name = $refset))")
     params = {"metrics": list(f.metrics), "tid": tid, "targets": list(f.targets),
               "variant": f.variant, "refset": f.refset}
-    n = sum(store.scalar(f"select count(*) from {t} where {where}", params)
-            for t in SCORE_TABLES)
+    n = store.scalar(f"select count(*) from stored_scores where {where}", params)
     if n == 0:
         raise NotFound(f"no stored scores of {', '.join(f.metrics)} match in test bed "
                        f"{f.testbed!r}")

@@ -192,20 +192,11 @@ def _segment_difference(store: Store, tid: int, data: TestbedData) -> str | None
 
 def contents(store: Store, tid: int) -> str:
     """What dropping test bed ``tid`` loses, e.g. ``4 systems, 3 references, 0 scores, ...``."""
-    roles = dict(store.query(
-        "select role, count(*) from translator where testbed_id = ? group by role", [tid]))
-    ids = "select translator_id from translator where testbed_id = ?"
-    scores = sum(store.scalar(f"select count(*) from {table} where translator_id in ({ids})",
-                              [tid]) for table in ("seg_score", "doc_score", "sys_score"))
-    counts = {
-        "systems": roles.get("system", 0),
-        "references": roles.get("reference", 0),
-        "scores": scores,
-        "human assessments": store.scalar(
-            "select count(*) from assessment where testbed_id = ?", [tid]),
-        "documents": store.scalar("select count(*) from document where testbed_id = ?", [tid]),
-        "named sets": store.scalar("select count(*) from named_set where testbed_id = ?", [tid]),
-    }
+    row = store.query(
+        "select systems, refs, seg_scores + doc_scores + sys_scores, assessments, documents, "
+        "named_sets from testbed_contents where testbed_id = ?", [tid])[0]
+    counts = dict(zip(("systems", "references", "scores", "human assessments", "documents",
+                       "named sets"), row, strict=True))
     parts = [f"{n} {what}" for what, n in counts.items()]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 

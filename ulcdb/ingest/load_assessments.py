@@ -1,9 +1,13 @@
-"""Put human assessments into the store, checking every row against the test bed.
+"""Put human assessments into the store: the one loader of every assessment reader
+(``ulcdb ingest assessments``, the human scores of a long TSV, an mt-metrics-eval folder or
+the WMT20 release, the Python API).
 
-Reader conventions resolved here (see ``ulcdb.ingest.assessments``):
-- seg level with ``doc_id`` set: ``seg_id`` is the position inside that document;
-- seg level without ``doc_id``: ``seg_id`` is the test-bed segment id;
-- doc level without ``doc_id``: ``seg_id`` holds the 1-based document position.
+Every row is checked against the test bed in DuckDB (``schema/queries/assessment_rows.sql``,
+fast for WMT's 100,000s of judgments); the first offending row in file order is reported as
+one line naming the file, the line and what is wrong.  Row conventions are those of
+``ulcdb.ingest.assessments``.  Rows already stored with the same value are left alone ("already
+there"); other values are a Conflict unless ``replace``.  All or nothing: ``load_assessments``
+runs in a transaction of its own, ``store_assessments`` in the caller's.
 """
 
 from __future__ import annotations
@@ -11,11 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import pyarrow as pa
+
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.model import Assessment
-from ulcdb.store import Store
+from ulcdb.ingest.units import unit_problem
+from ulcdb.store import Store, named_query
 
-KEY = ("translator_id", "level", "seg_id", "doc_id", "criterion", "judge")
+Scale = tuple[float | None, float | None]  # (MIN, MAX); None = unbounded
+
+# a stored assessment a loaded row (n) gives again: same translator, unit, criterion, judge
+_SAME_KEY = ("a.translator_id = n.translator_id and a.level = n.level and "
+             "a.seg_id is not distinct from n.seg_id and a.doc_id is not distinct from n.doc_key "
+             "and a.criterion = n.criterion and a.judge = n.judge")
 
 
 @dataclass
@@ -35,59 +47,9 @@ class AssessmentReport:
         return text
 
 
-class _Resolver:
-    """Maps names and positions of a test bed to store ids, with file/line errors."""
-
-    def __init__(self, store: Store, tid: int, testbed: str, path: Path) -> None:
-        self.path = path
-        self.testbed = testbed
-        self.translators = store.translators(tid)
-        self.n_segments = store.scalar("select count(*) from segment where testbed_id = ?", [tid])
-        self.seg_in_doc = {(d, k): s for s, d, k in store.query(
-            "select seg_id, doc_id, seg_in_doc from segment where testbed_id = ?", [tid])}
-        docs = store.query(
-            "select doc_id from document where testbed_id = ? order by doc_index", [tid])
-        self.docs = [d[0] for d in docs]
-        self.doc_set = set(self.docs)
-
-    def translator(self, a: Assessment) -> int:
-        if a.translator not in self.translators:
-            raise InputError(self.path, a.line,
-                             f"unknown system or reference {a.translator!r} in test bed "
-                             f"{self.testbed!r}")
-        return self.translators[a.translator]
-
-    def unit(self, a: Assessment) -> tuple[int | None, str | None]:
-        if a.level == "sys":
-            return None, None
-        if a.level == "doc":
-            return None, self._doc(a)
-        if a.level != "seg":
-            raise InputError(self.path, a.line, f"level must be seg, doc or sys, not {a.level!r}")
-        if a.doc_id is not None:
-            seg = self.seg_in_doc.get((a.doc_id, a.seg_id))
-            if seg is None:
-                raise InputError(self.path, a.line,
-                                 f"document {a.doc_id!r} has no segment {a.seg_id}")
-            return seg, None
-        if a.seg_id is None or not 1 <= a.seg_id <= self.n_segments:
-            raise InputError(self.path, a.line, f"segment {a.seg_id} does not exist "
-                             f"(test bed has 1..{self.n_segments})")
-        return a.seg_id, None
-
-    def _doc(self, a: Assessment) -> str:
-        if a.doc_id is not None:
-            if a.doc_id not in self.doc_set:
-                raise InputError(self.path, a.line, f"unknown document {a.doc_id!r}")
-            return a.doc_id
-        if a.seg_id is None or not 1 <= a.seg_id <= len(self.docs):
-            raise InputError(self.path, a.line, f"document number {a.seg_id} does not exist")
-        return self.docs[a.seg_id - 1]
-
-
 def load_assessments(
-    store: Store, testbed: str, items: list[Assessment], path: Path, replace: bool = False,
-    skip_unknown: bool = False, scale: tuple[float | None, float | None] | None = None,
+    store: Store, testbed: str, items: list[Assessment], path: Path | str,
+    replace: bool = False, skip_unknown: bool = False, scale: Scale | None = None,
 ) -> AssessmentReport:
     """Check and store ``items`` read from ``path``, all or nothing (one transaction).
 
@@ -102,91 +64,113 @@ def load_assessments(
 
 
 def store_assessments(
-    store: Store, testbed: str, items: list[Assessment], path: Path, replace: bool = False,
-    skip_unknown: bool = False, scale: tuple[float | None, float | None] | None = None,
+    store: Store, testbed: str, items: list[Assessment], path: Path | str,
+    replace: bool = False, skip_unknown: bool = False, scale: Scale | None = None,
 ) -> AssessmentReport:
     """``load_assessments`` inside a transaction the caller holds (e.g. a test-bed ingest
-    whose file also carries human scores)."""
+    whose file also carries human scores, or a folder of human and metric scores)."""
     if not items:
         raise InputError(path, None, "no assessments found")
     tid = store.testbed_id(testbed)
-    resolver = _Resolver(store, tid, testbed, path)
     skipped: dict[str, int] = {}
     if skip_unknown:
-        kept = [a for a in items if a.translator in resolver.translators]
+        known = store.translators(tid)
         for a in items:
-            if a.translator not in resolver.translators:
+            if a.translator not in known:
                 skipped[a.translator] = skipped.get(a.translator, 0) + 1
-        items = kept
-    cols = _columns(resolver, items, path, scale)
-    if scale is not None:
-        _record_scale(store, tid, sorted(set(cols["criterion"])), scale, str(path), replace)
-    report = _merge(store, tid, cols, str(path), replace, len(items))
+        items = [a for a in items if a.translator in known]
+    _resolve(store, tid, items, scale)
+    try:
+        _check(store, tid, testbed, path, scale)
+        if scale is not None:
+            criteria = [r[0] for r in store.query(
+                "select distinct criterion from _assessment_in order by 1")]
+            _record_scale(store, tid, criteria, scale, str(path), replace)
+        report = _merge(store, tid, str(path), replace, len(items))
+    finally:
+        store.con.execute("drop table if exists _assessment_in")
     report.skipped = skipped
     return report
 
 
-def _columns(resolver: _Resolver, items: list[Assessment], path: Path,
-             scale: tuple[float | None, float | None] | None) -> dict[str, list]:
-    """The rows as store columns, every one checked."""
-    cols: dict[str, list] = {k: [] for k in (*KEY, "value")}
-    seen: dict[tuple, int | None] = {}
-    for a in items:
-        trid = resolver.translator(a)
-        seg_id, doc_id = resolver.unit(a)
-        key = (trid, a.level, seg_id, doc_id, a.criterion, a.judge)
-        if key in seen:
-            raise InputError(path, a.line, f"duplicate assessment (first at line {seen[key]})")
-        if a.value != a.value:  # NaN
-            raise InputError(path, a.line, "score is NaN")
-        if scale is not None and not _within(a.value, scale):
-            raise InputError(path, a.line, f"score {a.value:g} lies outside the scale "
-                             f"{_scale_text(scale)} given with --scale")
-        seen[key] = a.line
-        for name, value in zip((*KEY, "value"), (*key, a.value), strict=True):
-            cols[name].append(value)
-    return cols
-
-
-def _merge(store: Store, tid: int, cols: dict[str, list], origin: str, replace: bool,
-           n: int) -> AssessmentReport:
+def _resolve(store: Store, tid: int, items: list[Assessment], scale: Scale | None) -> None:
+    """The work table ``_assessment_in``: the rows with store ids and their first problem."""
+    table = pa.table({
+        "rid": pa.array(range(len(items)), pa.int64()),
+        "line": pa.array([a.line for a in items], pa.int32()),
+        "translator": pa.array([a.translator for a in items], pa.string()),
+        "level": pa.array([a.level for a in items], pa.string()),
+        "doc_id": pa.array([a.doc_id for a in items], pa.string()),
+        "seg": pa.array([a.seg_id for a in items], pa.int32()),
+        "criterion": pa.array([a.criterion for a in items], pa.string()),
+        "judge": pa.array([a.judge for a in items], pa.string()),
+        "value": pa.array([a.value for a in items], pa.float64()),
+    })
+    lo, hi = scale or (None, None)
     con = store.con
-    con.execute("create or replace temp table _new_assessment (translator_id integer, "
-                "level varchar, seg_id integer, doc_id varchar, criterion varchar, "
-                "judge varchar, value double)")
-    store.insert_columns("_new_assessment", cols)
-    match = " and ".join(f"a.{k} is not distinct from n.{k}" for k in KEY)
-    total, differ = store.query(
-        f"select count(*), count(*) filter (where a.value <> n.value) from assessment a "
-        f"join _new_assessment n on {match} where a.testbed_id = ?", [tid])[0]
-    same = total - differ
+    con.execute("select 1").fetchall()  # no open result: DuckDB 2 refuses register then
+    con.register("_ulcdb_assessment_in", table)
+    try:
+        con.execute(named_query("assessment_rows"), {"tid": tid, "lo": lo, "hi": hi})
+    finally:
+        con.unregister("_ulcdb_assessment_in")
+
+
+def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale | None) -> None:
+    """The first row with a problem (file order) as one InputError naming its line."""
+    rows = store.query(
+        "select line, problem, translator, level, doc_id, seg, value, first_line "
+        "from _assessment_in where problem is not null order by line nulls first, rid limit 1")
+    if not rows:
+        return
+    line, problem, translator, level, doc_id, seg, value, first = rows[0]
+    if problem == "translator":
+        message = f"unknown system or reference {translator!r} in test bed {testbed!r}"
+    elif problem == "level":
+        message = f"level must be seg, doc or sys, not {level!r}"
+    elif problem == "unit":
+        message = unit_problem(store, tid, level, doc_id, seg)
+    elif problem == "duplicate":
+        message = f"duplicate assessment (first at line {first})"
+    elif problem == "value":
+        message = "score is NaN or infinite"
+    else:  # 'scale': flagged only when a scale is given
+        message = (f"score {value:g} lies outside the scale "
+                   f"{_scale_text(scale or (None, None))} given with --scale")
+    raise InputError(path, line, message)
+
+
+def _merge(store: Store, tid: int, origin: str, replace: bool, n: int) -> AssessmentReport:
+    """Insert the new rows; rows stored with other values are a Conflict unless
+    ``replace``, then replaced."""
+    same, differ = store.query(
+        "select count(*) filter (where a.value = n.value), "
+        "count(*) filter (where a.value <> n.value) "
+        f"from assessment a join _assessment_in n on {_SAME_KEY} where a.testbed_id = ?",
+        [tid])[0]
     if differ and not replace:
         raise Conflict(f"{origin}: {differ} assessments are already stored with other values; "
                        "use --replace to replace them")
+    con = store.con
     if differ:
-        con.execute(f"delete from assessment a where a.testbed_id = ? and exists "
-                    f"(select 1 from _new_assessment n where {match} and a.value <> n.value)",
-                    [tid])
+        con.execute("delete from assessment a where a.testbed_id = ? and exists (select 1 "
+                    f"from _assessment_in n where {_SAME_KEY} and a.value <> n.value)", [tid])
     con.execute(
-        f"insert into assessment (testbed_id, {', '.join(KEY)}, value, origin) "
-        f"select ?, {', '.join('n.' + k for k in KEY)}, n.value, ? from _new_assessment n "
-        f"where not exists (select 1 from assessment a where a.testbed_id = ? and {match})",
-        [tid, origin, tid])
-    con.execute("drop table _new_assessment")
-    return AssessmentReport(read=n, inserted=n - same, unchanged=same, replaced=differ)
+        "insert into assessment (testbed_id, translator_id, level, seg_id, doc_id, criterion, "
+        "judge, value, origin) "
+        "select ?, n.translator_id, n.level, n.seg_id, n.doc_key, n.criterion, n.judge, "
+        "n.value, ? from _assessment_in n where not exists (select 1 from assessment a "
+        f"where a.testbed_id = ? and {_SAME_KEY})", [tid, origin, tid])
+    return AssessmentReport(read=n, inserted=n - int(same), unchanged=int(same),
+                            replaced=int(differ))
 
 
-def _within(value: float, scale: tuple[float | None, float | None]) -> bool:
-    lo, hi = scale
-    return (lo is None or value >= lo) and (hi is None or value <= hi)
-
-
-def _scale_text(scale: tuple[float | None, float | None]) -> str:
+def _scale_text(scale: Scale) -> str:
     return ":".join("" if b is None else f"{b:g}" for b in scale)
 
 
-def _record_scale(store: Store, tid: int, criteria: list[str],
-                  scale: tuple[float | None, float | None], origin: str, replace: bool) -> None:
+def _record_scale(store: Store, tid: int, criteria: list[str], scale: Scale, origin: str,
+                  replace: bool) -> None:
     """Record ``scale`` for each criterion; a different recorded scale needs ``replace``."""
     for name in criteria:
         row = store.query("select scale_min, scale_max from criterion where testbed_id = ? "

@@ -46,17 +46,19 @@ def read_plain(
     docs: Path | None = None,
     src_lang: str | None = None,
     tgt_lang: str | None = None,
+    check_names: bool = True,
 ) -> TestbedData:
-    """Read a plain-text test bed; every file must have as many lines as ``source``."""
-    check_translator_names(refs, systems)
+    """Read a plain-text test bed; every file must have as many lines as ``source``.
+
+    ``check_names`` False: a reader whose layout names a translator twice (mt-metrics-eval
+    lists references among the systems) sorts that out itself.  References come first."""
+    if check_names:
+        check_translator_names(refs, systems)
     sources = read_lines(source)
     layout = read_docs(docs, len(sources)) if docs else single_document(name, len(sources))
-    translators = [
-        read_translator(ref, "reference", path, source, len(sources)) for ref, path in refs.items()
-    ]
-    translators += [
-        read_translator(sys, "system", path, source, len(sources)) for sys, path in systems.items()
-    ]
+    translators = [read_translator(n, role, path, source, len(sources))
+                   for role, named in (("reference", refs), ("system", systems))
+                   for n, path in named.items()]
     return TestbedData(
         name=name,
         src_lang=src_lang,

@@ -55,14 +55,6 @@ def _params(sel: Selection) -> dict:
             "refsets": list(sel.refsets)}
 
 
-_SCORED = """
-with units as (select metric_id, translator_id, variant from score_rows)
-select distinct m.name, u.variant
-from units u join metric m using (metric_id) join translator t using (translator_id)
-where list_contains($ids::integer[], t.testbed_id)
-"""
-
-
 def check_selection(store: Store, sel: Selection) -> None:
     """Every name the selection gives must exist in its test beds (all where none is named),
     metrics and the variant with scores there: a typo must not export nothing silently.
@@ -71,7 +63,8 @@ def check_selection(store: Store, sel: Selection) -> None:
            or [r[0] for r in store.query("select testbed_id from testbed")])
     where = (f"test bed {', '.join(map(repr, sel.testbeds))}" if sel.testbeds
              else "the store")
-    scored = store.query(_SCORED, {"ids": ids})
+    scored = store.query("select distinct metric, variant from scored_metrics "
+                         "where list_contains(?, testbed_id)", [ids])
     targets = store.query("select name from translator where list_contains(?, testbed_id)",
                           [ids])
     refsets = store.query("select name from refset where list_contains(?, testbed_id)", [ids])

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
+from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.textio import check_file
 from ulcdb.interchange import comet, iqxml, mtme, nist, sacrebleu_json, table, wmt
-from ulcdb.interchange.human import store_assessments
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, load_scores, store_frame
 from ulcdb.interchange.model import MetricInfo, ScoreFrame, split_names
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
@@ -193,8 +193,8 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
         report = (store_frame(store, frame, req.variant, req.replace, req.flags)
                   if frame is not None and frame.rows else ImportReport())
         for path, judged in human:
-            done = store_assessments(store, testbed, judged, str(path), req.replace)
-            report.notes.append(f"{path.name}: {done.stored} human scores stored, "
+            done = store_assessments(store, testbed, judged, path, req.replace)
+            report.notes.append(f"{path.name}: {done.inserted} human scores stored, "
                                 f"{done.unchanged} already there")
         report.files += len(human)
     report.notes += notes

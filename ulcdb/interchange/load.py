@@ -33,12 +33,13 @@ import pyarrow.compute as pc
 
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
-from ulcdb.interchange.model import LEVELS, MetricInfo, ScoreFrame
+from ulcdb.ingest.units import unit_problem
+from ulcdb.interchange.model import MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.names import check_name
 from ulcdb.scoring import ensure_refset, sync_catalogue
-from ulcdb.store import Store
+from ulcdb.store import Store, named_query
 
 DEFAULT_VARIANT = "case:mixed"
 IMPORTED_LEVEL = "other"  # linguistic level of imported metrics: unknown to ulcdb
@@ -173,18 +174,10 @@ class _Loader:
     # -- checks on the rows as read -----------------------------------------------------------
     def _check_rows(self) -> None:
         """One scan: the first row with a bad level, value, name or reference set."""
-        levels = ", ".join(f"'{lvl}'" for lvl in LEVELS)
-        row = self._first(f"""(select *, case
-                when level is null or level not in ({levels}) then 'level'
-                when isnan(value) or isinf(value) then 'value'
-                when metric is null or trim(metric) = '' then 'metric'
-                when target is null or trim(target) = '' then 'target'
-                when testbed is null then 'testbed'
-                when refs is null or len(refs) = 0 then 'refs'
-                when list_contains(refs, target) then 'self'
-                end as problem from _imp)""", "problem is not null", "problem, level, target")
-        if row is None:
+        rows = self.store.query(named_query("import_row_problem"))
+        if not rows:
             return
+        row = rows[0]
         problem, level, target = row[2:]
         raise self._fail(row, {
             "level": f"level must be seg, doc or sys, not {level!r}",
@@ -293,44 +286,9 @@ class _Loader:
 
     # -- resolution ---------------------------------------------------------------------------
     def _resolve(self) -> None:
-        """One pass, level by level: ids of metric, target and reference set, and the unit
-        each score belongs to.  ``unit_ok`` is false where the test bed lacks the unit (or
-        puts the segment in another document than the file says); only ids are kept, the
-        rest is looked up by ``rid`` when a message needs it."""
-        common = """
-            select i.rid, i.file_no, i.line, m.metric_id, t.translator_id, r.refset_id,
-                   i.level, {seg_id} as seg_id, {doc_id} as doc_id, i.value, {ok} as unit_ok
-            from _imp i
-            join _imp_refset r on r.testbed = i.testbed and r.refs = i.refs
-            join metric m on m.name = i.metric
-            left join translator t on t.testbed_id = r.testbed_id and t.name = i.target
-            {join}
-            where i.level = '{level}' and i.doc_id is {named}null"""
-        parts = (
-            # seg level, test-bed segment number
-            dict(level="seg", named="", seg_id="u.seg_id", doc_id="null::varchar",
-                 ok="u.seg_id is not null and (i.in_doc is null or i.in_doc = u.doc_id)",
-                 join="left join segment u on u.testbed_id = r.testbed_id and u.seg_id = i.seg"),
-            # seg level, position in a named document
-            dict(level="seg", named="not ", seg_id="u.seg_id", doc_id="null::varchar",
-                 ok="u.seg_id is not null",
-                 join="left join segment u on u.testbed_id = r.testbed_id "
-                      "and u.doc_id = i.doc_id and u.seg_in_doc = i.seg"),
-            # doc level, named document
-            dict(level="doc", named="not ", seg_id="null::integer", doc_id="u.doc_id",
-                 ok="u.doc_id is not null",
-                 join="left join document u on u.testbed_id = r.testbed_id "
-                      "and u.doc_id = i.doc_id"),
-            # doc level, document position
-            dict(level="doc", named="", seg_id="null::integer", doc_id="u.doc_id",
-                 ok="u.doc_id is not null",
-                 join="left join document u on u.testbed_id = r.testbed_id "
-                      "and u.doc_index = i.seg"),
-            dict(level="sys", named="", seg_id="null::integer", doc_id="null::varchar",
-                 ok="true", join=""),
-        )
-        union = " union all ".join(common.format(**part) for part in parts)
-        self.con.execute(f"create or replace temp table _imp_res as {union}")
+        """One pass: ids of metric, target and reference set, and the unit each score
+        belongs to (``_imp_res``)."""
+        self.con.execute(named_query("import_resolved"))
 
     def _original(self, rid: int) -> dict:
         names = ("testbed", "target", "level", "doc_id", "seg", "in_doc")
@@ -346,30 +304,9 @@ class _Loader:
         if row[3] is None:
             raise self._fail(row, f"unknown system or reference {got['target']!r} in test bed "
                              f"{got['testbed']!r}")
-        raise self._fail(row, self._unit_problem(got))
-
-    def _unit_problem(self, got: dict) -> str:
-        tid = self.store.testbed_id(got["testbed"])
-        level, doc_id, seg, in_doc = got["level"], got["doc_id"], got["seg"], got["in_doc"]
-        n_segs, n_docs = self.store.query(
-            "select (select count(*) from segment where testbed_id = $1), "
-            "(select count(*) from document where testbed_id = $1)", [tid])[0]
-        if doc_id is not None and not self._value(
-                "select count(*) from document where testbed_id = ? and doc_id = ?",
-                [tid, doc_id]):
-            return f"unknown document {doc_id!r}"
-        if level == "seg" and doc_id is not None:
-            return f"document {doc_id!r} has no segment {seg}"
-        if level == "seg":
-            actual = self._value("select doc_id from segment where testbed_id = ? and "
-                                 "seg_id = ?", [tid, seg])
-            if actual is not None:
-                return f"segment {seg} is in document {actual!r} in the test bed, not in " \
-                       f"{in_doc!r}"
-            return f"segment {seg} does not exist (test bed has 1..{n_segs})"
-        if seg is None:
-            return "a document-level score names no document (is it a segment-level row?)"
-        return f"document number {seg} does not exist (test bed has 1..{n_docs})"
+        raise self._fail(row, unit_problem(self.store, self.store.testbed_id(got["testbed"]),
+                                           got["level"], got["doc_id"], got["seg"],
+                                           got["in_doc"]))
 
     def _check_duplicates(self) -> None:
         key = "metric_id, translator_id, refset_id, level, seg_id, doc_id"
@@ -377,24 +314,13 @@ class _Loader:
             f"select count(*) from (select 1 from _imp_res group by {key} having count(*) > 1)")
         if not dup:
             return
-        row = self.con.execute(f"""
-            select file_no, line, first_file, first_line from (
-                select file_no, line,
-                       first_value(file_no) over w as first_file,
-                       first_value(line) over w as first_line,
-                       row_number() over w as n
-                from _imp_res window w as (partition by {key} order by file_no, line, rid))
-            where n = 2 order by file_no, line limit 1""").fetchall()[0]
+        row = self.store.query(named_query("import_duplicate"))[0]
         first = self.frame.sources[row[2]].path
         where = f"line {row[3]}" if row[2] == row[0] else f"{first}:{row[3]}"
         raise self._fail(row, f"duplicate score (first at {where})")
 
     def _check_ranges(self) -> None:
-        rows = self.con.execute("""
-            select i.file_no, i.line, m.name, i.value, m.range_min, m.range_max
-            from _imp_res i join metric m using (metric_id)
-            where i.value < m.range_min or i.value > m.range_max
-            order by i.file_no, i.line limit 1""").fetchall()
+        rows = self.store.query(named_query("import_out_of_range"))
         if not rows:
             return
         row = rows[0]
@@ -410,22 +336,7 @@ class _Loader:
     def _check_coverage(self) -> None:
         """The first (metric, target, reference set) whose segment or document scores leave
         a unit of the test bed out: its file and the first unit missing."""
-        rows = self.con.execute("""
-            with groups as (
-                select metric_id, translator_id, refset_id, level, count(*) as n,
-                       min(file_no) as file_no, min(line) as line
-                from _imp_res where level in ('seg', 'doc') group by all),
-            sized as (
-                select g.*, t.testbed_id, case g.level
-                    when 'seg' then (select count(*) from segment s
-                                     where s.testbed_id = t.testbed_id)
-                    else (select count(*) from document d where d.testbed_id = t.testbed_id)
-                    end as total
-                from groups g join translator t using (translator_id))
-            select file_no, line, metric_id, translator_id, refset_id, level, n, total,
-                   testbed_id
-            from sized where n < total
-            order by file_no, line nulls first, level desc limit 1""").fetchall()
+        rows = self.store.query(named_query("import_coverage"))
         if rows:
             raise self._coverage_error(rows[0])
 
@@ -435,21 +346,11 @@ class _Loader:
             "select m.name, t.name, r.name from metric m, translator t, refset r "
             "where m.metric_id = ? and t.translator_id = ? and r.refset_id = ?",
             [metric_id, translator_id, refset_id])[0]
-        key = [tid, level, metric_id, translator_id, refset_id]
-        if level == "seg":
-            seg, doc, k = self.store.query(
-                "select seg_id, doc_id, seg_in_doc from segment s where testbed_id = ? and "
-                "not exists (select 1 from _imp_res r where r.level = ? and r.metric_id = ? "
-                "and r.translator_id = ? and r.refset_id = ? and r.seg_id = s.seg_id) "
-                "order by seg_id limit 1", key)[0]
-            unit, units = f"segment {seg} (segment {k} of document {doc!r})", "segments"
-        else:
-            doc = self.store.query(
-                "select doc_id from document d where testbed_id = ? and "
-                "not exists (select 1 from _imp_res r where r.level = ? and r.metric_id = ? "
-                "and r.translator_id = ? and r.refset_id = ? and r.doc_id = d.doc_id) "
-                "order by doc_index limit 1", key)[0][0]
-            unit, units = f"document {doc!r}", "documents"
+        seg, doc, k = self.store.query(named_query("import_first_uncovered"), {
+            "tid": tid, "level": level, "metric_id": metric_id,
+            "translator_id": translator_id, "refset_id": refset_id})[0]
+        unit, units = ((f"segment {seg} (segment {k} of document {doc!r})", "segments")
+                       if level == "seg" else (f"document {doc!r}", "documents"))
         return InputError(self.frame.sources[file_no].path, None,
                           f"{metric} scores of {target!r} against {refset} lack {unit}: "
                           f"only {n} of the test bed's {total} {units} have one")
@@ -459,7 +360,8 @@ class _Loader:
         """Keys already stored with exactly the file's values are left out ("already
         there"); keys stored with other values are a Conflict, or replaced with --replace."""
         for level, table in TABLES.items():
-            self._keys_stored(level, table)
+            self.con.execute(named_query("import_stored_keys"),
+                             {"level": level, "variant": self.variant})
             if not self._value("select count(*) from _imp_keys"):
                 continue
             differ = self._value("select count(*) from _imp_keys where differs")
@@ -476,24 +378,6 @@ class _Loader:
                      "k.translator_id = s.translator_id and k.refset_id = s.refset_id)")
             self.report.replaced += int(self._value(f"select count(*) {match}", [self.variant]))
             self.con.execute(f"delete {match}", [self.variant])
-
-    def _keys_stored(self, level: str, table: str) -> None:
-        """_imp_keys: the import's keys at ``level`` already stored, each flagged ``differs``
-        unless the stored units and values equal the file's exactly."""
-        unit = {"seg": ", seg_id", "doc": ", doc_id", "sys": ""}[level]
-        cols = f"metric_id, translator_id, refset_id{unit}, value"
-        self.con.execute(
-            "create or replace temp table _imp_keys as "
-            f"with imp as (select {cols} from _imp_res where level = ? and value is not null), "
-            f"stored as (select {cols} from {table} s where s.variant = ? and exists (select 1 "
-            "from _imp_res r where r.level = ? and r.metric_id = s.metric_id and "
-            "r.translator_id = s.translator_id and r.refset_id = s.refset_id)), "
-            "diff as ((from imp except all from stored) union all "
-            "(from stored except all from imp)) "
-            "select distinct metric_id, translator_id, refset_id, exists (select 1 from diff d "
-            "where d.metric_id = s.metric_id and d.translator_id = s.translator_id and "
-            "d.refset_id = s.refset_id) as differs from stored s",
-            [level, self.variant, level])
 
     def _conflict(self, level: str) -> Conflict:
         n = self._value("select count(*) from _imp_keys where differs")

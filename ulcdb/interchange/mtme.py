@@ -26,6 +26,7 @@ language pair: a test bed without languages needs ``lp``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
@@ -36,8 +37,7 @@ from ulcdb.ingest import textio
 from ulcdb.ingest.assessments import LEVELS as HUMAN_LEVELS
 from ulcdb.ingest.assessments import check_count, optional_score
 from ulcdb.ingest.model import Assessment, TestbedData, TranslatorText
-from ulcdb.ingest.plain import build_segments, read_docs, read_translator, single_document
-from ulcdb.ingest.textio import read_lines
+from ulcdb.ingest.plain import read_plain
 from ulcdb.interchange.fetch import (
     Selection,
     TestbedInfo,
@@ -282,13 +282,9 @@ def _write_human(store: Store, folder: Path, info: TestbedInfo,
                  names: dict[str, str]) -> list[Path]:
     """``human-scores/LP.CRITERION.LEVEL.score``: per system and unit the averaged assessment
     (judge ''), else the mean over the judges."""
-    rows = store.query(
-        "select a.criterion, a.level, t.name, a.seg_id, coalesce(a.doc_id, s.doc_id), "
-        "coalesce(any_value(a.value) filter (where a.judge = ''), avg(a.value)) "
-        "from assessment a join translator t using (translator_id) "
-        "left join segment s on s.testbed_id = a.testbed_id and s.seg_id = a.seg_id "
-        "where a.testbed_id = ? group by all order by 1, 2, 3",
-        [store.testbed_id(info.name)])
+    rows = store.query("select criterion, level, translator, seg_id, doc_id, value "
+                       "from judged_assessments where testbed = ? order by 1, 2, 3",
+                       [info.name])
     grouped: dict[tuple[str, str], dict[str, dict]] = {}
     for criterion, level, name, seg_id, doc_id, value in rows:
         unit = seg_id if level == "seg" else doc_id if level == "doc" else None
@@ -427,29 +423,14 @@ def read_mtme(root: Path, lp: str, name: str | None = None) -> TestbedData:
     source = root / "sources" / f"{lp}.txt"
     if not source.is_file():
         raise InputError(source, None, f"no source for {lp!r}; {_known_pairs(root)}")
-    sources = read_lines(source)
     name = name if name is not None else f"{root.name}:{lp}"
     docs = root / "documents" / f"{lp}.docs"
-    layout = read_docs(docs, len(sources)) if docs.exists() else single_document(name, len(sources))
-    refs = [
-        read_translator(ref, "reference", path, source, len(sources))
-        for ref, path in _references(root, lp).items()
-    ]
-    systems = [
-        read_translator(sys, "system", path, source, len(sources))
-        for sys, path in _systems(root, lp).items()
-    ]
-    return TestbedData(
-        name=name,
-        src_lang=src_lang,
-        tgt_lang=tgt_lang,
-        origin=str(root),
-        documents=layout.documents,
-        segments=build_segments(sources, layout),
-        translators=refs + _without_reference_copies(refs, systems),
-        has_documents=docs.exists(),
-        dashless_names=True,
-    )
+    data = read_plain(name, source, _references(root, lp), _systems(root, lp),
+                      docs if docs.exists() else None, src_lang, tgt_lang, check_names=False)
+    refs = [t for t in data.translators if t.role == "reference"]
+    systems = [t for t in data.translators if t.role == "system"]
+    return dataclasses.replace(data, origin=str(root), dashless_names=True,
+                               translators=refs + _without_reference_copies(refs, systems))
 
 
 def _testbed_languages(root: Path, lp: str) -> tuple[str, str]:

@@ -138,9 +138,9 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
                    {expr['target']} as target, {expr['refset']} as refset,
                    {expr['level']} as level, {expr['seg_id']} as seg_id,
                    {expr['seg_in_doc']} as seg_in_doc, {expr['doc_id']} as doc_id,
-                   case when {expr['value']} not in {MISSING!r} then {expr['value']} end
+                   case when not list_contains($missing, {expr['value']}) then {expr['value']} end
                    as value, {expr['variant']} as variant
-            from t""", given)
+            from t""", {**given, "missing": list(MISSING)})
         _check(con, path, variant)
         con.execute("""
             create temp view typed as
@@ -264,11 +264,12 @@ def _check_tsv(store: Store, body: str, path: Path) -> None:
         if re.search(r"[\t\n\r]", name):
             raise InputError(path, None, f"column name {name!r} holds a tab or line break, "
                              "which TSV cannot hold: export as .csv or .parquet")
-    broken = [f"regexp_matches({_ident(c)}::varchar, '{BREAKS}')" for c in columns]
+    broken = [f"regexp_matches({_ident(c)}::varchar, $breaks)" for c in columns]
     picks = ", ".join(f"case when {test} then {i} end" for i, test in enumerate(broken))
     rows = store.query(
         f"select _ulcdb_row, coalesce({picks}) from (select row_number() over () as "
-        f"_ulcdb_row, * from ({body})) where {' or '.join(broken)} order by 1 limit 1")
+        f"_ulcdb_row, * from ({body})) where {' or '.join(broken)} order by 1 limit 1",
+        {"breaks": BREAKS})
     if rows:
         n, column = rows[0]
         raise InputError(path, None, f"row {n}, column {columns[column]!r}: the value holds a "

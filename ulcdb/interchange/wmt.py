@@ -302,70 +302,30 @@ def write_wmt(store: Store, folder: str | Path, sel: Selection | None = None,
     check_selection(store, sel)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    names = pa.table({"refset": pa.array(list(refset_names or {}), pa.string()),
-                      "written": pa.array(list((refset_names or {}).values()), pa.string())})
-    con = store.con.cursor()
+    params = {"variant": sel.variant, "testbeds": list(sel.testbeds),
+              "metrics": list(sel.metrics), "targets": list(sel.targets),
+              "refsets": list(sel.refsets), "stored": list(refset_names or {}),
+              "written": list((refset_names or {}).values())}
     written = []
-    try:
-        con.register("_ulcdb_refset_names", names)
-        con.execute(_EXPORT_VIEW)
-        params = {"variant": sel.variant, "testbeds": list(sel.testbeds),
-                  "metrics": list(sel.metrics), "targets": list(sel.targets),
-                  "refsets": list(sel.refsets)}
-        for level in sel.levels:
-            metrics = [r[0] for r in con.execute(
-                _EXPORT_ROWS.format(level=level, cols="distinct metric") + " order by 1",
-                params).fetchall()]
-            for metric in metrics:
-                safe_file_name(folder, metric, "metric")
-                path = folder / f"{metric}.{level}.tsv{'.gz' if compress else ''}"
-                cols = {"sys": "", "doc": "doc_id, ",
-                        "seg": "doc_id, seg_in_doc, "}[level]
-                query = _EXPORT_ROWS.format(
-                    level=level, cols=f"metric, lp, testset, refset, target, {cols}"
-                    "value::varchar") + " and metric = $metric order by all"
-                con.execute(f"copy ({query}) to '{_sql_path(path)}' (format csv, "
-                            "delimiter '\t', header false, quote '', escape '', "
-                            f"compression {'gzip' if compress else 'none'})",
-                            {**params, "metric": metric})
-                written.append(path)
-    finally:
-        con.close()
+    for level in sel.levels:
+        metrics = [r[0] for r in store.query(_EXPORT_ROWS.format(cols="distinct metric")
+                                             + " order by 1", {**params, "level": level})]
+        for metric in metrics:
+            safe_file_name(folder, metric, "metric")
+            path = folder / f"{metric}.{level}.tsv{'.gz' if compress else ''}"
+            unit = {"sys": "", "doc": "doc_id, ", "seg": "doc_id, seg_in_doc, "}[level]
+            query = _EXPORT_ROWS.format(cols=f"metric, lp, testset, refset, target, {unit}"
+                                        "value::varchar") + " where metric = $metric order by all"
+            store.con.execute(f"copy ({query}) to $path (format csv, delimiter '\t', header "
+                              f"false, quote '', escape '', compression "
+                              f"{'gzip' if compress else 'none'})",
+                              {**params, "level": level, "metric": metric, "path": str(path)})
+            written.append(path)
     return written
 
 
-def _sql_path(path: Path) -> str:
-    return str(path).replace("'", "''")
-
-
-_EXPORT_VIEW = """
-create or replace temp view _wmt_export as
-with members as (
-    select m.refset_id, string_agg(t.name, '+' order by t.name) as refset_name
-    from refset_member m join translator t using (translator_id) group by m.refset_id
-),
-units as (select * from score_rows)  -- stored and derived scores
-select m.name as metric, tb.name as testbed, coalesce(tb.src_lang || '-' || tb.tgt_lang,
-       tb.name) as lp, t.name as target, mb.refset_name,
-       coalesce(n.written, mb.refset_name) as refset, u.level, u.variant,
-       coalesce(u.doc_id, s.doc_id) as doc_id, s.seg_in_doc, u.value
-from units u
-join metric m using (metric_id)
-join translator t using (translator_id)
-join testbed tb on tb.testbed_id = t.testbed_id
-join members mb using (refset_id)
-left join segment s on s.testbed_id = t.testbed_id and s.seg_id = u.seg_id
-left join _ulcdb_refset_names n on n.refset = mb.refset_name
-"""
-
-_EXPORT_ROWS = """
-select {cols} from (
-    select *, case when ends_with(testbed, ':' || lp) then left(testbed, length(testbed)
-           - length(lp) - 1) else testbed end as testset
-    from _wmt_export)
-where level = '{level}' and variant = $variant and value is not null
-  and (len($testbeds::varchar[]) = 0 or list_contains($testbeds::varchar[], testbed))
-  and (len($metrics::varchar[]) = 0 or list_contains($metrics::varchar[], metric))
-  and (len($targets::varchar[]) = 0 or list_contains($targets::varchar[], target))
-  and (len($refsets::varchar[]) = 0 or list_contains($refsets::varchar[], refset_name))
-"""
+# the rows of one level, reference sets named as ``refset_names`` says ($stored -> $written)
+_EXPORT_ROWS = (
+    "select {cols} from (select * replace (coalesce(($written::varchar[])[list_position("
+    "$stored::varchar[], refset)], refset) as refset) from wmt_export($variant, $level, "
+    "$testbeds::varchar[], $metrics::varchar[], $targets::varchar[], $refsets::varchar[]))")

@@ -26,9 +26,9 @@ import pyarrow.compute as pc
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.load import save_set
+from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
 from ulcdb.interchange import wmt
-from ulcdb.interchange.human import store_assessments
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, is_builtin_name, store_frame
 from ulcdb.interchange.model import MetricInfo, numbered_lines, parse_position, parse_score
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
@@ -200,20 +200,10 @@ def _roles(raw: wmt.WmtRaw, pairs: dict[str, Wmt20Pair],
 
 
 def _counts(store: Store, names: list[str]) -> dict[str, dict[str, int]]:
-    out = {}
-    for name in names:
-        tid = store.testbed_id(name)
-        ids = "select translator_id from translator where testbed_id = $tid"
-        out[name] = dict(zip(
-            ("segments", "documents", "translators", "assessments", "seg_score", "doc_score",
-             "sys_score"),
-            store.query(
-                "select (select count(*) from segment where testbed_id = $tid), "
-                "(select count(*) from document where testbed_id = $tid), "
-                "(select count(*) from translator where testbed_id = $tid), "
-                "(select count(*) from assessment where testbed_id = $tid), "
-                f"(select count(*) from seg_score where translator_id in ({ids})), "
-                f"(select count(*) from doc_score where translator_id in ({ids})), "
-                f"(select count(*) from sys_score where translator_id in ({ids}))",
-                {"tid": tid})[0], strict=True))
-    return out
+    keys = ("segments", "documents", "translators", "assessments", "seg_score", "doc_score",
+            "sys_score")
+    rows = store.query("select testbed, segments, documents, translators, assessments, "
+                       "seg_scores, doc_scores, sys_scores from testbed_contents "
+                       "where list_contains(?, testbed)", [names])
+    found = {name: dict(zip(keys, counts, strict=True)) for name, *counts in rows}
+    return {name: found[name] for name in names}

@@ -28,7 +28,7 @@ ASCII A-Z, so accented capitals (``Ü``) differ from mteval there.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from sacrebleu.metrics.bleu import BLEU
@@ -79,6 +79,40 @@ def group_stats(stats: Sequence[Stats], docs: Documents) -> dict[str, Stats]:
     return {doc_id: sum_stats(doc_rows) for doc_id, doc_rows in rows.items()}
 
 
+def order_names(family: str, max_order: int) -> tuple[str, ...]:
+    """``F``, cumulative ``F-1..max`` and individual ``Fi-2..max`` (BLEU, NIST)."""
+    return (family, *(f"{family}-{n}" for n in range(1, max_order + 1)),
+            *(f"{family}i-{n}" for n in range(2, max_order + 1)))
+
+
+def order_scores(family: str, cumulative: list[float], individual: list[float]
+                 ) -> dict[str, float]:
+    """The ``order_names`` metrics from cumulative and individual scores of orders 1..max:
+    ``F`` is the highest cumulative order."""
+    out = {family: cumulative[-1]}
+    out.update({f"{family}-{n}": cumulative[n - 1] for n in range(1, len(cumulative) + 1)})
+    out.update({f"{family}i-{n}": individual[n - 1] for n in range(2, len(individual) + 1)})
+    return out
+
+
+def levels_from_stats(stats: list[Stats], docs: Documents, names: Sequence[str],
+                      score: Callable[[Stats], dict[str, float]]) -> dict[str, LevelScores]:
+    """Segment scores from each segment's statistics, document and system scores from the
+    statistics summed over their segments (never means), every metric of ``names``."""
+    seg = [score(row) for row in stats]
+    doc = {doc_id: score(row) for doc_id, row in group_stats(stats, docs).items()}
+    system = score(sum_stats(stats)) if stats else None
+    return {
+        name: LevelScores(
+            seg=[scores[name] for scores in seg],
+            doc={doc_id: scores[name] for doc_id, scores in doc.items()},
+            sys=system[name] if system else None,
+            seg_stats=stats,
+        )
+        for name in names
+    }
+
+
 def mteval_bleu(stats: Stats) -> tuple[list[float], list[float]]:
     """Cumulative and individual BLEU-1..4 of one statistics vector, as mteval-v13a.
 
@@ -109,11 +143,7 @@ def mteval_bleu(stats: Stats) -> tuple[list[float], list[float]]:
 
 def bleu_from_stats(stats: Stats) -> dict[str, float]:
     """Every metric of the family from one (possibly summed) statistics vector."""
-    cumulative, individual = mteval_bleu(stats)
-    out = {"BLEU": cumulative[-1]}
-    out.update({f"BLEU-{n}": cumulative[n - 1] for n in range(1, MAX_ORDER + 1)})
-    out.update({f"BLEUi-{n}": individual[n - 1] for n in range(2, MAX_ORDER + 1)})
-    return out
+    return order_scores("BLEU", *mteval_bleu(stats))
 
 
 def _description(name: str) -> str:
@@ -144,11 +174,7 @@ def _description(name: str) -> str:
     return what + common
 
 
-METRIC_NAMES = (
-    "BLEU",
-    *(f"BLEU-{n}" for n in range(1, MAX_ORDER + 1)),
-    *(f"BLEUi-{n}" for n in range(2, MAX_ORDER + 1)),
-)
+METRIC_NAMES = order_names("BLEU", MAX_ORDER)
 
 
 class BleuFamily(Family):
@@ -173,17 +199,5 @@ class BleuFamily(Family):
     def compute(self, hyps: Sequence[str], refs: Sequence[Sequence[str]],
                 docs: Documents, params: Params) -> dict[str, LevelScores]:
         check_inputs(hyps, refs, docs)
-        stats = self.segment_stats(hyps, refs, params)
-        seg = [bleu_from_stats(row) for row in stats]
-        doc = {doc_id: bleu_from_stats(row) for doc_id, row in group_stats(stats, docs).items()}
-        system = bleu_from_stats(sum_stats(stats)) if stats else None
-        seg_stats = [list(row) for row in stats]
-        return {
-            name: LevelScores(
-                seg=[scores[name] for scores in seg],
-                doc={doc_id: scores[name] for doc_id, scores in doc.items()},
-                sys=system[name] if system else None,
-                seg_stats=seg_stats,
-            )
-            for name in METRIC_NAMES
-        }
+        stats = [list(row) for row in self.segment_stats(hyps, refs, params)]
+        return levels_from_stats(stats, docs, METRIC_NAMES, bleu_from_stats)

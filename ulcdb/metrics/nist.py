@@ -42,7 +42,13 @@ from ulcdb.metrics.base import (
     build_specs,
     check_inputs,
 )
-from ulcdb.metrics.bleu import Stats, group_stats, sacrebleu_scorer, sum_stats
+from ulcdb.metrics.bleu import (
+    Stats,
+    levels_from_stats,
+    order_names,
+    order_scores,
+    sacrebleu_scorer,
+)
 
 MAX_ORDER = 5
 REFERENCE = "mteval-v13a.pl (NIST), with sacrebleu 2.6.0's tokenizer 13a"
@@ -150,11 +156,7 @@ def mteval_nist(stats: Stats, nrefs: int) -> tuple[list[float], list[float]]:
 
 def nist_from_stats(stats: Stats, nrefs: int) -> dict[str, float]:
     """Every metric of the family from one (possibly summed) statistics vector."""
-    cumulative, individual = mteval_nist(stats, nrefs)
-    out = {"NIST": cumulative[-1]}
-    out.update({f"NIST-{n}": cumulative[n - 1] for n in range(1, MAX_ORDER + 1)})
-    out.update({f"NISTi-{n}": individual[n - 1] for n in range(2, MAX_ORDER + 1)})
-    return out
+    return order_scores("NIST", *mteval_nist(stats, nrefs))
 
 
 def _description(name: str) -> str:
@@ -184,11 +186,7 @@ def _description(name: str) -> str:
     return what + common
 
 
-METRIC_NAMES = (
-    "NIST",
-    *(f"NIST-{n}" for n in range(1, MAX_ORDER + 1)),
-    *(f"NISTi-{n}" for n in range(2, MAX_ORDER + 1)),
-)
+METRIC_NAMES = order_names("NIST", MAX_ORDER)
 
 
 class NistFamily(Family):
@@ -260,16 +258,4 @@ class _MergedCounts(dict):
 
 
 def _levels(stats: list[Stats], nrefs: int, docs: Documents) -> dict[str, LevelScores]:
-    seg = [nist_from_stats(row, nrefs) for row in stats]
-    grouped = group_stats(stats, docs)
-    doc = {doc_id: nist_from_stats(row, nrefs) for doc_id, row in grouped.items()}
-    system = nist_from_stats(sum_stats(stats), nrefs) if stats else None
-    return {
-        name: LevelScores(
-            seg=[scores[name] for scores in seg],
-            doc={doc_id: scores[name] for doc_id, scores in doc.items()},
-            sys=system[name] if system else None,
-            seg_stats=stats,
-        )
-        for name in METRIC_NAMES
-    }
+    return levels_from_stats(stats, docs, METRIC_NAMES, lambda row: nist_from_stats(row, nrefs))

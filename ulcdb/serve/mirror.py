@@ -201,7 +201,8 @@ def _seg_metrics(con: duckdb.DuckDBPyConnection) -> list[str]:
 # Id-keyed tables and views whose rows the named `scores` view already holds: not mirrored
 # (segment scores twice, with their statistics as JSON, tripled the mirror).  sys_score stays:
 # it is small and the canned queries read its variants.
-NOT_MIRRORED = {"score_rows", "imported_keys", "seg_score", "doc_score", "ling_backoff"}
+NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys", "scored_keys",
+                "seg_score", "doc_score", "ling_backoff"}
 
 
 def _unwanted_derived(con: duckdb.DuckDBPyConnection) -> list[str]:
