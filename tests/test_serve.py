@@ -14,7 +14,8 @@ from serve_helpers import METRICS, SAMPLE, build_sample_store, free_port, start_
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
-from ulcdb.serve.config import expand_pivot, load_queries, metadata
+from ulcdb.errors import InputError
+from ulcdb.serve.config import expand_pivot, load_queries, metadata, read_query
 from ulcdb.serve.mirror import build_mirror, mirror_is_fresh, mirror_path
 
 QUERIES = {"system_ranking", "segment_analysis", "score_matrix", "metric_human_correlation",
@@ -80,6 +81,21 @@ def test_every_canned_query_runs_with_defaults(mirror: Path) -> None:
         assert q.title and q.description, q.name
         rows = con.execute(expand_pivot(q, mirror), {p: "" for p in q.params}).fetchall()
         assert rows, q.name
+
+
+def test_pivot_header_names_a_column_and_a_value(tmp_path: Path) -> None:
+    good = tmp_path / "good.sql"
+    good.write_text("-- title: T\n-- pivot:  translator   value \nselect {{pivot}} from scores\n",
+                    encoding="utf-8")
+    assert read_query(good).pivot == ("translator", "value")
+    assert read_query(good).params == ()
+    bad = tmp_path / "bad.sql"
+    bad.write_text("-- title: T\n-- params: testbed\n-- pivot: translator\nselect 1\n",
+                   encoding="utf-8")
+    with pytest.raises(InputError) as info:  # was a ValueError when the page was built
+        read_query(bad)
+    assert str(info.value) == (f"{bad}:3: -- pivot wants two words, COLUMN VALUE, not 1: "
+                               "'translator'")
 
 
 def test_segment_analysis_shows_source_outputs_and_references(mirror: Path) -> None:

@@ -54,11 +54,11 @@ def _reflow_commands(group: TyperGroup) -> None:
 class _Group(TyperGroup):
     """The one place where ulcdb's exceptions become a clean one-line message."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _reflow_commands(self)
 
-    def invoke(self, ctx: Any):  # Typer's vendored click.Context
+    def invoke(self, ctx: Any) -> Any:  # Typer's private vendored click.Context; any result
         try:
             return super().invoke(ctx)
         except UlcdbError as exc:

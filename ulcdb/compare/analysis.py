@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ulcdb.compare.data import CompareError
-from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, run
+from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, Result, run
 from ulcdb.compare.significance import BS_RESAMPLES
 from ulcdb.compare.words import WordAccuracy, word_accuracy
 from ulcdb.selection import split_names
@@ -154,7 +154,7 @@ def category_table(report: CompareReport, families: str | None) -> AnalysisTable
         fam = next(f for f in fams if metric.startswith(f"{f}-"))
         return fam, metric[len(fam) + 1:]
 
-    by_metric: dict[str, list] = {}
+    by_metric: dict[str, list[Result]] = {}
     for r in report.results:
         by_metric.setdefault(r.metric, []).append(r)
     kept = {m: rs for m, rs in by_metric.items() if any(r.score for r in rs)}

@@ -9,6 +9,7 @@ import numpy as np
 
 from ulcdb.compare.measures import Measure, measure
 from ulcdb.errors import UlcdbError
+from ulcdb.stats import FloatArray
 from ulcdb.store import Store
 
 _STATS_SQL = """
@@ -18,6 +19,10 @@ join refset r using (refset_id)
 where t.testbed_id = ? and r.testbed_id = t.testbed_id and m.name = ? and r.name = ?
   and s.variant = ? and list_contains(?, t.name)
 """
+
+
+SegmentRow = tuple[str, int, str, float]  # translator, seg_id, doc_id, value
+Stats = dict[tuple[str, int], list[float]]  # (translator, seg_id) -> stored statistics
 
 
 class CompareError(UlcdbError):
@@ -33,7 +38,7 @@ class UnitData:
     variant: str
     measure: Measure
     units: list[str]
-    stats: dict[str, np.ndarray]
+    stats: dict[str, FloatArray]
     dropped: int  # units left out because some system lacks a score there
 
 
@@ -41,7 +46,7 @@ def metric_variant(store: Store, testbed: str, metric: str, refset: str,
                    preferred: str | None, default: str) -> str:
     """The variant to compare on: the one asked for, else the default one when stored, else
     the only one."""
-    stored = [r[0] for r in store.query(
+    stored: list[str] = [r[0] for r in store.query(
         "select distinct variant from scores where testbed = ? and metric = ? and refset = ? "
         "order by variant", [testbed, metric, refset])]
     if preferred is not None:
@@ -83,7 +88,7 @@ def load_units(store: Store, testbed: str, metric: str, systems: list[str], refs
 
 
 def _stats(store: Store, testbed: str, metric: str, refset: str, variant: str,
-           systems: list[str], segments: set[int] | None) -> dict[tuple[str, int], list] | None:
+           systems: list[str], segments: set[int] | None) -> Stats | None:
     tid = store.testbed_id(testbed)
     got = store.query(_STATS_SQL, [tid, metric, refset, variant, systems])
     out = {(t, s): st for t, s, st in got if segments is None or s in segments}
@@ -92,9 +97,8 @@ def _stats(store: Store, testbed: str, metric: str, refset: str, variant: str,
     return out
 
 
-def _from_segments(metric: str, variant: str, meas: Measure, rows: list,
-                   stats: dict[tuple[str, int], list] | None, systems: list[str],
-                   unit: str) -> UnitData:
+def _from_segments(metric: str, variant: str, meas: Measure, rows: list[SegmentRow],
+                   stats: Stats | None, systems: list[str], unit: str) -> UnitData:
     per: dict[str, dict[int, tuple[str, list[float]]]] = {s: {} for s in systems}
     for t, seg, doc, value in rows:
         vec = stats[(t, seg)] if meas.kind != "mean" and stats else [value, 1.0]
@@ -114,7 +118,7 @@ def _from_segments(metric: str, variant: str, meas: Measure, rows: list,
 
 
 def _sum_by_doc(rows: dict[int, tuple[str, list[float]]], common: list[int],
-                docs: list[str]) -> np.ndarray:
+                docs: list[str]) -> FloatArray:
     index = {d: i for i, d in enumerate(docs)}
     k = len(rows[common[0]][1])
     out = np.zeros((len(docs), k))
@@ -137,7 +141,7 @@ def _from_documents(store: Store, testbed: str, metric: str, systems: list[str],
     if not common:
         raise CompareError(f"{metric}: no document is scored for all of {', '.join(systems)}")
     every = set().union(*(set(v) for v in per.values()))
-    mats = {t: np.array([[per[t][d], 1.0] for d in common]) for t in systems}
+    mats = {t: np.array([[per[t][d], 1.0] for d in common], dtype=float) for t in systems}
     mean = measure(metric, False, 1) if meas.kind != "mean" else meas
     return UnitData(metric, variant, mean, common, mats, len(every) - len(common))
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from ulcdb.compare.significance import Interval, Paired, Score
+from ulcdb.compare.significance import Interval, Paired, Score, Sums
 
 _SACREBLEU = {"BLEU", "chrF", "chrF++", "1-TER", "-TER"}
 
@@ -47,7 +45,7 @@ class Measure:
         return Paired(self.to_metric(p.score), self.to_metric(p.baseline), p.p_value, iv)
 
 
-def _mean(stats: np.ndarray) -> float:
+def _mean(stats: Sums) -> float:
     return float(stats[0] / stats[1]) if stats[1] else float("nan")
 
 
@@ -60,7 +58,9 @@ def measure(metric: str, has_stats: bool, nrefs: int) -> Measure:
 
 
 def _sacrebleu(metric: str) -> Measure:
-    from sacrebleu.metrics import BLEU, CHRF, TER
+    from sacrebleu.metrics.bleu import BLEU
+    from sacrebleu.metrics.chrf import CHRF
+    from sacrebleu.metrics.ter import TER
 
     if metric == "BLEU":
         obj: BLEU | CHRF | TER = BLEU()
@@ -69,7 +69,9 @@ def _sacrebleu(metric: str) -> Measure:
     else:
         obj = TER()
 
-    def score(stats: np.ndarray) -> float:
+    def score(stats: Sums) -> float:
+        # sacrebleu annotates a list, but its own paired tests pass these numpy sums (float32
+        # on resamples), whose arithmetic a list of Python floats would not repeat exactly.
         return float(obj._compute_score_from_stats(stats).score)  # type: ignore[arg-type]
 
     if metric == "1-TER":

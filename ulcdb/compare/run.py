@@ -13,6 +13,7 @@ import numpy as np
 
 from ulcdb.compare import significance as sig
 from ulcdb.compare.data import CompareError, UnitData, load_units, metric_variant
+from ulcdb.stats import FloatArray, IntArray
 from ulcdb.store import Store
 
 METHODS = ("bs", "ar")
@@ -116,7 +117,7 @@ def _higher_is_better(store: Store, metric: str) -> bool:
 
 
 def _paired(task: CompareTask, data: UnitData, base: str, system: str,
-            idxs: np.ndarray | None, bl_scores: np.ndarray | None) -> sig.Paired:
+            idxs: IntArray | None, bl_scores: FloatArray | None) -> sig.Paired:
     m = data.measure
     if np.array_equal(data.stats[base], data.stats[system]):
         return m.map_paired(_identical(task, data, base, system, idxs, bl_scores))
@@ -130,7 +131,7 @@ def _paired(task: CompareTask, data: UnitData, base: str, system: str,
 
 
 def _identical(task: CompareTask, data: UnitData, base: str, system: str,
-               idxs: np.ndarray | None, bl_scores: np.ndarray | None) -> sig.Paired:
+               idxs: IntArray | None, bl_scores: FloatArray | None) -> sig.Paired:
     """Two systems with the same statistics on every unit: no test can tell them apart, so
     p = 1 (sacrebleu's formula would give 1 / (n + 1), every resampled difference being 0)."""
     score = sig.corpus_score(data.stats[system], data.measure.score)
@@ -171,7 +172,7 @@ def _result(system: str, baseline: str | None, metric: str, score: float,
 def _all_pairs(task: CompareTask, data: UnitData, higher: bool
                ) -> tuple[list[Result], list[PairResult]]:
     m, n = data.measure, len(data.units)
-    own: dict[str, np.ndarray] = {}
+    own: dict[str, FloatArray] = {}
     idxs = None
     if task.method == "bs":
         idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)

@@ -21,8 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
-Score = Callable[[np.ndarray], float]  # column sums of the statistics -> corpus score
+from ulcdb.stats import FloatArray, IntArray
+
+# Column sums of the statistics: float32 on resamples (as sacrebleu sums them), exact int64
+# where every statistic is integral, float64 otherwise.
+Sums = NDArray[np.float32] | NDArray[np.float64] | NDArray[np.int64]
+Score = Callable[[Sums], float]  # column sums of the statistics -> corpus score
 
 SACREBLEU_SEED = 12345
 BS_RESAMPLES, AR_TRIALS = 1000, 10000
@@ -46,7 +52,7 @@ class Paired:
     interval: Interval | None
 
 
-def estimate_ci(scores: np.ndarray) -> Interval:
+def estimate_ci(scores: FloatArray) -> Interval:
     """sacrebleu's ``estimate_ci``: mean and the 95% order-statistic interval."""
     ordered = np.sort(scores)
     n = len(ordered)
@@ -55,27 +61,27 @@ def estimate_ci(scores: np.ndarray) -> Interval:
     return Interval(float(ordered.mean()), 0.5 * (high - low), low, high)
 
 
-def p_value(samples: np.ndarray, real_difference: float) -> float:
+def p_value(samples: FloatArray, real_difference: float) -> float:
     """(number of samples above the real statistic + 1) / (samples + 1) (multeval's)."""
     return (int(np.sum(samples > real_difference)) + 1) / (len(samples) + 1)
 
 
-def bootstrap_indices(n_units: int, resamples: int, seed: int | None) -> np.ndarray:
+def bootstrap_indices(n_units: int, resamples: int, seed: int | None) -> IntArray:
     """The resamples sacrebleu draws: one row of unit indices per resample."""
     return np.random.default_rng(seed).choice(n_units, size=(resamples, n_units),
                                               replace=True)
 
 
-def resampled_scores(stats: np.ndarray, idxs: np.ndarray, score: Score) -> np.ndarray:
+def resampled_scores(stats: FloatArray, idxs: IntArray, score: Score) -> FloatArray:
     """The score of every resample, from float32 statistics as sacrebleu sums them."""
     f32 = np.asarray(stats, dtype="float32")
     return np.array([score(f32[row].sum(0)) for row in idxs])
 
 
-def paired_bootstrap(baseline: np.ndarray, system: np.ndarray, score: Score,
+def paired_bootstrap(baseline: FloatArray, system: FloatArray, score: Score,
                      resamples: int = BS_RESAMPLES, seed: int | None = SACREBLEU_SEED,
-                     idxs: np.ndarray | None = None,
-                     baseline_scores: np.ndarray | None = None) -> Paired:
+                     idxs: IntArray | None = None,
+                     baseline_scores: FloatArray | None = None) -> Paired:
     """Paired bootstrap resampling of ``system`` against ``baseline`` (sacrebleu's
     ``_paired_bs_test``); ``idxs``/``baseline_scores`` reuse draws shared by many systems."""
     if idxs is None:
@@ -86,25 +92,25 @@ def paired_bootstrap(baseline: np.ndarray, system: np.ndarray, score: Score,
                                bl, sy)
 
 
-def paired_from_samples(bl_score: float, sys_score: float, bl: np.ndarray,
-                        sy: np.ndarray) -> Paired:
+def paired_from_samples(bl_score: float, sys_score: float, bl: FloatArray,
+                        sy: FloatArray) -> Paired:
     diffs = np.abs(sy - bl)
     return Paired(sys_score, bl_score, p_value(diffs - diffs.mean(), abs(bl_score - sys_score)),
                   estimate_ci(sy))
 
 
-def corpus_score(stats: np.ndarray, score: Score) -> float:
+def corpus_score(stats: FloatArray, score: Score) -> float:
     """The score of the whole set, summing the statistics as sacrebleu does (exact
     integers where they are integral)."""
     return score(_exact(stats).sum(0))
 
 
-def _exact(stats: np.ndarray) -> np.ndarray:
+def _exact(stats: FloatArray) -> FloatArray | IntArray:
     arr = np.asarray(stats, dtype="float64")
     return arr.astype("int64") if np.all(arr == np.round(arr)) else arr
 
 
-def paired_randomization(baseline: np.ndarray, system: np.ndarray, score: Score,
+def paired_randomization(baseline: FloatArray, system: FloatArray, score: Score,
                          trials: int = AR_TRIALS, seed: int | None = SACREBLEU_SEED) -> Paired:
     """Paired approximate randomization (sacrebleu's ``_paired_ar_test``, no interval)."""
     rng = np.random.default_rng(seed)

@@ -25,6 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from ulcdb.stats import FloatArray, IntArray
 
 FREQ_CUTOFFS: tuple[int, ...] = (1, 2, 3, 4, 5, 10, 100, 1000)
 
@@ -81,7 +84,7 @@ def match_positions(ref: Sequence[str], out: Sequence[str]) -> list[int]:
     return matches
 
 
-Counts = tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]
+Counts = tuple[IntArray, dict[str, IntArray], dict[str, IntArray]]
 
 
 def segment_counts(refs: Sequence[Sequence[str]],
@@ -106,7 +109,7 @@ def segment_counts(refs: Sequence[Sequence[str]],
     return ref_total, out_total, matched
 
 
-def prf(m: np.ndarray, o: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, ...]:
+def prf(m: ArrayLike, o: ArrayLike, r: ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Recall, precision and F-measure of summed counts (0 where nothing matches)."""
     m, o, r = (np.asarray(x, dtype=float) for x in (m, o, r))
     hit = m > 0
@@ -116,9 +119,9 @@ def prf(m: np.ndarray, o: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, ...]:
     return rec, prec, f
 
 
-def f_intervals(ref_total: np.ndarray, out_total: np.ndarray, matched: np.ndarray,
+def f_intervals(ref_total: IntArray, out_total: IntArray, matched: IntArray,
                 num_samples: int = 1000, sample_ratio: float = 0.5,
-                seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                seed: int | None = None) -> tuple[FloatArray, FloatArray]:
     """compare-mt's ``calc_bucket_details``: F-measure per bucket on ``num_samples`` samples
     of ceil(n * sample_ratio) segments drawn with ``np.random.choice`` (here from a
     ``RandomState(seed)``, what compare-mt draws after ``np.random.seed(seed)``); the
@@ -135,9 +138,9 @@ def f_intervals(ref_total: np.ndarray, out_total: np.ndarray, matched: np.ndarra
     return fs[int(num_samples * 0.025)], fs[int(num_samples * 0.975)]
 
 
-def paired_p(ref_total: np.ndarray, out_a: np.ndarray, match_a: np.ndarray,
-             out_b: np.ndarray, match_b: np.ndarray, resamples: int = 1000,
-             seed: int | None = 12345) -> np.ndarray:
+def paired_p(ref_total: IntArray, out_a: IntArray, match_a: IntArray,
+             out_b: IntArray, match_b: IntArray, resamples: int = 1000,
+             seed: int | None = 12345) -> FloatArray:
     """Per bucket, the p-value of the F-measure difference of two systems by paired
     bootstrap resampling of segments, with sacrebleu's draws and p-value (as `ulcdb
     compare`); 1 where the two systems' counts are the same on every segment."""
@@ -169,7 +172,7 @@ def word_accuracy(refs: Sequence[Sequence[str]], outs: Mapping[str, Sequence[Seq
     ref_total, out_total, matched = segment_counts(refs, outs, counts, cutoffs)
     r_sum = ref_total.sum(0)
     first = next(iter(outs))
-    extra: dict[str, tuple[np.ndarray, ...]] = {}
+    extra: dict[str, tuple[FloatArray, FloatArray, FloatArray]] = {}
     if resamples and len(refs):
         for system in outs:
             lo, hi = f_intervals(ref_total, out_total[system], matched[system], resamples,

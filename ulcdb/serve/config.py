@@ -9,9 +9,11 @@ import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from ulcdb.errors import InputError
 from ulcdb.store import data_dir
 
 HERE = Path(__file__).parent
@@ -32,17 +34,24 @@ def read_query(path: Path) -> CannedQuery:
     """A canned query file: header comments ``-- title:``, ``-- description:``,
     ``-- params: a, b`` and optionally ``-- pivot: COLUMN VALUE``, then the SQL."""
     head: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    pivot: tuple[str, str] | None = None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         m = HEADER.match(line)
         if not m:
             if line.strip() and not line.startswith("--"):
                 break
             continue
         head[m.group(1)] = m.group(2).strip()
+        if m.group(1) == "pivot":
+            match head["pivot"].split():
+                case [column, value]:
+                    pivot = column, value
+                case words:
+                    raise InputError(path, number, f"-- pivot wants two words, COLUMN VALUE, "
+                                                   f"not {len(words)}: {head['pivot']!r}")
     params = tuple(p.strip() for p in head.get("params", "").split(",") if p.strip())
-    pivot = tuple(head["pivot"].split()) if "pivot" in head else None
     return CannedQuery(path.stem, head.get("title", path.stem), head.get("description", ""),
-                       params, path.read_text(encoding="utf-8"), pivot)  # type: ignore[arg-type]
+                       params, path.read_text(encoding="utf-8"), pivot)
 
 
 def load_queries(folder: Path | None = None) -> list[CannedQuery]:
@@ -76,10 +85,11 @@ def expand_pivot(query: CannedQuery, mirror: Path) -> str:
     return query.sql.replace("{{pivot}}", cols)
 
 
-def metadata(mirror: Path, queries: list[CannedQuery] | None = None) -> dict:
+def metadata(mirror: Path, queries: list[CannedQuery] | None = None) -> dict[str, Any]:
     """datasette/metadata.yml with its ``store`` block filed under the mirror's database name
     and the canned queries added."""
-    meta = yaml.safe_load((data_dir("datasette") / "metadata.yml").read_text(encoding="utf-8"))
+    text = (data_dir("datasette") / "metadata.yml").read_text(encoding="utf-8")
+    meta: dict[str, Any] = yaml.safe_load(text)
     dbs = meta.setdefault("databases", {})
     block = dbs.pop("store", {})
     block["queries"] = {

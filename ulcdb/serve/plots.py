@@ -10,11 +10,24 @@ plus three cached script files.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from datasette.utils.asgi import Response
 
-from datasette import hookimpl  # type: ignore[attr-defined]
+if TYPE_CHECKING:  # datasette ships no types: its hookimpl named as the pluggy marker it is
+    from pluggy import HookimplMarker
+
+    hookimpl = HookimplMarker("datasette")
+else:
+    from datasette import hookimpl
+
+# Datasette's Database, Request and Datasette objects are untyped (Any). A Vega-Lite spec and
+# the rows embedded in it are JSON objects.
+Spec = dict[str, Any]
+Rows = list[dict[str, Any]]
+Params = dict[str, str]  # the plot's parameters, as chosen on the page
 
 
 @dataclass(frozen=True)
@@ -44,11 +57,11 @@ BY_SLUG = {p.slug: p for p in PLOTS}
 LEVELS = ["sys", "doc", "seg"]
 
 
-async def _values(db, sql: str, params: list | None = None) -> list:
+async def _values(db: Any, sql: str, params: list[str] | None = None) -> list[str]:
     return [r[0] for r in (await db.execute(sql, params or [])).rows]
 
 
-async def _choices(db) -> dict[str, list]:
+async def _choices(db: Any) -> dict[str, list[str]]:
     return {
         "testbed": await _values(db, "select name from testbed order by name"),
         "metric": await _values(db, "select distinct metric from sys_interval union "
@@ -61,7 +74,7 @@ async def _choices(db) -> dict[str, list]:
     }
 
 
-def _pick(request, name: str, choices: list, preferred: str | None = None) -> str:
+def _pick(request: Any, name: str, choices: list[str], preferred: str | None = None) -> str:
     value = request.args.get(name) or ""
     if value in choices:
         return value
@@ -70,7 +83,7 @@ def _pick(request, name: str, choices: list, preferred: str | None = None) -> st
     return choices[0] if choices else ""
 
 
-async def _system_scores(db, p: dict) -> tuple[dict, list]:
+async def _system_scores(db: Any, p: Params) -> tuple[Spec, Rows]:
     rows = (await db.execute(
         "select s.translator, s.role, s.value, i.seg_mean, i.lo, i.hi, s.higher_is_better "
         "from scores s left join sys_interval i on i.testbed = s.testbed and "
@@ -114,7 +127,7 @@ def _human_sql(level: str, ingested: bool) -> str:
             f"group by testbed, translator, {unit}")
 
 
-async def _metric_human(db, p: dict) -> tuple[dict, list]:
+async def _metric_human(db: Any, p: Params) -> tuple[Spec, Rows]:
     level = p["level"]
     ingested = (await db.execute(
         "select count(*) from assessments where criterion = :criterion and level = :level "
@@ -146,7 +159,7 @@ async def _metric_human(db, p: dict) -> tuple[dict, list]:
     return spec, data
 
 
-async def _metric_correlation(db, p: dict) -> tuple[dict, list]:
+async def _metric_correlation(db: Any, p: Params) -> tuple[Spec, Rows]:
     rows = (await db.execute(
         "select metric_a, metric_b, pearson, n from metric_corr where level = :level "
         "and refset = :refset and testbed = :testbed", p)).rows
@@ -184,7 +197,7 @@ def script_json(value: object) -> str:
     return text
 
 
-async def plot_page(request, datasette):
+async def plot_page(request: Any, datasette: Any) -> Response:
     slug = request.url_vars["slug"]
     plot = BY_SLUG.get(slug)
     if plot is None:
@@ -203,13 +216,13 @@ async def plot_page(request, datasette):
     }, request=request))
 
 
-async def plots_index(request, datasette):
+async def plots_index(request: Any, datasette: Any) -> Response:
     return Response.html(await datasette.render_template(
         "ulcdb_plots.html", {"plots": PLOTS}, request=request))
 
 
 @hookimpl
-def register_routes():
+def register_routes() -> list[tuple[str, Callable[[Any, Any], Awaitable[Response]]]]:
     from ulcdb.serve.compare_page import compare_page
 
     return [(r"^/-/plots$", plots_index), (r"^/-/plots/(?P<slug>[a-z-]+)$", plot_page),
