@@ -132,3 +132,48 @@ def test_compare_baseline_outside_the_systems_and_unknown(db: ulcdb.api.Database
     assert [r["system"] for r in rows] == ["sysD", "sysB"]  # the baseline joins, first
     with pytest.raises(UlcdbError, match=r"no system named 'sysE' \(did you mean sys"):
         db.compare("BLEU", baseline="sysE", refs="ref-A")
+
+
+def _doc_lines(doc: str) -> list[int]:
+    """0-based line numbers of the segments of ``doc`` (docs.tsv, read here)."""
+    rows = csv.DictReader(io.StringIO((PLAIN / "docs.tsv").read_text()), delimiter="\t")
+    return [int(r["seg_id"]) - 1 for r in rows if r["doc_id"] == doc]
+
+
+def test_meta_where_equals_scipy_on_the_slice(db: ulcdb.api.Database) -> None:
+    db.score("BLEU", level="seg")
+    lines = _doc_lines("madrid-metro")
+    result = db.meta("DA-raw", level="seg", metrics="BLEU", coefficients=["pearson"],
+                     where="doc_id = 'madrid-metro'", n_resamples=0)
+    (record,) = [r for r in result.to_pylist() if r["metric"] == "BLEU"]
+    bleu = {(r["translator"], int(r["unit"])): r["BLEU"]
+            for r in db.score("BLEU", level="seg").to_pylist()}
+    judged: dict[tuple[str, int], list[float]] = {}
+    for row in csv.DictReader(io.StringIO((SAMPLE / "human" / "da.tsv").read_text()),
+                              delimiter="\t"):
+        judged.setdefault((row["system"], int(row["seg_id"])), []).append(float(row["da_raw"]))
+    keys = sorted(k for k in judged if k[1] - 1 in lines and k[0] in SYSTEMS)
+    expected = pearsonr([bleu[k] for k in keys], [sum(judged[k]) / len(judged[k])
+                                                 for k in keys])[0]
+    assert record["n_items"] == len(keys) and record["pearson"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_compare_by_doc_equals_sacrebleu_per_document(db: ulcdb.api.Database) -> None:
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    rows = db.compare("BLEU", baseline="sysA", systems="sysB", refs="ref-A",
+                      by="doc").to_pylist()
+    ref = _lines(PLAIN / "refs" / "ref-A.en.txt")
+    hyps = {s: _lines(PLAIN / "systems" / f"{s}.en.txt") for s in ("sysA", "sysB")}
+    docs = {r["bucket"] for r in rows}
+    assert "madrid-metro" in docs and len(rows) == 2 * len(docs)
+    for doc in docs:
+        lines = _doc_lines(doc)
+        named = [(s, [hyps[s][i] for i in lines]) for s in ("sysA", "sysB")]
+        _, scores = PairedTest(named, {"BLEU": BLEU(references=[[ref[i] for i in lines]])},
+                               None, test_type="bs")()
+        got = {r["system"]: r for r in rows if r["bucket"] == doc}
+        for system, res in zip(scores["System"], scores["BLEU"], strict=True):
+            assert 100 * got[system]["score"] == pytest.approx(res.score, rel=1e-12)
+            assert got[system]["p_value"] == res.p_value

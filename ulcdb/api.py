@@ -35,8 +35,8 @@ from ulcdb.ingest.assessment_input import (
 from ulcdb.ingest.load import LoadReport, load_testbed
 from ulcdb.ingest.load_assessments import AssessmentReport, load_assessments
 from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
-from ulcdb.meta import MetaTask, evaluate
-from ulcdb.meta import select as meta_select
+from ulcdb.meta.evaluate import evaluate
+from ulcdb.meta.plan import meta_task
 from ulcdb.qarla import Scope, queen_rows
 from ulcdb.report import LEVELS, score_matrix
 from ulcdb.scoring import Scorer, plan_pairs, variant_of
@@ -145,31 +145,35 @@ class Database:
 
     def meta(self, criterion: str | None = None, *, level: str = "sys",
              metrics: str | None = None, testbed: str | None = None, refs: str | None = None,
-             coefficients: Sequence[str] = (), n_resamples: int = 1000,
+             systems: str | None = None, exclude: Sequence[str] = (),
+             exclude_human: bool = False, coefficients: Sequence[str] = (),
+             reading: str = "metric", where: str | None = None, n_resamples: int = 1000,
              seed: int = 1234) -> pa.Table:
         """Correlation of the stored scores with a human criterion, as `ulcdb meta` (every
         metric on the same items, human translations left out): one row per metric, variant
-        and coefficient, with its interval and n."""
-        name = testbed or self.store.only_testbed()
-        refset = meta_select.refset(self.store, name, refs)
-        chosen, _ = meta_select.metrics(self.store, name, refset, level, metrics)
-        task = MetaTask(testbed=name, level=level,
-                        criterion=meta_select.criterion(self.store, name, criterion),
-                        refset=refset, metrics=chosen, coefficients=tuple(coefficients),
-                        n_resamples=n_resamples, seed=seed)
+        and coefficient, with its interval and n. ``systems``/``exclude`` name translators
+        or sets, ``reading`` is metric, seg_mean or doc_mean (DR'), ``where`` an SQL
+        predicate over the segments (as `ulcdb meta --where`)."""
+        task, _ = meta_task(self.store, testbed=testbed, level=level, criterion=criterion,
+                            refs=refs, metrics=metrics, systems=systems,
+                            exclude=tuple(exclude), exclude_human=exclude_human,
+                            coefficients=tuple(coefficients), reading=reading, where=where,
+                            n_resamples=n_resamples, seed=seed)
         return pa.Table.from_pylist(evaluate(self.store, task).records())
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
                 refs: str | None = None, method: str = "bs", resamples: int | None = None,
-                seed: int = 12345, unit: str = "seg", where: str | None = None) -> pa.Table:
+                seed: int = 12345, unit: str = "seg", where: str | None = None,
+                by: str | None = None) -> pa.Table:
         """Paired significance tests as `ulcdb compare -f json` (missing scores computed
         first; metrics default to sacrebleu's BLEU, chrF, 1-TER): one row per system and
         metric; without ``baseline`` every pair is tested and the rows carry rank and
-        cluster."""
+        cluster. ``by`` (length, doc, domain, genre, orig-lang, set:NAME, where:SQL) runs the
+        same tests within each bucket of segments, named in the rows' ``bucket``."""
         from dataclasses import asdict
 
-        from ulcdb.compare import run
+        from ulcdb.compare import run, run_by
         from ulcdb.compare.plan import DEFAULT_METRICS, plan
 
         sel = self.select(metrics or DEFAULT_METRICS, testbed=testbed, systems=systems,
@@ -178,7 +182,7 @@ class Database:
         Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics, planned.pairs)
         task = planned.task(self.store, method=method, resamples=resamples, seed=seed,
                             unit=unit, where=where)
-        report = run(self.store, task)
+        report = run_by(self.store, task, by) if by else run(self.store, task)
         return pa.Table.from_pylist([{**asdict(r), "method": method,
                                       "n_samples": task.n_samples, "seed": seed}
                                      for r in report.results])

@@ -18,7 +18,6 @@ from ulcdb.outputs import file_option
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
     from ulcdb.meta import MetaReport, MetricComparison
-    from ulcdb.store import Store
 
 MetaFmt = Literal["table", "csv", "json", "latex"]
 Grouping = Literal["flat", "item", "system"]
@@ -40,16 +39,6 @@ def _ci_levels(spec: str) -> tuple[float, ...]:
         raise typer.BadParameter(f"--ci takes percentages between 1 and 100 like 95,99, not "
                                  f"{spec!r}")
     return tuple(v / 100 for v in values)
-
-
-def _excluded(store: Store, tid: int, specs: list[str], exclude_human: bool
-              ) -> tuple[str, ...]:
-    from ulcdb.meta import select
-
-    names = [n for spec in specs for n in select.translators(store, tid, spec)]
-    if exclude_human:
-        names += select.human_translations(store, tid)
-    return tuple(dict.fromkeys(names))
 
 
 def meta(
@@ -171,7 +160,8 @@ def meta(
     Example: ulcdb meta --protocol wmt24 -c MQM -m BLEU,chrF
     """
     from ulcdb.cli.meta_protocol import Selection, refuse, run_protocol
-    from ulcdb.meta import MetaTask, compare, comparison_records, evaluate, records_csv, select
+    from ulcdb.meta import compare, comparison_records, evaluate, records_csv, select
+    from ulcdb.meta.plan import meta_task
     from ulcdb.meta.protocol import Settings
     from ulcdb.scoring import imported_metrics
 
@@ -198,26 +188,21 @@ def meta(
                         "holds one CSV of results)")
     reading_name = "doc_mean" if dr else reading.replace("-", "_")
     with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        tid = store.testbed_id(name)
-        refset = select.refset(store, name, refs)
-        chosen, missing = select.metrics(store, name, refset, chosen_level, metrics)
+        task, missing = meta_task(
+            store, testbed=testbed, level=chosen_level, criterion=criterion, refs=refs,
+            metrics=metrics, systems=systems, exclude=tuple(exclude or []),
+            exclude_human=exclude_human, include_human=include_human,
+            items="own" if own_items else "common", variant=variant,
+            coefficients=tuple(select.split(coef)), grouping=grouping, threshold=threshold,
+            accuracy_ties=acc_ties, reading=reading_name, human_from=human,
+            min_segments=min_segments, resample=resample, n_resamples=bootstrap, seed=seed,
+            ci_levels=_ci_levels(ci), where=where)
         if missing:
             err_console.print(f"not scored yet, left out (run `ulcdb score` first): "
                               f"{', '.join(missing)}", style="yellow", highlight=False)
-        task = MetaTask(
-            testbed=name, level=chosen_level, criterion=select.criterion(store, name, criterion),
-            refset=refset, metrics=chosen,
-            systems=tuple(select.translators(store, tid, systems)) if systems else None,
-            exclude=_excluded(store, tid, exclude or [], exclude_human),
-            include_human=include_human, items="own" if own_items else "common",
-            variant=variant, coefficients=tuple(select.split(coef)), grouping=grouping,
-            threshold=threshold, accuracy_ties=acc_ties, reading=reading_name,
-            human_from=human, min_segments=min_segments,
-            resample=resample, n_resamples=bootstrap, seed=seed,
-            ci_levels=_ci_levels(ci), where=where)
         report = evaluate(store, task)
-        imported = imported_metrics(store, tid, refset, chosen)
+        imported = imported_metrics(store, store.testbed_id(task.testbed), task.refset,
+                                    list(task.metrics or ()))
     if imported:
         err_console.print(f"imported scores used as they are: {', '.join(imported)}",
                           highlight=False, soft_wrap=True)
