@@ -93,9 +93,6 @@ class Database:
         maps = [f"{k}={v}" for k, v in (mapping or {}).items()]
         items = read_assessment_file(Path(path), AssessmentFormat(fmt), criterion, maps, level,
                                      [])
-        if criterion:
-            for a in items:
-                a.criterion = a.criterion or criterion
         name = testbed or self.store.only_testbed()
         check_against_testbed(self.store, name, Path(path), AssessmentFormat(fmt), maps, items)
         return load_assessments(self.store, name, items, Path(path), replace=replace,

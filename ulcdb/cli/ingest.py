@@ -102,9 +102,6 @@ def ingest_assessments(
 
     bounds = ar.parse_scale(scale) if scale is not None else None
     items = read_assessment_file(path, fmt, criterion, mapping, level, rename)
-    if criterion:
-        for a in items:
-            a.criterion = a.criterion or criterion
     with open_store(create=True) as store:
         name = testbed or store.only_testbed()
         check_against_testbed(store, name, path, fmt, mapping, items)

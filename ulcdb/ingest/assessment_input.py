@@ -101,7 +101,8 @@ def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, st
 def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | None,
                          mapping: list[str], level: str, rename: list[str]
                          ) -> list[Assessment]:
-    """Read ``path`` in its format, with --rename OLD=NEW applied to every format."""
+    """Read ``path`` in its format, with --rename OLD=NEW applied to every format; rows that
+    name no criterion get ``criterion``."""
     if not path.exists():
         raise InputError(path, None, "no such file")
     renames = parse_renames(rename)
@@ -122,6 +123,9 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
         raise UlcdbError("NIST CSV files need --criterion (e.g. adequacy)")
     else:
         items = ar.read_nist_csv(path, criterion)
+    if criterion:
+        for a in items:
+            a.criterion = a.criterion or criterion
     return ar.rename_translators(items, renames)
 
 
