@@ -174,6 +174,15 @@ def test_wmt_row_of_another_language_pair_is_refused(db, tmp_path) -> None:
             message="language pair 'de-en', but test bed 'tiny' is en-de")
 
 
+def test_wmt_testbed_option_with_several_test_sets_names_the_second_one(db, tmp_path) -> None:
+    """Test sets in name order (other, tiny): the error points at tiny's first row, line 1."""
+    other = wmt_seg(UNITS[3:]).replace("\ttiny\t", "\tother\t")
+    path = write(tmp_path / "M.seg.tsv", wmt_seg(UNITS[:3]) + other)
+    refused(db, "ingest", "scores", path, "--testbed", "tiny", where=f"{path}:1: ",
+            message="--testbed names one test bed but the files hold 2 test sets / language "
+                    "pairs")
+
+
 # --- 6. mt-metrics-eval: several judges, no languages ----------------------------------------
 
 

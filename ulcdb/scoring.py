@@ -23,11 +23,22 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from ulcdb import __version__
+from ulcdb.annotation.model import Analysis
 from ulcdb.engines import Engine, LocalEngine
 from ulcdb.errors import StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
 from ulcdb.store import Store
+
+# What a family scores for one translator: its texts, or their analyses (``needs_analysis``).
+Inputs = list[str] | list[Analysis]
+# One task of a family run: the family, the target's inputs, per reference set its members'
+# inputs, the documents, the parameters and a label for progress and errors.
+FamilyTask = tuple[Family, Inputs, list[list[Inputs]], Documents, Params, str]
+# A score key: metric, target, reference set (ids) and variant.
+ScoreKey = tuple[int, int, int, str]
+# A value in a score column: ids, the variant, a score (None: missing), segment statistics.
+Cell = int | str | float | list[float] | None
 
 
 @dataclass(frozen=True)
@@ -141,12 +152,13 @@ def ensure_refset(store: Store, testbed_id: int, names: tuple[str, ...],
     return int(rid)
 
 
-def _family_task(args: tuple) -> list[dict[str, LevelScores]]:
+def _family_task(args: FamilyTask) -> list[dict[str, LevelScores]]:
     family, hyps, refsets, docs, params, _label = args
     return family.compute_many(hyps, refsets, docs, params)
 
 
-def _with_requirements(metrics: list[str], index: dict) -> list[str]:
+def _with_requirements(metrics: list[str], index: dict[str, tuple[Family, MetricSpec]]
+                       ) -> list[str]:
     """Built-in metrics plus what derived ones (x-b, x-i) are computed from (x and Ol)."""
     out: list[str] = []
     for m in metrics:
@@ -176,8 +188,8 @@ class Scorer:
         self.docs = Documents(tuple(r[0] for r in store.query(
             "select doc_id from segment where testbed_id = ? order by seg_id", [self.tid])))
         self._texts: dict[str, list[str]] = {}
-        self._analyses: dict[str, list] = {}
-        self._doc_analyses: dict[str, list] = {}
+        self._analyses: dict[str, list[Analysis]] = {}
+        self._doc_analyses: dict[str, list[Analysis]] = {}
         self._keys: dict[str, str] = {}
 
     def texts(self, name: str) -> list[str]:
@@ -187,7 +199,7 @@ class Scorer:
                 [self.ids[name]])]
         return self._texts[name]
 
-    def inputs(self, name: str, family: Family | None = None) -> list:
+    def inputs(self, name: str, family: Family | None = None) -> Inputs:
         """What a family scores: texts, or Analysis objects for a family with
         ``needs_analysis = True`` (annotated on demand, cached per translator)."""
         if family is None or not family.needs_analysis:
@@ -205,7 +217,7 @@ class Scorer:
             return self._with_documents(name)
         return self._analyses[name]
 
-    def _with_documents(self, name: str) -> list:
+    def _with_documents(self, name: str) -> list[Analysis]:
         """The analyses of ``name`` with each imported document analysis (a document DRS)
         attached to the first segment of its document."""
         if name not in self._doc_analyses:
@@ -237,7 +249,7 @@ class Scorer:
         done = {(t, r) for t, r, n in rows if n == len(metric_ids)}
         return [p for p in pairs if (p.target, p.refset) not in done]
 
-    def imported(self, metric_ids: list[int]) -> set[tuple[int, int, int, str]]:
+    def imported(self, metric_ids: list[int]) -> set[ScoreKey]:
         """(metric, target, reference set, variant) keys holding imported scores."""
         return {tuple(r) for r in self.store.query(
             "select k.metric_id, k.translator_id, k.refset_id, k.variant from imported_keys k "
@@ -318,7 +330,7 @@ class Scorer:
         Pairs whose target and references have identical texts to an earlier pair's (a system
         submitted twice, a reference equal to another) are scored once and copied."""
         self._check_texts(fam, todo)
-        first: dict[tuple, Pair] = {}
+        first: dict[tuple[str, ...], Pair] = {}
         for p in todo:
             first.setdefault((self._text_key(p.target), *map(self._text_key, p.refs)), p)
         unique = list(dict.fromkeys(first.values()))
@@ -326,9 +338,9 @@ class Scorer:
         for p in unique:
             by_target.setdefault(p.target, []).append(p)
         groups = list(by_target.values())
-        tasks = [(fam, self.inputs(g[0].target, fam),
-                  [[self.inputs(r, fam) for r in p.refs] for p in g],
-                  self.docs, self.params, f"{fam.name} of {g[0].target}") for g in groups]
+        tasks: list[FamilyTask] = [
+            (fam, self.inputs(g[0].target, fam), [[self.inputs(r, fam) for r in p.refs] for p in g],
+             self.docs, self.params, f"{fam.name} of {g[0].target}") for g in groups]
         computed: dict[Pair, dict[str, LevelScores]] = {}
         results = engine.map(_family_task, tasks, label=lambda t: t[-1])
         for group, group_results in zip(groups, results, strict=True):
@@ -397,12 +409,12 @@ class Scorer:
 class _Rows:
     """Score rows of one family run, gathered for one bulk insert per table."""
 
-    def __init__(self, skip: set[tuple[int, int, int, str]] | None = None) -> None:
-        self.seg: dict[str, list] = {k: [] for k in (*KEYS, "seg_id", "value", "stats")}
-        self.doc: dict[str, list] = {k: [] for k in (*KEYS, "doc_id", "value")}
-        self.sys: dict[str, list] = {k: [] for k in (*KEYS, "value")}
+    def __init__(self, skip: set[ScoreKey] | None = None) -> None:
+        self.seg: dict[str, list[Cell]] = {k: [] for k in (*KEYS, "seg_id", "value", "stats")}
+        self.doc: dict[str, list[Cell]] = {k: [] for k in (*KEYS, "doc_id", "value")}
+        self.sys: dict[str, list[Cell]] = {k: [] for k in (*KEYS, "value")}
         self.skip = skip or set()  # imported keys: left as they are
-        self.written: set[tuple[int, int, int, str]] = set()
+        self.written: set[ScoreKey] = set()
 
     def add(self, trid: int, rid: int, variant: str, batch: int,
             result: dict[str, LevelScores], ids: dict[str, int]) -> None:
@@ -422,7 +434,7 @@ class _Rows:
             _extend(self.sys, key, 1)
             self.sys["value"].append(sc.sys)
 
-    def keys(self) -> dict[str, list]:
+    def keys(self) -> dict[str, list[Cell]]:
         columns = ("metric_id", "translator_id", "refset_id", "variant")
         rows = sorted(self.written)
         return {c: [r[i] for r in rows] for i, c in enumerate(columns)}
@@ -436,6 +448,7 @@ class _Rows:
 KEYS = ("metric_id", "translator_id", "refset_id", "variant", "batch_id")
 
 
-def _extend(cols: dict[str, list], key: tuple, n: int) -> None:
+def _extend(cols: dict[str, list[Cell]], key: tuple[int | str, ...], n: int) -> None:
+    """``n`` copies of ``key`` (metric, target, reference set, variant, batch: ``KEYS``)."""
     for name, value in zip(KEYS, key, strict=True):
         cols[name] += [value] * n

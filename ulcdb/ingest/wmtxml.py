@@ -202,7 +202,7 @@ def _language(state: _State, side: str, element: etree._Element) -> None:
 
 
 def _required(path: Path, element: etree._Element, attribute: str) -> str:
-    value = element.get(attribute)
+    value: str | None = element.get(attribute)  # lxml ships no types
     if value is None or not value.strip():
         raise InputError(path, element.sourceline,
                          f"<{element.tag}> without a {attribute} attribute")

@@ -45,7 +45,7 @@ IGNORED = re.compile(r"^(Predictions saved in: |CacheInfo\()")
 DEFAULT_METRIC = "COMET"
 
 
-def target_of(path, line: int | None, label: str | None, names: Collection[str],
+def target_of(path: str | Path, line: int | None, label: str | None, names: Collection[str],
               target: str | None) -> str:
     if target:
         return target
@@ -93,7 +93,8 @@ def read_comet(path: str | Path, testbed: str, names: Collection[str], refs: tup
     return ScoreFrame.from_sets(sets, Source(str(path), "comet"), testbed)
 
 
-def _text_sets(path, data: bytes, names, refs, metric, target) -> list[ScoreSet]:
+def _text_sets(path: str | Path, data: bytes, names: Collection[str], refs: tuple[str, ...],
+               metric: str, target: str | None) -> list[ScoreSet]:
     sets: dict[tuple[str, str], ScoreSet] = {}
     for line, text in numbered_lines(path, data):
         seg, system = SEGMENT.match(text), SYSTEM.match(text)
@@ -111,7 +112,8 @@ def _text_sets(path, data: bytes, names, refs, metric, target) -> list[ScoreSet]
     return list(sets.values())
 
 
-def _json_sets(path, data: bytes, names, refs, metric, target, key: str) -> list[ScoreSet]:
+def _json_sets(path: str | Path, data: bytes, names: Collection[str], refs: tuple[str, ...],
+               metric: str, target: str | None, key: str) -> list[ScoreSet]:
     try:
         parsed = json.loads(data.decode("utf-8"))
     except RecursionError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ulcdb.errors import NotFound
 from ulcdb.interchange.load import DEFAULT_VARIANT
@@ -49,7 +50,7 @@ select * from export_scores($variant, $levels::varchar[], $testbeds::varchar[],
 """
 
 
-def _params(sel: Selection) -> dict:
+def _params(sel: Selection) -> dict[str, str | list[str]]:
     return {"variant": sel.variant, "levels": list(sel.levels), "testbeds": list(sel.testbeds),
             "metrics": list(sel.metrics), "targets": list(sel.targets),
             "refsets": list(sel.refsets)}
@@ -96,7 +97,7 @@ def score_sets(store: Store, sel: Selection) -> Iterator[tuple[str, ScoreSet]]:
     cursor = store.con.cursor()  # its own connection: callers may query while this streams
     try:
         cursor.execute(_SCORES, _params(sel))
-        current: tuple = ()
+        current: tuple[Any, ...] = ()  # (test bed, metric, target, refs, level) as DuckDB gives
         block: ScoreSet | None = None
         while rows := cursor.fetchmany(50_000):
             for testbed, metric, target, refs, level, doc_id, seg_id, value in rows:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest.load_assessments import store_assessments
+from ulcdb.ingest.model import Assessment, TestbedData
 from ulcdb.ingest.textio import check_file
 from ulcdb.interchange import comet, iqxml, mtme, nist, sacrebleu_json, table, wmt
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, load_scores, store_frame
@@ -259,7 +260,8 @@ def _import_tables(store: Store, req: ScoreImport) -> ImportReport:
 
 
 def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str],
-          req: ScoreImport) -> tuple[list[ScoreFrame], list[tuple[Path, list]], list[str]]:
+          req: ScoreImport
+          ) -> tuple[list[ScoreFrame], list[tuple[Path, list[Assessment]]], list[str]]:
     """(metric frames, human files with their items, notes) of a file or test-set folder."""
     counts = dict(zip(("seg", "doc"), store.query(
         "select (select count(*) from segment where testbed_id = $1), "
@@ -311,7 +313,8 @@ def _import_wmt(store: Store, req: ScoreImport) -> ImportReport:
                                                   else None) for p in req.details)}
     with store.transaction():
         testbeds = _wmt_testbeds(store, raw, req, plans)
-        refs = {tok: wmt.refs_of(tok, refsets) for tok, _ in wmt.distinct_keys(raw, "refset")}
+        refs = {tok: wmt.refs_of(tok, refsets)
+                for (tok,), _ in wmt.distinct_keys(raw, "refset")}
         notes = []
         if req.create_testbed:
             notes = _create_wmt_translators(store, raw, testbeds, refs)
@@ -336,17 +339,17 @@ def _wmt_files(paths: list[Path]) -> list[Path]:
 
 
 def _wmt_testbeds(store: Store, raw: wmt.WmtRaw, req: ScoreImport,
-                  plans: dict) -> dict[tuple[str, str], str]:
+                  plans: dict[str, TestbedData]) -> dict[tuple[str, str], str]:
     """(TESTSET, LP) -> test bed: --testbed, else TESTSET:LP, else TESTSET; created from the
     --details layout when asked."""
     keys = wmt.distinct_keys(raw, ("testset", "lp"))
     existing = {r[0] for r in store.query("select name from testbed")}
     if req.testbed and len(keys) > 1:
-        where = keys[1][2]
-        raise InputError(raw.sources[where["f"]].path, where["l"], "--testbed names one test "
+        where = keys[1][1]
+        raise InputError(raw.path(where), where.line, "--testbed names one test "
                          f"bed but the files hold {len(keys)} test sets / language pairs")
     out = {}
-    for testset, lp, where in keys:
+    for (testset, lp), where in keys:
         name = req.testbed or f"{testset}:{lp}"
         if name not in existing and not req.testbed and testset in existing:
             name = testset
@@ -359,7 +362,7 @@ def _wmt_testbeds(store: Store, raw: wmt.WmtRaw, req: ScoreImport,
                         if req.create_testbed else
                         "ingest it first, name it with --testbed, or use --create-testbed "
                         "--details FILE")
-                raise InputError(raw.sources[where["f"]].path, where["l"],
+                raise InputError(raw.path(where), where.line,
                                  f"no test bed for {testset} {lp}: {hint}")
         _check_lp(store, raw, name, lp, where)
         out[(testset, lp)] = name
@@ -369,21 +372,22 @@ def _wmt_testbeds(store: Store, raw: wmt.WmtRaw, req: ScoreImport,
     return out
 
 
-def _check_lp(store: Store, raw: wmt.WmtRaw, testbed: str, lp: str, where: dict) -> None:
+def _check_lp(store: Store, raw: wmt.WmtRaw, testbed: str, lp: str, where: wmt.FirstRow
+              ) -> None:
     """The LP column must be the test bed's language pair, where the test bed has one."""
     found = store.query("select src_lang, tgt_lang from testbed where name = ?", [testbed])
     src, tgt = found[0] if found else (None, None)
     if src and tgt and lp != f"{src}-{tgt}":
-        raise InputError(raw.sources[where["f"]].path, where["l"], f"language pair {lp!r}, but "
+        raise InputError(raw.path(where), where.line, f"language pair {lp!r}, but "
                          f"test bed {testbed!r} is {src}-{tgt}")
 
 
-def _create_wmt_translators(store: Store, raw: wmt.WmtRaw, testbeds: dict,
+def _create_wmt_translators(store: Store, raw: wmt.WmtRaw, testbeds: dict[tuple[str, str], str],
                             refs: dict[str, tuple[str, ...]]) -> list[str]:
     """Members of reference sets become references, every other target a system."""
     rows = wmt.distinct_keys(raw, ("testset", "lp", "refset", "system"))
     roles: dict[str, dict[str, str]] = {}
-    for testset, lp, refset, system, _ in rows:
+    for (testset, lp, refset, system), _ in rows:
         mine = roles.setdefault(testbeds[(testset, lp)], {})
         for ref in refs[refset]:
             mine[ref] = "reference"

@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 from lxml import etree
 
 from ulcdb.errors import InputError
-from ulcdb.interchange.fetch import Selection, score_sets, testbed_info
+from ulcdb.interchange.fetch import Selection, TestbedInfo, score_sets, testbed_info
 from ulcdb.interchange.model import (
     ScoreFrame,
     ScoreSet,
@@ -98,15 +98,15 @@ def read_iqxml(path: str | Path, testbed: str, names: Collection[str],
     return ScoreFrame.from_sets(sets.values(), source, testbed)
 
 
-def _attr(path: Path, element, name: str) -> str:
-    value = element.get(name)
+def _attr(path: Path, element: etree._Element, name: str) -> str:
+    value: str | None = element.get(name)  # lxml ships no types
     if value is None or not value.strip():
         raise InputError(path, element.sourceline, f"<{element.tag}> has no {name!r} attribute")
     return value.strip()
 
 
-def _check_folders(path: Path, root, folders: tuple[str, str], metric: str, target: str,
-                   refs: tuple[str, ...], names: Collection[str]) -> None:
+def _check_folders(path: Path, root: etree._Element, folders: tuple[str, str], metric: str,
+                   target: str, refs: tuple[str, ...], names: Collection[str]) -> None:
     target_dir, ref_dir = folders
     if target_dir != target:
         raise InputError(path, root.sourceline, f"the file scores {target!r} but lies in the "
@@ -119,7 +119,7 @@ def _check_folders(path: Path, root, folders: tuple[str, str], metric: str, targ
                          f"says {metric_of_file(path)!r}")
 
 
-def _segment(path: Path, s, block: ScoreSet, doc_id: str | None) -> None:
+def _segment(path: Path, s: etree._Element, block: ScoreSet, doc_id: str | None) -> None:
     if s.tag != "S":
         raise InputError(path, s.sourceline, f"expected <S n=...>, found <{s.tag}>")
     n = parse_position(path, s.sourceline, s.get("n") or "", "segment number n")
@@ -127,7 +127,7 @@ def _segment(path: Path, s, block: ScoreSet, doc_id: str | None) -> None:
               in_doc=doc_id)
 
 
-def _asiya_body(path: Path, root, sets: dict[str, ScoreSet]) -> None:
+def _asiya_body(path: Path, root: etree._Element, sets: dict[str, ScoreSet]) -> None:
     n_docs = n_segs = 0
     for doc in root:
         if doc.tag != "DOC":
@@ -147,7 +147,7 @@ def _asiya_body(path: Path, root, sets: dict[str, ScoreSet]) -> None:
     _check_count(path, root, "n_segments", n_segs, "<S> elements")
 
 
-def _check_count(path: Path, element, attr: str, found: int, what: str) -> None:
+def _check_count(path: Path, element: etree._Element, attr: str, found: int, what: str) -> None:
     declared = element.get(attr)
     if declared is None:
         return
@@ -186,7 +186,7 @@ def write_iqxml(store: Store, testbed: str, folder: str | Path, layout: str = "i
     sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets,
                     ("seg", "doc", "sys") if layout == "asiya" else ("seg", "sys"), sel.variant)
     info = testbed_info(store, testbed)
-    groups: dict[tuple, dict[str, ScoreSet]] = {}
+    groups: dict[tuple[str, str, tuple[str, ...]], dict[str, ScoreSet]] = {}
     for _, block in score_sets(store, sel):
         groups.setdefault((block.metric, block.target, block.refs), {})[block.level] = block
     written = []
@@ -224,8 +224,8 @@ def _iqmt_text(metric: str, target: str, ref: str, levels: dict[str, ScoreSet],
     return "\n".join(lines) + "\n"
 
 
-def _asiya_text(metric: str, target: str, ref: str, levels: dict[str, ScoreSet], info,
-                digits: int | None) -> str:
+def _asiya_text(metric: str, target: str, ref: str, levels: dict[str, ScoreSet],
+                info: TestbedInfo, digits: int | None) -> str:
     seg_by_doc: dict[str, list[tuple[int, float]]] = {}
     if "seg" in levels:
         for n, v in zip(levels["seg"].segs, levels["seg"].values, strict=True):

@@ -24,7 +24,9 @@ of rows take seconds.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -148,7 +150,7 @@ class _Loader:
 
     # -- helpers ------------------------------------------------------------------------------
     def _first(self, table: str, where: str, cols: str = "1",
-               params: list | None = None) -> tuple | None:
+               params: Sequence[Any] | None = None) -> tuple[Any, ...] | None:
         """First offending row (file order, then line) of ``table``; ``where`` and ``cols``
         are constants of this module, values come as ``params``."""
         rows = self.con.execute(
@@ -162,11 +164,12 @@ class _Loader:
         self.con.execute("select 1").fetchall()
         self.con.register(name, table)
 
-    def _value(self, sql: str, params: list | None = None):
+    def _value(self, sql: str, params: Sequence[Any] | None = None) -> Any:
+        """The first column of the first row (None without rows), as ``Store.scalar``."""
         rows = self.con.execute(sql, params or []).fetchall()
         return rows[0][0] if rows else None
 
-    def _fail(self, row: tuple | None, message: str) -> InputError:
+    def _fail(self, row: tuple[Any, ...] | None, message: str) -> InputError:
         """The error for a row a check found (its file and line)."""
         assert row is not None  # the check that failed found it
         return InputError(self.frame.sources[row[0]].path, row[1], message)
@@ -193,7 +196,8 @@ class _Loader:
         """Test beds and reference sets (created when missing) of the rows: ``_imp_refset``
         maps (test bed name, refs) to their ids."""
         keys = self.store.query("select distinct testbed, refs from _imp order by all")
-        cols: dict[str, list] = {k: [] for k in ("testbed", "refs", "testbed_id", "refset_id")}
+        cols: dict[str, list[object]] = {k: [] for k in ("testbed", "refs", "testbed_id",
+                                                         "refset_id")}
         tids: dict[str, int | None] = {}
         names: dict[int, dict[str, int]] = {}
         for testbed, refs in keys:
@@ -259,7 +263,9 @@ class _Loader:
                  if getattr(self.flags, k) is not None}
         return replace(info, **given)
 
-    def _check_entry(self, name: str, info: MetricInfo, entry: tuple) -> None:
+    def _check_entry(self, name: str, info: MetricInfo,
+                     entry: tuple[bool, float | None, float | None]) -> None:
+        """``info`` must agree with the catalogue's (higher is better, range min, max)."""
         higher, lo, hi = entry
         if info.higher_is_better is not None and info.higher_is_better != higher:
             raise Conflict(
@@ -290,7 +296,7 @@ class _Loader:
         belongs to (``_imp_res``)."""
         self.con.execute(named_query("import_resolved"))
 
-    def _original(self, rid: int) -> dict:
+    def _original(self, rid: int) -> dict[str, Any]:
         names = ("testbed", "target", "level", "doc_id", "seg", "in_doc")
         row = self.store.query(f"select {', '.join(names)} from _imp where rid = ?", [rid])[0]
         return dict(zip(names, row, strict=True))
@@ -340,7 +346,7 @@ class _Loader:
         if rows:
             raise self._coverage_error(rows[0])
 
-    def _coverage_error(self, row: tuple) -> InputError:
+    def _coverage_error(self, row: tuple[Any, ...]) -> InputError:
         file_no, _, metric_id, translator_id, refset_id, level, n, total, tid = row
         metric, target, refset = self.store.query(
             "select m.name, t.name, r.name from metric m, translator t, refset r "
@@ -391,7 +397,7 @@ class _Loader:
             f"variant {self.variant}); use --replace to replace them")
 
     def _insert(self) -> None:
-        batches: dict[str, list] = {"file_no": [], "batch_id": []}
+        batches: dict[str, list[int]] = {"file_no": [], "batch_id": []}
         per_file: dict[int, list[str]] = {}
         for number, name in self.store.query(
                 "select distinct r.file_no, m.name from _imp_res r join metric m "

@@ -23,12 +23,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ulcdb.errors import InputError
 from ulcdb.ingest import textio
+
+if TYPE_CHECKING:
+    import duckdb
 
 LEVELS = ("seg", "doc", "sys")
 MISSING = frozenset({"None", "none", "NA", ""})
@@ -110,7 +114,7 @@ class ScoreFrame:
 
     @property
     def rows(self) -> int:
-        return self.table.num_rows
+        return int(self.table.num_rows)
 
     def metric_names(self) -> list[str]:
         return sorted(pc.unique(self.table["metric"]).to_pylist())
@@ -131,7 +135,7 @@ class ScoreFrame:
     @classmethod
     def from_sets(cls, sets: Iterable[ScoreSet], source: Source, testbed: str,
                   metrics: dict[str, MetricInfo] | None = None) -> ScoreFrame:
-        cols: dict[str, list] = {name: [] for name in FRAME_SCHEMA.names}
+        cols: dict[str, list[object]] = {name: [] for name in FRAME_SCHEMA.names}
         for s in sets:
             n = len(s.values)
             cols["metric"] += [s.metric] * n
@@ -167,7 +171,7 @@ class ScoreFrame:
 # --- helpers shared by readers ----------------------------------------------------------------
 
 
-def to_arrow(relation) -> pa.Table:
+def to_arrow(relation: duckdb.DuckDBPyRelation) -> pa.Table:
     """A DuckDB relation (``con.sql(...)``) as an Arrow table: ``to_arrow_table`` in DuckDB 2,
     ``arrow`` before."""
     fetch = getattr(relation, "to_arrow_table", None) or relation.arrow

@@ -123,7 +123,7 @@ def read_mtme_metric(path: str | Path, testbed: str, roles: Mapping[str, str],
     return ScoreFrame.from_sets(sets.values(), Source(str(path), "mtme"), testbed)
 
 
-def _refs(path, token: str, roles: Mapping[str, str],
+def _refs(path: str | Path, token: str, roles: Mapping[str, str],
           src_refs: tuple[str, ...] | None) -> tuple[str, ...]:
     if token == "src":
         if not src_refs:
@@ -138,7 +138,7 @@ def _refs(path, token: str, roles: Mapping[str, str],
     return tuple(sorted(match_translator(path, t, roles) for t in token.split(".")))
 
 
-def _target(path, line: int, system: str, roles: Mapping[str, str]) -> str:
+def _target(path: str | Path, line: int, system: str, roles: Mapping[str, str]) -> str:
     try:
         return match_translator(path, system, roles)
     except InputError:
@@ -285,7 +285,8 @@ def _write_human(store: Store, folder: Path, info: TestbedInfo,
     rows = store.query("select criterion, level, translator, seg_id, doc_id, value "
                        "from judged_assessments where testbed = ? order by 1, 2, 3",
                        [info.name])
-    grouped: dict[tuple[str, str], dict[str, dict]] = {}
+    # (criterion, level) -> translator -> unit (segment number, document, None) -> value
+    grouped: dict[tuple[str, str], dict[str, dict[int | str | None, float | None]]] = {}
     for criterion, level, name, seg_id, doc_id, value in rows:
         unit = seg_id if level == "seg" else doc_id if level == "doc" else None
         grouped.setdefault((criterion, level), {}).setdefault(name, {})[unit] = value

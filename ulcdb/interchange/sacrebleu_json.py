@@ -26,9 +26,12 @@ import json
 import re
 from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Any
 
-from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.metrics.base import Metric
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.errors import InputError, UlcdbError
@@ -69,8 +72,8 @@ def read_sacrebleu(path: str | Path, testbed: str, names: Collection[str],
     return _read_sentences(path, data, testbed, target, refs)
 
 
-def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: str | None,
-               refs: tuple[str, ...] | None) -> ScoreFrame:
+def _read_json(path: str | Path, data: bytes, testbed: str, names: Collection[str],
+               target: str | None, refs: tuple[str, ...] | None) -> ScoreFrame:
     try:
         parsed = json.loads(data.decode("utf-8"))
     except RecursionError:
@@ -106,7 +109,8 @@ def _read_json(path, data: bytes, testbed: str, names: Collection[str], target: 
     return ScoreFrame.from_sets(sets, source, testbed, infos)
 
 
-def _multi_system(path, records: list[dict], names: Collection[str]) -> list[dict]:
+def _multi_system(path: str | Path, records: list[dict[str, Any]], names: Collection[str]
+                  ) -> list[dict[str, Any]]:
     """sacrebleu's multi-system JSON (``-i sys1 sys2 ... -f json``: one record per system,
     ``{"system": "sys1.de.txt", "BLEU": "34.2", "chrF2": "60.1"}``, paired tests with
     ``{"score": ...}`` objects) as one record per system and metric; the system is the
@@ -122,7 +126,7 @@ def _multi_system(path, records: list[dict], names: Collection[str]) -> list[dic
     return out
 
 
-def _system_of(path, number: int, given: str, names: Collection[str]) -> str:
+def _system_of(path: str | Path, number: int, given: str, names: Collection[str]) -> str:
     """The translator a sacrebleu system label names: itself, or its file name without the
     extensions (the longest translator name the file name starts with, then a dot)."""
     base = Path(given.removeprefix("Baseline: ")).name
@@ -135,7 +139,7 @@ def _system_of(path, number: int, given: str, names: Collection[str]) -> str:
     return found[0]
 
 
-def _from_layout(path, names: Collection[str]) -> tuple[str | None, bool]:
+def _from_layout(path: str | Path, names: Collection[str]) -> tuple[str | None, bool]:
     """``TARGET/REFSET.json`` as ``ulcdb export sacrebleu`` writes it: the target when the
     folder names a translator, and whether the file name is made of reference names."""
     p = Path(path)
@@ -143,7 +147,7 @@ def _from_layout(path, names: Collection[str]) -> tuple[str | None, bool]:
     return target, target is not None and all(r in names for r in p.stem.split("+"))
 
 
-def _read_sentences(path, data: bytes, testbed: str, target: str | None,
+def _read_sentences(path: str | Path, data: bytes, testbed: str, target: str | None,
                     refs: tuple[str, ...] | None) -> ScoreFrame:
     if not target or not refs:
         raise InputError(path, None, "sacrebleu sentence-level output does not say which system "
@@ -206,7 +210,7 @@ def write_sacrebleu(store: Store, testbed: str, folder: str | Path,
 
 
 def _summed_stats(store: Store, testbed: str, sel: Selection, metrics: list[str]
-                  ) -> list[tuple[str, str, int, str, list]]:
+                  ) -> list[tuple[str, str, int, str, list[float]]]:
     """(target, refset, references, metric, corpus statistics) of every stored pair, in
     target, reference set and sacrebleu's metric order; pairs without statistics skipped."""
     rows = store.query(

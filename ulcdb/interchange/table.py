@@ -98,7 +98,7 @@ def _all_strings(data: bytes, delimiter: str, fmt: str) -> dict[str, pa.DataType
     return {name: pa.string() for name in names}
 
 
-def _column_of(path, key: str, mapping: Mapping[str, str], columns: list[str]) -> str | None:
+def _column_of(path: Path, key: str, mapping: Mapping[str, str], columns: list[str]) -> str | None:
     if key in mapping:
         if mapping[key] not in columns:
             raise InputError(path, 1, f"no column {mapping[key]!r} (mapped as {key}); "

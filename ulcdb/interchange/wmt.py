@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 import numpy as np
@@ -73,6 +74,17 @@ class WmtRaw:
 
     table: pa.Table
     sources: list[Source]
+
+    def path(self, row: FirstRow) -> str:
+        """The file ``row`` is in (for error messages)."""
+        return self.sources[row.file_no].path
+
+
+class FirstRow(NamedTuple):
+    """Where a value first occurs: its file (index into ``WmtRaw.sources``) and line."""
+
+    file_no: int
+    line: int
 
 
 def _level_from_name(path: Path) -> str | None:
@@ -140,7 +152,7 @@ def _arrow_parse(data: bytes, level: str) -> pa.Table:
 def _python_parse(path: Path, data: bytes, level: str) -> pa.Table:
     """Line by line: exact errors, blank lines skipped."""
     names = COLUMNS[level]
-    cols: dict[str, list] = {k: [] for k in (*names, "line")}
+    cols: dict[str, list[object]] = {k: [] for k in (*names, "line")}
     for line, text in numbered_lines(path, data):
         fields = text.split("\t")
         if len(fields) != len(names):
@@ -190,8 +202,9 @@ def check_raw_values(raw: WmtRaw) -> None:
         raise InputError(path, line, f"segment number {seg!r} is not a whole number >= 1")
 
 
-def distinct_keys(raw: WmtRaw, column: str | tuple[str, ...]) -> list[tuple]:
-    """Distinct values of one or more columns, each with ``{"f": file_no, "l": line}`` of its
+def distinct_keys(raw: WmtRaw, column: str | tuple[str, ...]
+                  ) -> list[tuple[tuple[str, ...], FirstRow]]:
+    """Distinct values of one or more columns (a tuple, one value per column), each with its
     first row (for error messages)."""
     cols = [column] if isinstance(column, str) else list(column)
     table = raw.table.select([*cols, "file_no", "line"])
@@ -200,10 +213,11 @@ def distinct_keys(raw: WmtRaw, column: str | tuple[str, ...]) -> list[tuple]:
     grouped = table.append_column("_pos", position).group_by(cols).aggregate([("_pos", "min")])
     rows = sorted(zip(*[grouped[c].to_pylist() for c in cols], grouped["_pos_min"].to_pylist(),
                       strict=True), key=lambda r: r[:-1])
-    return [(*r[:-1], {"f": r[-1] >> 32, "l": r[-1] & 0xFFFFFFFF}) for r in rows]
+    return [(r[:-1], FirstRow(r[-1] >> 32, r[-1] & 0xFFFFFFFF)) for r in rows]
 
 
-def _mapped(column: pa.ChunkedArray, values: dict, kind: pa.DataType) -> pa.Array:
+def _mapped(column: pa.ChunkedArray, values: Mapping[str, object], kind: pa.DataType
+            ) -> pa.Array:
     """``column`` with each value replaced by ``values[value]`` (via its dictionary)."""
     encoded = column.combine_chunks().dictionary_encode()
     lookup = pa.array([values[v] for v in encoded.dictionary.to_pylist()], kind)

@@ -18,6 +18,7 @@ Per language pair (``input_details/<lp>.txt`` lists them) a scores-only test bed
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,7 +80,8 @@ def read_pair(root: Path, lp: str) -> Wmt20Pair:
     return pair
 
 
-def _tsv_rows(path: Path, needed: tuple[str, ...]):
+def _tsv_rows(path: Path, needed: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line, column -> field) of each row under the header line."""
     lines = numbered_lines(path)
     header_line, header = lines[0]
     names = header.split("\t")
@@ -93,7 +95,9 @@ def _tsv_rows(path: Path, needed: tuple[str, ...]):
         yield line, dict(zip(names, fields, strict=True))
 
 
-def _read_da(path: Path, lp: str, level: str, layout: dict, pair: Wmt20Pair) -> list[Assessment]:
+def _read_da(path: Path, lp: str, level: str, layout: dict[tuple[str, int], int],
+             pair: Wmt20Pair) -> list[Assessment]:
+    """DA of one level; ``layout``: (document, position in it) -> test-bed segment."""
     needed = {"seg": ("lp", "system", "doc_id", "seg_in_doc", "line_id"),
               "doc": ("lp", "system", "doc_id"),
               "sys": ("lp", "system", "is_human_translation", "is_outlier")}[level]
@@ -150,14 +154,14 @@ def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
     raw = wmt.read_wmt_raw(metric_files(root))
     raw = wmt.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))), raw.sources)
     wmt.check_raw_values(raw)
-    names = {m for (m, _) in wmt.distinct_keys(raw, "metric")}
+    names = {m for (m,), _ in wmt.distinct_keys(raw, "metric")}
     renames = {m: PREFIX + m for m in names if is_builtin_name(m)} | dict(rename or {})
     infos = {renames.get(m, m): MetricInfo(
         renames.get(m, m), higher_is_better=True,
         description=f"WMT20 metrics task: {m} as published (TER, CharacTER, EED negated)",
         reference_implementation="WMT20 metrics-task submission") for m in names}
-    refs = {tok: wmt.refs_of(tok, wmt.WMT20_REFSETS) for tok, _ in wmt.distinct_keys(raw,
-                                                                                     "refset")}
+    refs = {tok: wmt.refs_of(tok, wmt.WMT20_REFSETS)
+            for (tok,), _ in wmt.distinct_keys(raw, "refset")}
     testbeds = {(TESTSET, lp): pairs[lp].testbed.name for lp in lps}
     report = Wmt20Report()
     with store.transaction():
@@ -189,7 +193,7 @@ def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
 def _roles(raw: wmt.WmtRaw, pairs: dict[str, Wmt20Pair],
            refs: dict[str, tuple[str, ...]]) -> dict[str, dict[str, str]]:
     roles: dict[str, dict[str, str]] = {lp: {} for lp in pairs}
-    for lp, refset, system, _ in wmt.distinct_keys(raw, ("lp", "refset", "system")):
+    for (lp, refset, system), _ in wmt.distinct_keys(raw, ("lp", "refset", "system")):
         for ref in refs[refset]:
             roles[lp][ref] = "reference"
         roles[lp].setdefault(system, "system")

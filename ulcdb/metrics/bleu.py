@@ -194,7 +194,9 @@ class BleuFamily(Family):
         self, hyps: Sequence[str], refs: Sequence[Sequence[str]], params: Params
     ) -> list[Stats]:
         """sacrebleu's per-segment statistics ``[hyp_len, ref_len, matches.., totals..]``."""
-        return sacrebleu_scorer(params)._extract_corpus_statistics(hyps, refs)
+        # sacrebleu annotates Any: its rows are lists of ints (valid floats).
+        stats: list[Stats] = sacrebleu_scorer(params)._extract_corpus_statistics(hyps, refs)
+        return stats
 
     def compute(self, hyps: Sequence[str], refs: Sequence[Sequence[str]],
                 docs: Documents, params: Params) -> dict[str, LevelScores]:

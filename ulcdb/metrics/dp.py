@@ -31,6 +31,9 @@ from ulcdb.metrics.ling import (
 )
 
 LEVELS = range(1, 10)
+# Head-word chains of one length, counted: a chain is its items from the top down.
+Chains = Counter[tuple[str, ...]]
+
 UD_POS: tuple[str, ...] = (
     "ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON",
     "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X")
@@ -86,13 +89,13 @@ def tree_bags(a: Analysis, params: Params) -> tuple[Bag, Bag, Bag]:
     return levels, cats, rels
 
 
-def chains(a: Analysis, kind: str, params: Params) -> dict[int, Counter]:
+def chains(a: Analysis, kind: str, params: Params) -> dict[int, Chains]:
     """Head-word chains by length: item sequences along downward paths, length 1..9."""
     def item(j: int) -> str:
         t = a.tokens[j]
         return word(t.form, params) if kind == "w" else (t.tag if kind == "c" else t.deprel) or ""
 
-    out: dict[int, Counter] = {n: Counter() for n in LEVELS}
+    out: dict[int, Chains] = {n: Counter() for n in LEVELS}
     for i in range(len(a.tokens)):
         path = [item(j) for j in ancestors(a, i)[: max(LEVELS)]]
         for n in range(1, len(path) + 1):
@@ -100,7 +103,7 @@ def chains(a: Analysis, kind: str, params: Params) -> dict[int, Counter]:
     return out
 
 
-def hwc_scores(hyp: dict[int, Counter], ref: dict[int, Counter], kind: str) -> dict[str, float]:
+def hwc_scores(hyp: dict[int, Chains], ref: dict[int, Chains], kind: str) -> dict[str, float]:
     out: dict[str, float] = {}
     acc, seen = 0.0, 0
     for n in LEVELS:

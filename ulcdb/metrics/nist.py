@@ -100,8 +100,8 @@ def segment_stats(
 
 
 def _counted_stats(
-    hyp_len: int, hyp_counts: Counter, ref_counts: Sequence[Counter], ref_len: int,
-    info: InformationWeights, memo: dict | None = None,
+    hyp_len: int, hyp_counts: Counter[Ngram], ref_counts: Sequence[Counter[Ngram]], ref_len: int,
+    info: InformationWeights, memo: dict[Ngram, float] | None = None,
 ) -> Stats:
     """``segment_stats`` from the n-gram counts of the hypothesis and of each reference.
 
@@ -217,7 +217,7 @@ class NistFamily(Family):
         prepare = sacrebleu_scorer(params)._preprocess_segment
         hyp_tokens = [prepare(line).split() for line in hyps]
         hyp_counts = [Counter(ngrams(tokens)) for tokens in hyp_tokens]
-        per_ref: dict[int, tuple[list[Counter], list[int], Counter]] = {}
+        per_ref: dict[int, tuple[list[Counter[Ngram]], list[int], Counter[Ngram]]] = {}
         for refs in refsets:
             for ref in refs:
                 if id(ref) in per_ref:
@@ -231,7 +231,7 @@ class NistFamily(Family):
             parts = [per_ref[id(ref)] for ref in refs]
             counts = parts[0][2] if len(parts) == 1 else _MergedCounts([p[2] for p in parts])
             info = InformationWeights(counts, sum(sum(lengths) for _, lengths, _ in parts))
-            memo: dict = {}
+            memo: dict[Ngram, float] = {}
             stats = [
                 _counted_stats(len(tokens), hyp_counts[i], [p[0][i] for p in parts],
                                sum(p[1][i] for p in parts), info, memo)
@@ -241,16 +241,17 @@ class NistFamily(Family):
         return out
 
 
-class _MergedCounts(dict):
+class _MergedCounts(dict[Ngram, int]):
     """The counts of several references' n-grams together, summed on lookup.
 
     Its keys are those of ``Counter(chain(...))`` over the references in order, in the same
     order (first occurrence); a lookup sums the references' integer counts, so every
-    information weight is the one the merged counter gives.
+    information weight is the one the merged counter gives.  The stored values are 0
+    placeholders: only ``keys()`` and ``[]`` read it (``InformationWeights``).
     """
 
-    def __init__(self, parts: Sequence[Counter]) -> None:
-        super().__init__(dict.fromkeys(chain.from_iterable(parts)))
+    def __init__(self, parts: Sequence[Counter[Ngram]]) -> None:
+        super().__init__(dict.fromkeys(chain.from_iterable(parts), 0))
         self._gets = [part.get for part in parts]
 
     def __getitem__(self, gram: Ngram) -> int:
