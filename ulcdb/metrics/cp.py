@@ -25,6 +25,7 @@ from ulcdb.metrics.base import SYNTACTIC, Params
 from ulcdb.metrics.ling import (
     STAR,
     SegmentFamily,
+    SegmentRules,
     prefixed,
     span_bag,
     type_scores,
@@ -106,28 +107,6 @@ def cp_scores(hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
     return out
 
 
-class CpFamily(SegmentFamily):
-    """CP-STM(i)-l, CP-Op-t, CP-Oc-t and their * averages."""
-
-    name = "CP"
-    level = SYNTACTIC
-    languages = frozenset({"en"})
-    language_note = ("its constituents are projected from dependencies with English PTB tags "
-                     "(no trained constituency parser here)")
-    implementation = _IMPL
-    tool = "|parser:spacy-dep-projected|stm:subpaths-clipped-precision"
-    layer = CONSTITUENT
-
-    def names(self) -> list[str]:
-        return metric_names()
-
-    def describe(self, name: str) -> str:
-        return _describe(name)
-
-    def segment_scores(self, hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
-        return cp_scores(hyp, ref, params)
-
-
 def _describe(name: str) -> str:
     if name.startswith("CP-STM"):
         head, n = name.rsplit("-", 1)
@@ -145,3 +124,17 @@ def _describe(name: str) -> str:
             f"Average lexical overlapping over every {scope} present"
             + (" (ROOT/TOP excluded)." if kind == "Oc" else "."))
     return f"{name}: {what}{_COMMON}{_STAND_IN}"
+
+
+class CpFamily(SegmentFamily):
+    """CP-STM(i)-l, CP-Op-t, CP-Oc-t and their * averages."""
+
+    name = "CP"
+    level = SYNTACTIC
+    languages = frozenset({"en"})
+    language_note = ("its constituents are projected from dependencies with English PTB tags "
+                     "(no trained constituency parser here)")
+    implementation = _IMPL
+    tool = "|parser:spacy-dep-projected|stm:subpaths-clipped-precision"
+    layer = CONSTITUENT
+    rules = SegmentRules(metric_names, _describe, cp_scores)

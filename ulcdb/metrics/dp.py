@@ -25,6 +25,7 @@ from ulcdb.metrics.ling import (
     STAR,
     Bag,
     SegmentFamily,
+    SegmentRules,
     prefixed,
     type_scores,
     word,
@@ -126,25 +127,6 @@ def dp_scores(hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
     return out
 
 
-class DpFamily(SegmentFamily):
-    """DP-Ol-l, DP-Oc-t, DP-Or-t (with * averages), DP-HWC(i)-{w,c,r}-l."""
-
-    name = "DP"
-    level = SYNTACTIC
-    implementation = _IMPL
-    tool = "|parser:spacy-dep|hwc:clipped-precision"
-    layer = None
-
-    def names(self) -> list[str]:
-        return metric_names()
-
-    def describe(self, name: str) -> str:
-        return _describe(name)
-
-    def segment_scores(self, hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
-        return dp_scores(hyp, ref, params)
-
-
 def _describe(name: str) -> str:
     if name.startswith("DP-HWC"):
         head, kind, n = name.rsplit("-", 2)
@@ -172,3 +154,14 @@ def _describe(name: str) -> str:
                 if t != STAR else "Average lexical overlapping over every relation present "
                 "(the root's subtree, i.e. the whole sentence, excluded).")
     return f"{name}: {what}{_COMMON}{_STAND_IN}"
+
+
+class DpFamily(SegmentFamily):
+    """DP-Ol-l, DP-Oc-t, DP-Or-t (with * averages), DP-HWC(i)-{w,c,r}-l."""
+
+    name = "DP"
+    level = SYNTACTIC
+    implementation = _IMPL
+    tool = "|parser:spacy-dep|hwc:clipped-precision"
+    layer = None
+    rules = SegmentRules(metric_names, _describe, dp_scores)

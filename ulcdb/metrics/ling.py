@@ -141,15 +141,27 @@ def prefixed(prefix: str, scores: dict[str, float]) -> dict[str, float]:
     return {f"{prefix}-{t}": v for t, v in scores.items()}
 
 
+@dataclass(frozen=True)
+class SegmentRules:
+    """What a segment-scored family is made of: its metric names, their descriptions and
+    the scores of one hypothesis analysis against one reference analysis."""
+
+    names: Callable[[], list[str]]
+    describe: Callable[[str], str]
+    scores: Callable[[Analysis, Analysis, Params], dict[str, float]]
+
+
 class SegmentFamily(Family):
     """A linguistic family scored segment by segment: the maximum over references per
-    segment, documents and system as means of the segment scores (NULLs left out)."""
+    segment, documents and system as means of the segment scores (NULLs left out).
+    A family gives its ``rules`` (or overrides the three methods that read them)."""
 
     version = "1"
     needs_analysis = True
     level: str
     implementation: str
     layer: str | None = None  # span layer without which the scores are NULL
+    rules: SegmentRules | None = None
 
     @property
     def tool(self) -> str:
@@ -157,14 +169,19 @@ class SegmentFamily(Family):
         string, or computes it from the resources installed, as TINE)."""
         return ""
 
+    def _rules(self) -> SegmentRules:
+        if self.rules is None:
+            raise NotImplementedError(f"{type(self).__name__} gives no rules")
+        return self.rules
+
     def names(self) -> list[str]:
-        raise NotImplementedError
+        return self._rules().names()
 
     def describe(self, name: str) -> str:
-        raise NotImplementedError
+        return self._rules().describe(name)
 
     def segment_scores(self, hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
-        raise NotImplementedError
+        return self._rules().scores(hyp, ref, params)
 
     def specs(self) -> Sequence[MetricSpec]:
         return [MetricSpec(n, self.name, self.describe(n), self.level,

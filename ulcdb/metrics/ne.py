@@ -15,6 +15,7 @@ from ulcdb.metrics.ling import (
     STAR,
     Bag,
     SegmentFamily,
+    SegmentRules,
     prefixed,
     span_bag,
     type_scores,
@@ -83,11 +84,4 @@ class NeFamily(SegmentFamily):
     tool = "|ner:spacy"
     layer = ENTITY
 
-    def names(self) -> list[str]:
-        return metric_names()
-
-    def describe(self, name: str) -> str:
-        return _describe(name)
-
-    def segment_scores(self, hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
-        return ne_scores(hyp, ref, params)
+    rules = SegmentRules(metric_names, _describe, ne_scores)

@@ -18,6 +18,7 @@ from ulcdb.metrics.ling import (
     STAR,
     Bag,
     SegmentFamily,
+    SegmentRules,
     prefixed,
     type_scores,
     word,
@@ -74,28 +75,6 @@ def sr_scores(hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
     return out
 
 
-class SrFamily(SegmentFamily):
-    """SR-Or(v)-t, SR-Or(v)-*, SR-Mr(v)-t, SR-Mr(v)-*, SR-Or(v)."""
-
-    name = "SR"
-    level = SHALLOW_SEMANTIC
-    languages = frozenset({"en"})
-    language_note = ("its semantic roles are derived from dependencies with English rules "
-                     "(no trained SRL here)")
-    implementation = _IMPL
-    tool = "|srl:spacy-dep-rules"
-    layer = ROLE
-
-    def names(self) -> list[str]:
-        return metric_names()
-
-    def describe(self, name: str) -> str:
-        return _describe(name)
-
-    def segment_scores(self, hyp: Analysis, ref: Analysis, params: Params) -> dict[str, float]:
-        return sr_scores(hyp, ref, params)
-
-
 def _describe(name: str) -> str:
     parts = name.split("-", 2)
     kind, t = parts[1], (parts[2] if len(parts) > 2 else None)
@@ -111,3 +90,17 @@ def _describe(name: str) -> str:
         what = (f"Lexical matching of whole role fillers of type {t}." if t != STAR else
                 "Average lexical matching over every role type present (Matching(*)).")
     return f"{name}: {what}{bound}{_COMMON}{_STAND_IN}"
+
+
+class SrFamily(SegmentFamily):
+    """SR-Or(v)-t, SR-Or(v)-*, SR-Mr(v)-t, SR-Mr(v)-*, SR-Or(v)."""
+
+    name = "SR"
+    level = SHALLOW_SEMANTIC
+    languages = frozenset({"en"})
+    language_note = ("its semantic roles are derived from dependencies with English rules "
+                     "(no trained SRL here)")
+    implementation = _IMPL
+    tool = "|srl:spacy-dep-rules"
+    layer = ROLE
+    rules = SegmentRules(metric_names, _describe, sr_scores)
