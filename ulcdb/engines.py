@@ -19,9 +19,10 @@ What Ray costs over local processes, and what keeps it low:
 - Inputs several tasks read (a reference's analyses, read by every target scored against
   it) are ``share``-d: pickled and put in the object store once per run, and unpickled once
   per worker (a per-process cache), instead of being pickled into every task.
-- Tasks and results cross as plain ``pickle`` bytes: Ray's own serialiser (cloudpickle)
-  calls a Python hook for every object, which for analyses (tens of thousands of small
-  token objects per text batch) costs more than the work it carries.
+- Tasks cross as ``pickle`` bytes in which each shared value is a persistent id (its key);
+  the worker resolves it from its cache or from the object the task names.  Pickling 500
+  analyses takes about 0.3 s each way (measured on the 2-core machine, busy), and a
+  reference's analyses were pickled into every task scored against it, in every family.
 - The local cluster starts without the dashboard and usage statistics, so its processes
   take no CPU from the workers.
 """
