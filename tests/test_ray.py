@@ -71,3 +71,24 @@ def test_engine_errors_are_one_line(tmp_path: Path) -> None:
     assert ulcdb(db, "init").exit_code == 0
     result = ulcdb(db, "annotate", "--address", "auto")
     assert result.exit_code == 1 and "--address is for --engine ray" in result.output
+
+
+def test_shared_inputs_cross_once_and_are_unpickled_once_per_worker() -> None:
+    # What a Ray worker runs (engines._call), without a cluster: the task names its shared
+    # value by key; the first call unpickles the bytes it is given, later calls in the same
+    # worker take the cached value (here they are handed other bytes, which must go unread).
+    import pickle
+
+    from ulcdb.engines import _CACHE, Shared, _call, _dumps
+
+    value = [0.25, "Mr Smith", ("NN", 3)]
+    handle = Shared("test-key")
+    payload, keys = _dumps((repr, (handle, [handle], 7)))
+    assert keys == ["test-key"]
+    assert b"Mr Smith" not in payload  # the value is not pickled into the task
+    _CACHE.pop("test-key", None)
+    first = pickle.loads(_call(payload, keys, pickle.dumps(value)))
+    assert first == repr((value, [value], 7))
+    again = pickle.loads(_call(payload, keys, pickle.dumps(["other"])))
+    assert again == first
+    _CACHE.pop("test-key", None)
