@@ -44,7 +44,7 @@ from ulcdb.workers import init_worker
 
 ENGINES = ("local", "ray")
 RETRIES = 2
-CACHED = 32  # shared inputs a Ray worker keeps unpickled (least recently used go first)
+CACHED = 32  # shared inputs a worker process keeps unpickled (least recently used go first)
 
 
 class Engine(Protocol):
