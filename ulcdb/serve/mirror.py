@@ -460,6 +460,7 @@ def build_mirror(store_path: Path, out: Path | None = None,
             progress("copying the last mirror")
             shutil.copyfile(out, tmp)
         con = store.con
+        con.execute("set enable_progress_bar = false")  # serve shows its own
         lite = sqlite3.connect(tmp)
         try:
             lite.execute("pragma journal_mode = off")

@@ -4,9 +4,10 @@ with a fingerprint of what it was built from.  The mirror keeps the fingerprints
 manifest table; a rebuild copies the old mirror and rewrites only the parts whose fingerprint
 changed, deletes the parts that are gone, and appends the new ones.
 
-Fingerprints are DuckDB's ``hash`` of every row summed (order-free, duplicates counted) with
-the row count: of the rows a part copies (tables, score batches), or of the scores an analysis
-reads plus the dimension tables (test beds, translators, reference sets, segments, schema).
+Fingerprints are DuckDB's ``hash`` of every row (doubles rounded to 9 decimals) summed
+(order-free, duplicates counted) with the row count: of the rows a part copies (tables,
+score batches), or of the scores an analysis reads plus the dimension tables (test beds,
+translators, reference sets, segments, schema).
 """
 
 from __future__ import annotations
@@ -45,19 +46,30 @@ def digest(*items: object) -> str:
     return hashlib.md5(json.dumps(items, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def _row_hash(con: duckdb.DuckDBPyConnection, sql: str, params: list | None) -> str:
+    """``hash`` of a row of the query ``q``, doubles rounded to 9 decimals: DuckDB's parallel
+    sums differ in the last bits from run to run, which must not count as a change."""
+    rel = con.sql(sql, params=params) if params else con.sql(sql)
+    cols = []
+    for name, dtype in zip(rel.columns, rel.types, strict=True):
+        q = 'q."' + name.replace('"', '""') + '"'
+        cols.append(f"round({q}, 9)" if str(dtype).upper() in ("DOUBLE", "FLOAT") else q)
+    return f"hash({', '.join(cols)})" if cols else "0"
+
+
 def rows_fingerprint(con: duckdb.DuckDBPyConnection, sql: str,
                      params: list | None = None) -> str:
     """Row count and the sum of the rows' hashes of a query."""
-    rows = con.execute(f"select count(*), sum(hash(q))::varchar from ({sql}) q",
-                       params or []).fetchall()
+    rows = con.execute(f"select count(*), sum({_row_hash(con, sql, params)})::varchar "
+                       f"from ({sql}) q", params or []).fetchall()
     return f"{rows[0][0]}:{rows[0][1]}"
 
 
 def grouped_fingerprints(con: duckdb.DuckDBPyConnection, sql: str, keys: str,
                          params: list | None = None) -> dict[tuple, str]:
     """Fingerprints of a query's rows grouped by the columns ``keys`` (comma-separated)."""
-    rows = con.execute(f"select {keys}, count(*), sum(hash(q))::varchar from ({sql}) q "
-                       "group by all", params or []).fetchall()
+    rows = con.execute(f"select {keys}, count(*), sum({_row_hash(con, sql, params)})::varchar "
+                       f"from ({sql}) q group by all", params or []).fetchall()
     width = len(keys.split(","))
     return {tuple(r[:width]): f"{r[width]}:{r[width + 1]}" for r in rows}
 
