@@ -6,6 +6,11 @@ Peer, measured in the same run: copying every row of the store's `scores` view i
 (what the mirror did before it kept only what browsing shows), with the same copy routine;
 the ratio says what keeping less saves.
 
+Incremental case: the mirror of the store without one metric's scores (chrF deleted from a
+copy), then rebuilt for the full store, as `ulcdb serve` does after `ulcdb score -m chrF`:
+only the parts reading chrF are rewritten.  Time against the full build; the two mirrors
+must hold the same rows per table.
+
 Run: python benchmarks/bench_mirror.py [--shared ../shared] [--db ende-lex.duckdb]
 (without --db, or with one that does not exist yet, it builds the store: ingest with
 --tgt-lang de, MQM, `score -m LEX -G all`, about 3 minutes).
@@ -14,7 +19,9 @@ Run: python benchmarks/bench_mirror.py [--shared ../shared] [--db ende-lex.duckd
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +48,22 @@ def peer(db: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
+ADDED = "chrF"
+
+
+def incremental(db: Path, tmp: Path) -> tuple[float, float, int, int, dict[str, int]]:
+    """(full build of the store without ADDED, incremental rebuild with it, parts rewritten,
+    parts, rows per table)."""
+    before = tmp / "before.duckdb"
+    shutil.copy(db, before)
+    subprocess.run([sys.executable, "-m", "ulcdb", "--db", str(before), "delete", "scores",
+                    "-m", ADDED, "--yes"], check=True, stdout=subprocess.DEVNULL)
+    out = tmp / "incremental.sqlite"
+    first = build_mirror(before, out)
+    again = build_mirror(db, out)
+    return first.seconds, again.seconds, again.rewritten, again.parts, again.tables
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2]
@@ -60,10 +83,15 @@ def main() -> None:
         rows = sum(report.tables.values())
         naive = peer(db, Path(tmp) / "peer.sqlite")
         naive_size = (Path(tmp) / "peer.sqlite").stat().st_size / 1e6
+        before, again, rewritten, parts, tables = incremental(db, Path(tmp))
     print(f"mirror: {report.seconds:.1f} s, {size:.0f} MB, {rows} rows in "
           f"{len(report.tables)} tables (goals: < 20 s, < 300 MB)")
     print(f"peer (every score row, no index, no analysis): {naive:.1f} s, {naive_size:.0f} MB")
     print(f"ratio mirror/peer: time {report.seconds / naive:.2f}, size {size / naive_size:.2f}")
+    print(f"incremental: mirror without {ADDED} {before:.1f} s; rebuilt after adding {ADDED}: "
+          f"{again:.1f} s, {rewritten} of {parts} parts rewritten; ratio to the full build "
+          f"{again / report.seconds:.2f}; rows per table as the full build's: "
+          f"{tables == report.tables}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,15 @@ on the full WMT21 ru-en test bed, once on local processes and once on a local Ra
 the same cores, in one run.  Goal: Ray time / local time <= 1.15 on one machine (Ray pays
 for task shipping and result transfer; it wins once a cluster has more cores than one machine).
 
-Run: python benchmarks/bench_ray.py [--jobs 2] [--limit N] [--address ADDR]
+The steps alternate (local annotation, Ray annotation, local scoring, Ray scoring) so that a
+change in the machine's load during the run weighs on both engines alike; the load average
+is printed before and after.
+
+With --scaling it times the Ray suite alone on local clusters of 1, 2, ... --jobs CPUs and
+prints the speed-up over one CPU (without --address: a cluster's size is its own).
+
+Run: python benchmarks/bench_ray.py [--jobs 2] [--limit N] [--address ADDR] [--scaling]
+(the full test bed, 1000 segments x 12 translators, by default; --limit N: the first N)
 With --address the Ray run joins that cluster (``ray start --head`` on the head node,
 ``ray start --address HEAD:6379`` on each worker node, every node with ulcdb and its spaCy
 model installed) and the ratio shows the speed-up the cluster gives over this machine.
@@ -47,11 +55,25 @@ def run(db: Path, args: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def suite(db: Path, jobs: int, engine: list[str]) -> tuple[float, float]:
-    annotate = run(db, ["annotate", "-j", str(jobs), *engine])
-    score = run(db, ["score", "-m", METRICS, "-G", "all", "-j", str(jobs), "-f", "csv",
-                     *engine])
-    return annotate, score
+def steps(jobs: int) -> list[list[str]]:
+    return [["annotate", "-j", str(jobs)],
+            ["score", "-m", METRICS, "-G", "all", "-j", str(jobs), "-f", "csv"]]
+
+
+def same_scores(local: Path, ray: Path) -> bool:
+    """Whether the two stores hold the same scores (values, keys, signatures)."""
+    import duckdb
+
+    sql = ("select m.name, t.name, r.name, s.variant, s.seg_id, s.value, b.signature "
+           "from seg_score s join metric m using (metric_id) join translator t "
+           "using (translator_id) join refset r using (refset_id) join score_batch b "
+           "using (batch_id) order by all")
+    rows = []
+    for db in (local, ray):
+        con = duckdb.connect(str(db), read_only=True)
+        rows.append(con.execute(sql).fetchall())
+        con.close()
+    return len(rows[0]) > 0 and rows[0] == rows[1]
 
 
 def main() -> None:
@@ -59,22 +81,44 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="first N segments only")
     parser.add_argument("--address", default=None, help="a Ray cluster to run on")
+    parser.add_argument("--scaling", action="store_true",
+                        help="Ray alone on 1..--jobs CPUs: the speed-up over one")
     args = parser.parse_args()
     if not TB.is_dir():
         print(f"skipped: no {TB}")
         return
+    if args.scaling and args.address:
+        parser.error("--scaling times local clusters; it takes no --address")
     ray = ["--engine", "ray", *(["--address", args.address] if args.address else [])]
+    runs = ({f"ray x{j}": (ray, j) for j in range(1, args.jobs + 1)} if args.scaling else
+            {"local": ([], args.jobs), "ray": (ray, args.jobs)})
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        times = {}
-        for name, engine in (("local", []), ("ray", ray)):
-            db = Path(tmp) / f"{name}.duckdb"
+        dbs = {name: Path(tmp) / f"{name.replace(' ', '')}.duckdb" for name in runs}
+        for db in dbs.values():
             ingest(db, Path(tmp), args.limit)
-            times[name] = suite(db, args.jobs, engine)
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        for i in range(2):  # annotation, then scoring
+            for name, (engine, jobs) in runs.items():
+                times[name].append(run(dbs[name], [*steps(jobs)[i], *engine]))
+        first, last = list(dbs.values())[0], list(dbs.values())[-1]
+        same = same_scores(first, last)
+    segments = f"first {args.limit}" if args.limit else "all"
+    now = os.getloadavg()
+    print(f"WMT21 ru-en, {segments} segments; load average before {load[0]:.1f}/{load[1]:.1f}, "
+          f"after {now[0]:.1f}/{now[1]:.1f} (1/5 min)")
     for name, (annotate, score) in times.items():
-        print(f"{name:5}: annotate {annotate:6.1f} s, score {score:6.1f} s, "
+        print(f"{name:7}: annotate {annotate:6.1f} s, score {score:6.1f} s, "
               f"total {annotate + score:6.1f} s")
-    local, on_ray = sum(times["local"]), sum(times["ray"])
-    print(f"ratio ray/local: {on_ray / local:.2f} (goal <= 1.15 on {args.jobs} local cores)")
+    totals = {name: sum(t) for name, t in times.items()}
+    if args.scaling:
+        one = totals["ray x1"]
+        print("speed-up over one CPU: " + ", ".join(
+            f"{name[5:]} CPUs {one / t:.2f}" for name, t in totals.items()) +
+            f"; segment scores equal: {same}")
+        return
+    print(f"ratio ray/local: {totals['ray'] / totals['local']:.2f} (goal <= 1.15 on "
+          f"{args.jobs} local cores); segment scores equal: {same}")
 
 
 if __name__ == "__main__":

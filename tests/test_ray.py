@@ -1,6 +1,7 @@
 """Scale-out on Ray (issue 16): annotation and LEX scoring of the WMT21 ru-en sample on a
 local Ray cluster give the store a local run gives, row for row (values, signatures,
-annotations)."""
+annotations); both equal a serial run in one process (-j 1: no workers, nothing pickled or
+shared)."""
 
 from __future__ import annotations
 
@@ -23,17 +24,18 @@ def stores(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     bed = shared / "testbeds" / "wmt21_newstest2021_ruen" / "sample"
     folder = tmp_path_factory.mktemp("ray")
     out = {}
-    for engine in ("local", "ray"):
-        db = folder / f"{engine}.duckdb"
+    for name, engine, jobs in (("serial", "local", "1"), ("local", "local", "2"),
+                               ("ray", "ray", "2")):
+        db = folder / f"{name}.duckdb"
         steps = [("ingest", "testbed", bed / "segments_long.tsv", "--name", "ruen",
                   "--src-lang", "ru", "--tgt-lang", "en"),
-                 ("annotate", "-j", "2", "--engine", engine),
-                 ("score", "-m", METRICS, "-G", "all", "-j", "2", "--engine", engine,
+                 ("annotate", "-j", jobs, "--engine", engine),
+                 ("score", "-m", METRICS, "-G", "all", "-j", jobs, "--engine", engine,
                   "-f", "csv")]
         for step in steps:
             result = ulcdb(db, *step)
-            assert result.exit_code == 0, (engine, step, result.output)
-        out[engine] = db
+            assert result.exit_code == 0, (name, step, result.output)
+        out[name] = db
     import ray
 
     ray.shutdown()
@@ -48,13 +50,15 @@ def _rows(db: Path, sql: str) -> list[tuple]:
 def test_ray_store_equals_local_store(stores: dict[str, Path]) -> None:
     scores = ("select metric, translator, refset, variant, level, doc_id, seg_id, value "
               "from scores order by all")
-    local, ray = _rows(stores["local"], scores), _rows(stores["ray"], scores)
-    assert len(local) > 100_000 and local == ray
+    serial, local = _rows(stores["serial"], scores), _rows(stores["local"], scores)
+    assert len(serial) > 100_000 and serial == local == _rows(stores["ray"], scores)
     signatures = "select distinct family, signature from score_batch order by all"
-    assert _rows(stores["local"], signatures) == _rows(stores["ray"], signatures)
+    assert _rows(stores["serial"], signatures) == _rows(stores["local"], signatures) == \
+        _rows(stores["ray"], signatures)
     tokens = ("select text_hash, tok, sent, form, lemma, tag, pos, head, deprel from ann_token "
               "order by all")
-    assert _rows(stores["local"], tokens) == _rows(stores["ray"], tokens)
+    assert _rows(stores["serial"], tokens) == _rows(stores["local"], tokens) == \
+        _rows(stores["ray"], tokens)
 
 
 def test_a_rerun_on_ray_computes_nothing(stores: dict[str, Path]) -> None:
@@ -71,3 +75,24 @@ def test_engine_errors_are_one_line(tmp_path: Path) -> None:
     assert ulcdb(db, "init").exit_code == 0
     result = ulcdb(db, "annotate", "--address", "auto")
     assert result.exit_code == 1 and "--address is for --engine ray" in result.output
+
+
+def test_shared_inputs_cross_once_and_are_unpickled_once_per_worker() -> None:
+    # What a Ray worker runs (engines._call), without a cluster: the task names its shared
+    # value by key; the first call unpickles the bytes it is given, later calls in the same
+    # worker take the cached value (here they are handed other bytes, which must go unread).
+    import pickle
+
+    from ulcdb.engines import _CACHE, Shared, _call, _dumps
+
+    value = [0.25, "Mr Smith", ("NN", 3)]
+    handle = Shared("test-key")
+    payload, keys = _dumps((repr, (handle, [handle], 7)))
+    assert keys == ["test-key"]
+    assert b"Mr Smith" not in payload  # the value is not pickled into the task
+    _CACHE.pop("test-key", None)
+    first = pickle.loads(_call(payload, keys, pickle.dumps(value)))
+    assert first == repr((value, [value], 7))
+    again = pickle.loads(_call(payload, keys, pickle.dumps(["other"])))
+    assert again == first
+    _CACHE.pop("test-key", None)

@@ -338,9 +338,11 @@ class Scorer:
         for p in unique:
             by_target.setdefault(p.target, []).append(p)
         groups = list(by_target.values())
+        share = engine.share  # Ray: each translator's inputs shipped once, not per task
         tasks: list[FamilyTask] = [
-            (fam, self.inputs(g[0].target, fam), [[self.inputs(r, fam) for r in p.refs] for p in g],
-             self.docs, self.params, f"{fam.name} of {g[0].target}") for g in groups]
+            (fam, share(self.inputs(g[0].target, fam)),
+             [[share(self.inputs(r, fam)) for r in p.refs] for p in g],
+             share(self.docs), self.params, f"{fam.name} of {g[0].target}") for g in groups]
         computed: dict[Pair, dict[str, LevelScores]] = {}
         results = engine.map(_family_task, tasks, label=lambda t: t[-1])
         for group, group_results in zip(groups, results, strict=True):

@@ -38,7 +38,8 @@ def serve(
     open_browser: Annotated[bool, typer.Option("--open", help="Open a browser on it.")] = False,
     refresh: Annotated[bool | None, typer.Option(
         "--refresh/--no-refresh",
-        help="Rebuild the SQLite mirror first (default: only when the store changed).")
+        help="Rebuild the SQLite mirror whole first (default: rebuild what changed, when the "
+             "store changed).")
     ] = None,
     mirror: Annotated[Path | None, typer.Option(
         "--mirror", help="Mirror file (default: next to the store, STORE.sqlite).")] = None,
@@ -47,8 +48,9 @@ def serve(
 
     Datasette serves a SQLite mirror of the store, read-only: every table, every view, and
     ULC, QUEEN, KING and meta-evaluation materialised for the stored metric sets and criteria.
-    The mirror is rebuilt when the store changed since it was made (or with --refresh); the
-    DuckDB store itself is not locked while serving.  Ad-hoc SQL in the browser is SQLite's.
+    When the store changed since the mirror was made, only the mirror's parts whose sources
+    changed are rewritten (--refresh rewrites it whole); the DuckDB store itself is not
+    locked while serving.  Ad-hoc SQL in the browser is SQLite's.
 
     Example: ulcdb --db wmt21.duckdb serve --port 8001 --open
     """
@@ -67,10 +69,11 @@ def serve(
     if refresh or (refresh is None and not mirror_is_fresh(db, out)):
         with err_console.status("building the SQLite mirror") as status:
             report = build_mirror(db, out, progress=lambda step: status.update(
-                f"building the SQLite mirror: {step}"))
+                f"building the SQLite mirror: {step}"), full=bool(refresh))
         err_console.print(f"mirror {out}: {len(report.tables)} tables, "
                           f"{sum(report.tables.values())} rows, "
-                          f"{out.stat().st_size / 1e6:.0f} MB in {report.seconds:.1f} s")
+                          f"{out.stat().st_size / 1e6:.0f} MB in {report.seconds:.1f} s "
+                          f"({report.rewritten} of {report.parts} parts rewritten)")
         for what, why in report.skipped.items():
             err_console.print(f"  skipped {what}: {why}")
     with tempfile.TemporaryDirectory(prefix="ulcdb-serve-") as tmp:

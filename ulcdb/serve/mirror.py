@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -19,9 +20,22 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
-from ulcdb import stats
+from ulcdb import __version__, stats
 from ulcdb.errors import StoreError
 from ulcdb.metrics import combined, registry
+from ulcdb.serve.mirror_parts import (
+    MANIFEST,
+    Part,
+    Writer,
+    apply,
+    digest,
+    grouped_fingerprints,
+    part,
+    read_manifest,
+    rows_fingerprint,
+    tables_of,
+    write_manifest,
+)
 from ulcdb.store import Store
 
 BATCH = 50_000
@@ -55,6 +69,8 @@ class MirrorReport:
     tables: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    parts: int = 0  # tables, score batches, analysis macro calls, metrics' intervals
+    rewritten: int = 0  # parts written by this build (all of them on a full build)
 
 
 def mirror_path(store_path: Path) -> Path:
@@ -205,25 +221,21 @@ NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys"
                 "seg_score", "doc_score", "ling_backoff"}
 
 
-def _unwanted_derived(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """x-b / x-i metrics no materialised metric set names."""
-    wanted = {m for members in _metric_sets(con).values() for m in members}
-    return [m for m in combined.derived_names() if m not in wanted]
-
-
 def _n_refs(con) -> int:
     return con.execute("select coalesce(max(n), 0) from (select count(*) as n from translator "
                        "where role = 'reference' group by testbed_id)").fetchone()[0]
 
 
-def _interval_rows(con) -> Iterator[tuple]:
+def _interval_rows(con, metrics: list[str] | None = None) -> Iterator[tuple]:
     """95% bootstrap intervals of each system-level mean of segment scores: one shared
-    resampling of the segments (paired, seeded) for every metric, system and reference set."""
+    resampling of the segments (paired, seeded) for every metric, system and reference set
+    (of ``metrics``, or all)."""
     rows = con.execute(
         "select testbed, metric, translator, role, refset, variant, "
         "list(value order by seg_id) as v from scores "
         "where level = 'seg' and refset_kind = 'reference' "
-        "group by all order by all").fetchall()
+        "and ($1::varchar[] is null or list_contains($1::varchar[], metric)) "
+        "group by all order by all", [metrics]).fetchall()
     weights: dict[int, np.ndarray] = {}
     for testbed, metric, translator, role, refset, variant, values in rows:
         x = np.array([np.nan if v is None else v for v in values], dtype=float)
@@ -237,36 +249,42 @@ def _interval_rows(con) -> Iterator[tuple]:
                float(lo), float(hi), n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
 
 
-def _intervals(con, lite) -> int:
+def _intervals(con, lite, progress: Callable[[str], None],
+               metrics: list[str] | None = None) -> set[str]:
+    progress("sys_interval")
     names = ["testbed", "metric", "translator", "role", "refset", "variant", "seg_mean",
              "lo", "hi", "n_segments", "resamples", "seed"]
     types = ["TEXT"] * 6 + ["REAL"] * 3 + ["INTEGER"] * 3
     _create(lite, "sys_interval", names, types)
-    rows = list(_interval_rows(con))
+    rows = list(_interval_rows(con, metrics))
     lite.executemany(f"insert into sys_interval values ({', '.join('?' * 12)})", rows)
-    return len(rows)
+    return set()
 
 
-def _derived(con, lite, report: MirrorReport,
-             progress: Callable[[str], None]) -> None:
-    sets = _metric_sets(con)
+Job = tuple[str, str, list, dict[str, str], dict[str, str]]
+
+
+def _jobs(con, sets: dict[str, list[str]]) -> list[Job]:
+    """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
+    the column values that tell the part's rows in the table)."""
     n_refs = _n_refs(con)
     testbeds = [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
-    jobs: list[tuple[str, str, list | None, dict]] = []
+    jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
         for lvl in levels:
             jobs.append(("ulc", f"select * from ulc($1::varchar[], '{lvl}')", [members],
-                         {"metric_set": name}))
+                         {"metric_set": name}, {"metric_set": name, "level": lvl}))
         if n_refs >= 3:
             for lvl in levels:
                 jobs.append(("queen", f"select * from queen($1::varchar[], '{lvl}')", [members],
-                             {"metric_set": name}))
+                             {"metric_set": name}, {"metric_set": name, "level": lvl}))
         if n_refs >= 2:
             measures = "['single', 'ulc', 'queen']" if n_refs >= 4 else "['single', 'ulc']"
             for lvl in ("sys", "doc"):
                 jobs.append(("king", f"select * from king($1::varchar[], '{lvl}', "
-                             f"measures := {measures})", [members], {"metric_set": name}))
+                             f"measures := {measures})", [members],
+                             {"metric_set": name}, {"metric_set": name, "level": lvl}))
     for tb in testbeds:
         crits = [r[0] for r in con.execute(
             "select distinct criterion from assessments where testbed = ? order by 1",
@@ -279,26 +297,17 @@ def _derived(con, lite, report: MirrorReport,
             for refset in refsets:
                 for lvl in ("seg", "doc", "sys"):
                     for grouping in (("flat", "item") if lvl != "sys" else ("flat",)):
+                        extra = {"testbed": tb, "criterion": crit, "level": lvl,
+                                 "refset": refset, "grouping_by": grouping}
                         jobs.append(("meta_corr",
                                      f"select * from meta_corr($1, '{lvl}', $2, $3, "
                                      f"grouping_by := '{grouping}')", [tb, crit, refset],
-                                     {"testbed": tb, "criterion": crit, "level": lvl,
-                                      "refset": refset, "grouping_by": grouping}))
+                                     extra, extra))
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
         pool = _corr_metrics(sets) if lvl != "seg" else _seg_metrics(con)[:MAX_CORR_METRICS]
         jobs.append(("metric_corr", f"select * from metric_corr($1::varchar[], '{lvl}')",
-                     [pool], {}))
-    for table, sql, params, extra in jobs:
-        progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
-        try:
-            report.tables[table] = report.tables.get(table, 0) + _copy(
-                con, lite, table, sql, params, extra)
-        except duckdb.Error as exc:  # a macro that cannot run on this store: say so, go on
-            report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
-    report.tables["sys_interval"] = _intervals(con, lite)
-    for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
-        if table not in report.tables:
-            report.tables[table] = _copy(con, lite, table, sql, params, extra)
+                     [pool], {}, {"level": lvl}))
+    return jobs
 
 
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
@@ -333,53 +342,142 @@ def _running(pid: int) -> bool:
     return True
 
 
+# Tables every analysis depends on, besides the scores it reads.
+DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document",
+              "schema_info")
+# Changes whenever what a mirror holds or how it is written changes: older mirrors are then
+# rebuilt in full.
+MIRROR_FORMAT = f"2:{__version__}"
+
+
+def _plan(con: duckdb.DuckDBPyConnection, lite: sqlite3.Connection, report: MirrorReport,
+          progress: Callable[[str], None]) -> tuple[list[Part], dict[str, Writer]]:
+    """The parts of the mirror with their fingerprints, and how each table writes them."""
+    parts: list[Part] = []
+    writers: dict[str, Writer] = {}
+    objects = [r[0] for r in con.execute(
+        "select table_name from information_schema.tables where table_schema = 'main' "
+        "order by table_type, table_name").fetchall()]
+    fps: dict[str, str] = {}
+    for name in objects:
+        if name in NOT_MIRRORED or name in DERIVED_VIEWS:
+            continue
+        progress(f"fingerprints: {name}")
+        fps[name] = rows_fingerprint(con, f'select * from "{name}"')
+        parts.append(part(name, {}, fps[name]))
+        writers[name] = _whole(con, lite, name, f'select * from "{name}"', None, progress)
+    sets = _metric_sets(con)
+    wanted = {m for members in sets.values() for m in members}
+    params = [[m for m in combined.derived_names() if m not in wanted], _seg_metrics(con)]
+    if "scores" in objects:
+        progress("fingerprints: scores")
+        batches = grouped_fingerprints(con, DERIVED_VIEWS["scores"], "batch_id", params)
+        parts += [part("scores", {"batch_id": b}, fp) for (b,), fp in batches.items()] or [
+            part("scores", {}, "no scores")]
+        writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
+                                      "batch_id", len(batches), progress)
+    dims = digest(MIRROR_FORMAT, [fps.get(d) for d in DIMENSIONS])
+    by_metric: dict[str, list[str]] = {}
+    by_testbed: dict[str, list[str]] = {}
+    if "scores" in objects:
+        for (tb, metric), fp in sorted(grouped_fingerprints(
+                con, "select * from scores", "testbed, metric").items()):
+            by_metric.setdefault(metric, []).append(fp)
+            by_testbed.setdefault(tb, []).append(fp)
+    jobs = {}
+    for table, sql, job_params, extra, where in _jobs(con, sets):
+        inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
+                  if table == "meta_corr" else [by_metric.get(m) for m in job_params[0]])
+        p = part(table, where, digest(dims, sql, job_params, extra, inputs))
+        parts.append(p)
+        jobs[p.key] = (sql, job_params, extra)
+        writers.setdefault(table, _by_job(con, lite, table, jobs, report, progress))
+    constants = (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+    parts += [part("sys_interval", {"metric": m}, digest(dims, constants, fp))
+              for m, fp in by_metric.items()] or [part("sys_interval", {}, "no scores")]
+    writers["sys_interval"] = lambda ps: _intervals(con, lite, progress, [
+        dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
+    return parts, writers
+
+
+def _whole(con, lite, table: str, sql: str, params: list | None,
+           progress: Callable[[str], None]) -> Writer:
+    def write(_parts: list[Part]) -> set[str]:
+        progress(table)
+        _copy(con, lite, table, sql, params)
+        return set()
+    return write
+
+
+def _in_parts(con, lite, table: str, sql: str, params: list, column: str, n: int,
+              progress: Callable[[str], None]) -> Writer:
+    """Writes the rows of the parts asked for (values of ``column``), all of them at once."""
+    def write(parts: list[Part]) -> set[str]:
+        progress(f"{table} ({len(parts)} of {n} parts)")
+        values = [dict(p.where).get(column) for p in parts]
+        if len(parts) >= n or None in values:
+            _copy(con, lite, table, sql, params)
+        else:
+            picked = f"select * from ({sql}) s where list_contains(${len(params) + 1}, s.{column})"
+            _copy(con, lite, table, picked, [*params, values])
+        return set()
+    return write
+
+
+def _by_job(con, lite, table: str, jobs: dict[str, tuple[str, list, dict[str, str]]],
+            report: MirrorReport, progress: Callable[[str], None]) -> Writer:
+    """Writes each part with its own macro call; a call that cannot run on this store is
+    reported, left out of the manifest (so retried next time) and the build goes on."""
+    def write(parts: list[Part]) -> set[str]:
+        failed = set()
+        for p in parts:
+            sql, params, extra = jobs[p.key]
+            progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
+            try:
+                _copy(con, lite, table, sql, params, extra)
+            except duckdb.Error as exc:
+                report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
+                failed.add(p.key)
+        return failed
+    return write
+
+
 def build_mirror(store_path: Path, out: Path | None = None,
-                 progress: Callable[[str], None] = lambda _: None) -> MirrorReport:
-    """Write the SQLite mirror of the store at ``store_path``; returns what it holds."""
+                 progress: Callable[[str], None] = lambda _: None,
+                 full: bool = False) -> MirrorReport:
+    """Write the SQLite mirror of the store at ``store_path``; returns what it holds.  When
+    a mirror built by this version is there (and not ``full``), only the parts whose sources
+    changed are rewritten."""
     start = time.perf_counter()
     out = out or mirror_path(store_path)
     report = MirrorReport(out)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     remove_stale_temps(out)
+    old = None if full else _old_manifest(out)
     store = Store(store_path, read_only=True)
     try:
+        if old is not None:
+            progress("copying the last mirror")
+            shutil.copyfile(out, tmp)
         con = store.con
+        con.execute("set enable_progress_bar = false")  # serve shows its own
         lite = sqlite3.connect(tmp)
         try:
             lite.execute("pragma journal_mode = off")
             lite.execute("pragma synchronous = off")
-            objects = con.execute(
-                "select table_name, table_type from information_schema.tables "
-                "where table_schema = 'main' order by table_type, table_name").fetchall()
-            unwanted = _unwanted_derived(con)
-            for name, _kind in objects:
-                if name in NOT_MIRRORED:
-                    continue
-                progress(name)
-                if name in DERIVED_VIEWS:
-                    report.tables[name] = _copy(con, lite, name, DERIVED_VIEWS[name],
-                                                [unwanted, _seg_metrics(con)])
-                else:
-                    report.tables[name] = _copy(con, lite, name, f'select * from "{name}"')
-            _derived(con, lite, report, progress)
-            for table, indexes in INDEXES.items():
-                if table not in report.tables:
-                    continue
-                for cols in indexes:
-                    idx = f"idx_{table}_{'_'.join(cols)}"
-                    lite.execute(f'create index "{idx}" on "{table}" '
-                                 f'({", ".join(chr(34) + c + chr(34) for c in cols)})')
-            lite.execute(
-                "create table ulcdb_mirror (key text primary key, value text)")
-            lite.executemany("insert into ulcdb_mirror values (?, ?)", [
-                ("store", str(store_path.resolve())),
-                ("built_at", time.strftime("%Y-%m-%d %H:%M:%S")),
-                ("store_mtime", str(store_path.stat().st_mtime)),
-                ("skipped", json.dumps(report.skipped)),
-            ])
+            parts, writers = _plan(con, lite, report, progress)
+            manifest, changed, report.rewritten = apply(lite, parts, writers, old or {})
+            present = tables_of(lite)
+            for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
+                if table not in present:
+                    _copy(con, lite, table, sql, params, extra)
+            _finish(lite, store_path, report, manifest)
+            report.parts = len(parts)
             lite.commit()
-            lite.execute("analyze")
+            for name in ["analyze"] if old is None else [
+                    f'analyze "{t}"' for t in sorted(changed & tables_of(lite))]:
+                lite.execute(name)
             lite.commit()
         finally:
             lite.close()
@@ -395,6 +493,51 @@ def build_mirror(store_path: Path, out: Path | None = None,
         raise StoreError(f"cannot write the mirror {out}: {exc}") from exc
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _old_manifest(out: Path) -> dict[str, str] | None:
+    """The manifest of the mirror at ``out`` when this version built it."""
+    if not out.exists():
+        return None
+    try:
+        lite = sqlite3.connect(f"file:{out}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        manifest = read_manifest(lite)
+    finally:
+        lite.close()
+    if not manifest or manifest.pop(FORMAT_KEY, None) != MIRROR_FORMAT:
+        return None
+    return manifest
+
+
+FORMAT_KEY = "format"
+
+
+def _finish(lite: sqlite3.Connection, store_path: Path, report: MirrorReport,
+            manifest: dict[str, str]) -> None:
+    """Indexes, row counts, the manifest and what the mirror was built from."""
+    present = tables_of(lite)
+    for table, indexes in INDEXES.items():
+        if table not in present:
+            continue
+        for cols in indexes:
+            idx = f"idx_{table}_{'_'.join(cols)}"
+            lite.execute(f'create index if not exists "{idx}" on "{table}" '
+                         f'({", ".join(chr(34) + c + chr(34) for c in cols)})')
+    for table in sorted(t for t in present - {"ulcdb_mirror", MANIFEST}
+                        if not t.startswith("sqlite_")):
+        report.tables[table] = lite.execute(f'select count(*) from "{table}"').fetchall()[0][0]
+    write_manifest(lite, {**manifest, FORMAT_KEY: MIRROR_FORMAT})
+    lite.execute("drop table if exists ulcdb_mirror")
+    lite.execute("create table ulcdb_mirror (key text primary key, value text)")
+    lite.executemany("insert into ulcdb_mirror values (?, ?)", [
+        ("store", str(store_path.resolve())),
+        ("built_at", time.strftime("%Y-%m-%d %H:%M:%S")),
+        ("store_mtime", str(store_path.stat().st_mtime)),
+        ("skipped", json.dumps(report.skipped)),
+    ])
 
 
 def mirror_is_fresh(store_path: Path, out: Path | None = None) -> bool:

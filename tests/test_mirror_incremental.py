@@ -1,0 +1,128 @@
+"""The serve mirror is rebuilt incrementally (issue 15): after one more metric is scored only
+the parts that read it are rewritten (its score batches, the analyses of the sets holding it,
+its intervals), the rest keeps its rows untouched (same SQLite rowids), and the mirror holds
+what a full rebuild holds, table for table; deleted scores leave the mirror as well."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from serve_helpers import build_sample_store
+from typer.testing import CliRunner
+
+from ulcdb.cli.main import app
+from ulcdb.serve.mirror import build_mirror
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("incremental")
+    db = build_sample_store(folder / "s.duckdb")
+    report = build_mirror(db)
+    assert report.rewritten == report.parts > 50
+    return db, report.path
+
+
+def _run(db: Path, *args: str) -> None:
+    result = CliRunner().invoke(app, ["--db", str(db), *args])
+    assert result.exit_code == 0, result.output
+
+
+def _contents(path: Path) -> dict[str, list[tuple]]:
+    """Every table's rows in a fixed order (floats to 12 digits), without the bookkeeping."""
+    con = sqlite3.connect(path)
+    names = [r[0] for r in con.execute(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' "
+        "and name not in ('ulcdb_mirror', 'ulcdb_mirror_parts')")]
+    out = {}
+    for name in names:
+        rows = con.execute(f'select * from "{name}"').fetchall()
+        out[name] = sorted((tuple(round(v, 12) if isinstance(v, float) else v for v in r)
+                            for r in rows), key=repr)
+    out["indexes"] = sorted(con.execute(
+        "select name, tbl_name from sqlite_master where type = 'index'").fetchall())
+    con.close()
+    return out
+
+
+def _rowids(path: Path, sql: str) -> list[tuple]:
+    con = sqlite3.connect(path)
+    rows = con.execute(sql).fetchall()
+    con.close()
+    return sorted(rows, key=repr)
+
+
+def test_a_new_metric_rewrites_only_what_reads_it(built: tuple[Path, Path],
+                                                  tmp_path: Path) -> None:
+    db, mirror = tmp_path / "s.duckdb", tmp_path / "s.sqlite"
+    shutil.copy(built[0], db)
+    shutil.copy(built[1], mirror)
+    kept_scores = "select rowid, * from scores order by rowid"
+    kept_ulc = "select rowid, * from ulc where metric_set <> 'all' order by rowid"
+    before_scores, before_ulc = _rowids(mirror, kept_scores), _rowids(mirror, kept_ulc)
+    before_text = _rowids(mirror, "select rowid, * from translations")
+    _run(db, "score", "-m", "1-TER", "-G", "all", "--jobs", "1", "-f", "csv")
+    steps: list[str] = []
+    report = build_mirror(db, progress=steps.append)
+    assert report.path == mirror
+    # the TER family's two new mirrored batches (1 and 3 references), not the ten there
+    assert "scores (2 of 12 parts)" in steps
+    assert 0 < report.rewritten < report.parts / 2
+    # rows of the old batches, of the stored sets' ULC (1-TER is in no stored set) and of the
+    # translations were not rewritten: same rows under the same rowids
+    after_scores = _rowids(mirror, kept_scores)
+    assert len(after_scores) > len(before_scores)
+    assert set(before_scores) <= set(after_scores)
+    assert _rowids(mirror, kept_ulc) == before_ulc
+    assert _rowids(mirror, "select rowid, * from translations") == before_text
+    assert not any(s.startswith(("translations", "assessments", "ulc metrics_LEX"))
+                   for s in steps)
+    assert {"ulc all", "sys_interval", "metric_corr "} <= set(steps)
+    full = build_mirror(db, tmp_path / "full.sqlite", full=True)
+    assert full.rewritten == full.parts == report.parts
+    new, whole = _contents(mirror), _contents(full.path)
+    assert new == whole
+    # the rows added are those of the batches the store gained, and only those
+    import duckdb
+
+    duck = duckdb.connect(str(db), read_only=True)
+    gained = {r[0] for r in duck.execute("select batch_id from score_batch").fetchall()} - {
+        r[0] for r in _rowids(built[1], "select batch_id from score_batch")}
+    duck.close()
+    added = set(after_scores) - set(before_scores)
+    # (three batches: against 1, 2 and 3 references; the mirror keeps no 2-reference set)
+    assert len(gained) == 3 and len({r[-1] for r in added}) == 2
+    assert {r[-1] for r in added} < gained
+    con = sqlite3.connect(mirror)
+    assert con.execute("select count(*) from scores where metric = '1-TER'").fetchone()[0] > 0
+    assert con.execute("select count(*) from sys_interval where metric = '1-TER'"
+                       ).fetchone()[0] > 0
+
+
+def test_deleted_scores_leave_the_mirror(built: tuple[Path, Path], tmp_path: Path) -> None:
+    db, mirror = tmp_path / "s.duckdb", tmp_path / "s.sqlite"
+    shutil.copy(built[0], db)
+    shutil.copy(built[1], mirror)
+    _run(db, "delete", "scores", "-m", "BLEU", "-s", "sysA", "--yes")
+    report = build_mirror(db)
+    assert 0 < report.rewritten < report.parts
+    con = sqlite3.connect(mirror)
+    assert con.execute("select count(*) from scores where metric = 'BLEU' and "
+                       "translator = 'sysA'").fetchone()[0] == 0
+    assert con.execute("select count(*) from sys_interval where metric = 'BLEU' and "
+                       "translator = 'sysA'").fetchone()[0] == 0
+    assert con.execute("select count(*) from scores where metric = 'BLEU'").fetchone()[0] > 0
+    con.close()
+    assert _contents(mirror) == _contents(build_mirror(db, tmp_path / "full.sqlite",
+                                                       full=True).path)
+
+
+def test_an_unchanged_store_rewrites_nothing(built: tuple[Path, Path], tmp_path: Path) -> None:
+    mirror = tmp_path / "again.sqlite"
+    shutil.copy(built[1], mirror)
+    report = build_mirror(built[0], mirror)
+    assert report.rewritten == 0 and report.parts > 50
+    assert _contents(mirror) == _contents(built[1])
