@@ -128,7 +128,8 @@ def _check_port(host: str, port: int) -> None:
                              "--port, or stop what uses it)") from None
 
 
-def _terminate(signum, frame):  # SIGTERM ends serve like Ctrl-C, so the child goes too
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM ends serve like Ctrl-C, so the child goes too."""
     raise KeyboardInterrupt
 
 

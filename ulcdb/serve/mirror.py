@@ -13,9 +13,10 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -37,6 +38,11 @@ from ulcdb.serve.mirror_parts import (
     write_manifest,
 )
 from ulcdb.store import Store
+
+SqlParams = list[Any]  # parameters of a DuckDB query
+Row = tuple[Any, ...]  # a row DuckDB returns
+Con = duckdb.DuckDBPyConnection
+Lite = sqlite3.Connection
 
 BATCH = 50_000
 BOOTSTRAP_RESAMPLES = 1000
@@ -107,13 +113,13 @@ def _select_list(rel: duckdb.DuckDBPyRelation) -> tuple[list[str], list[str], li
     return names, types, exprs
 
 
-def _batches(con: duckdb.DuckDBPyConnection, sql: str, params: list | None
-             ) -> tuple[list[str], list[str], Iterator[list[tuple]]]:
+def _batches(con: Con, sql: str, params: SqlParams | None
+             ) -> tuple[list[str], list[str], Iterator[list[Row]]]:
     rel = con.sql(sql, params=params) if params else con.sql(sql)
     names, types, exprs = _select_list(rel)
     cur = con.execute(f"select {', '.join(exprs)} from ({sql})", params or [])
 
-    def rows() -> Iterator[list[tuple]]:
+    def rows() -> Iterator[list[Row]]:
         while chunk := cur.fetchmany(BATCH):
             yield chunk
 
@@ -125,8 +131,8 @@ def _create(lite: sqlite3.Connection, table: str, names: list[str], types: list[
     lite.execute(f'create table if not exists "{table}" ({cols})')
 
 
-def _copy(con, lite, table: str, sql: str, params: list | None = None,
-          extra: dict | None = None) -> int:
+def _copy(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None = None,
+          extra: Mapping[str, object] | None = None) -> int:
     """Append the result of one DuckDB query to a SQLite table (created on first use);
     ``extra`` adds constant leading columns (e.g. the metric set it was computed for)."""
     names, types, batches = _batches(con, sql, params)
@@ -145,7 +151,7 @@ def _copy(con, lite, table: str, sql: str, params: list | None = None,
     return n
 
 
-def _metric_sets(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+def _metric_sets(con: Con) -> dict[str, list[str]]:
     """The metric sets ULC, QUEEN and KING are materialised for: every stored metric set and
     the built-in default set (metrics_LEX), each restricted to metrics with system scores, and
     "all" scored metrics (up to MAX_ALL_METRICS); identical lists once."""
@@ -204,7 +210,7 @@ DERIVED_VIEWS = {
 MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
 
 
-def _seg_metrics(con: duckdb.DuckDBPyConnection) -> list[str]:
+def _seg_metrics(con: Con) -> list[str]:
     """The metrics whose segment scores the mirror keeps."""
     sets = _metric_sets(con)
     scored = sets.get("all") or []
@@ -221,12 +227,12 @@ NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys"
                 "seg_score", "doc_score", "ling_backoff"}
 
 
-def _n_refs(con) -> int:
-    return con.execute("select coalesce(max(n), 0) from (select count(*) as n from translator "
-                       "where role = 'reference' group by testbed_id)").fetchone()[0]
+def _n_refs(con: Con) -> int:
+    return int(con.sql("select coalesce(max(n), 0) from (select count(*) as n from translator "
+                       "where role = 'reference' group by testbed_id)").fetchall()[0][0])
 
 
-def _interval_rows(con, metrics: list[str] | None = None) -> Iterator[tuple]:
+def _interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
     """95% bootstrap intervals of each system-level mean of segment scores: one shared
     resampling of the segments (paired, seeded) for every metric, system and reference set
     (of ``metrics``, or all)."""
@@ -249,7 +255,7 @@ def _interval_rows(con, metrics: list[str] | None = None) -> Iterator[tuple]:
                float(lo), float(hi), n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
 
 
-def _intervals(con, lite, progress: Callable[[str], None],
+def _intervals(con: Con, lite: Lite, progress: Callable[[str], None],
                metrics: list[str] | None = None) -> set[str]:
     progress("sys_interval")
     names = ["testbed", "metric", "translator", "role", "refset", "variant", "seg_mean",
@@ -261,10 +267,10 @@ def _intervals(con, lite, progress: Callable[[str], None],
     return set()
 
 
-Job = tuple[str, str, list, dict[str, str], dict[str, str]]
+Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
 
-def _jobs(con, sets: dict[str, list[str]]) -> list[Job]:
+def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
     the column values that tell the part's rows in the table)."""
     n_refs = _n_refs(con)
@@ -350,7 +356,7 @@ DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "do
 MIRROR_FORMAT = f"2:{__version__}"
 
 
-def _plan(con: duckdb.DuckDBPyConnection, lite: sqlite3.Connection, report: MirrorReport,
+def _plan(con: Con, lite: Lite, report: MirrorReport,
           progress: Callable[[str], None]) -> tuple[list[Part], dict[str, Writer]]:
     """The parts of the mirror with their fingerprints, and how each table writes them."""
     parts: list[Part] = []
@@ -400,7 +406,7 @@ def _plan(con: duckdb.DuckDBPyConnection, lite: sqlite3.Connection, report: Mirr
     return parts, writers
 
 
-def _whole(con, lite, table: str, sql: str, params: list | None,
+def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
            progress: Callable[[str], None]) -> Writer:
     def write(_parts: list[Part]) -> set[str]:
         progress(table)
@@ -409,7 +415,7 @@ def _whole(con, lite, table: str, sql: str, params: list | None,
     return write
 
 
-def _in_parts(con, lite, table: str, sql: str, params: list, column: str, n: int,
+def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, column: str, n: int,
               progress: Callable[[str], None]) -> Writer:
     """Writes the rows of the parts asked for (values of ``column``), all of them at once."""
     def write(parts: list[Part]) -> set[str]:
@@ -424,8 +430,9 @@ def _in_parts(con, lite, table: str, sql: str, params: list, column: str, n: int
     return write
 
 
-def _by_job(con, lite, table: str, jobs: dict[str, tuple[str, list, dict[str, str]]],
-            report: MirrorReport, progress: Callable[[str], None]) -> Writer:
+def _by_job(con: Con, lite: Lite, table: str,
+            jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
+            progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
     reported, left out of the manifest (so retried next time) and the build goes on."""
     def write(parts: list[Part]) -> set[str]:

@@ -46,7 +46,7 @@ def digest(*items: object) -> str:
     return hashlib.md5(json.dumps(items, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _row_hash(con: duckdb.DuckDBPyConnection, sql: str, params: list | None) -> str:
+def _row_hash(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None) -> str:
     """``hash`` of a row of the query ``q``, doubles rounded to 9 decimals: DuckDB's parallel
     sums differ in the last bits from run to run, which must not count as a change."""
     rel = con.sql(sql, params=params) if params else con.sql(sql)
@@ -58,7 +58,7 @@ def _row_hash(con: duckdb.DuckDBPyConnection, sql: str, params: list | None) -> 
 
 
 def rows_fingerprint(con: duckdb.DuckDBPyConnection, sql: str,
-                     params: list | None = None) -> str:
+                     params: list[Any] | None = None) -> str:
     """Row count and the sum of the rows' hashes of a query."""
     rows = con.execute(f"select count(*), sum({_row_hash(con, sql, params)})::varchar "
                        f"from ({sql}) q", params or []).fetchall()
@@ -66,7 +66,7 @@ def rows_fingerprint(con: duckdb.DuckDBPyConnection, sql: str,
 
 
 def grouped_fingerprints(con: duckdb.DuckDBPyConnection, sql: str, keys: str,
-                         params: list | None = None) -> dict[tuple, str]:
+                         params: list[Any] | None = None) -> dict[tuple[Any, ...], str]:
     """Fingerprints of a query's rows grouped by the columns ``keys`` (comma-separated)."""
     rows = con.execute(f"select {keys}, count(*), sum({_row_hash(con, sql, params)})::varchar "
                        f"from ({sql}) q group by all", params or []).fetchall()
