@@ -17,3 +17,12 @@ def shared() -> Path:
     if not (SHARED / "testbeds").is_dir():
         pytest.skip(f"shared data not found at {SHARED}")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def ende_sample(shared: Path) -> Path:
+    """The WMT21 en-de sample (56 segments, every system, three references, MQM)."""
+    path = shared / "testbeds" / "wmt21_newstest2021_ende" / "sample"
+    if not (path / "segments_long.tsv").exists():
+        pytest.skip("en-de sample not in shared data")
+    return path

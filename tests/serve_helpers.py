@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -69,3 +70,24 @@ def stop(proc: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(timeout=5)
+
+
+# A system name that would break out of an inline <script> if a page did not escape it.
+EVIL = 'sysD</script><script>document.title="pwned"</script>'
+
+
+def serving_evil_sample(tmp: Path) -> Iterator[tuple[str, Path]]:
+    """``ulcdb serve`` on the sample store with sysD renamed to EVIL: yields (base URL,
+    store) and stops the server afterwards."""
+    import duckdb
+
+    store = build_sample_store(tmp / "sample.duckdb")
+    con = duckdb.connect(str(store))
+    con.execute("update translator set name = ? where name = 'sysD'", [EVIL])
+    con.close()
+    proc = start_serve(store, port := free_port(), tmp / "serve.log")
+    try:
+        yield f"http://127.0.0.1:{port}", store
+    finally:
+        stop(proc)
+        assert proc.poll() is not None

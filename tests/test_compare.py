@@ -14,24 +14,20 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import ingest_ende, ulcdb
 from ulcdb.compare.significance import clusters, holm
 
 SYSTEMS = ["Facebook-AI", "HuaweiTSC", "ICL"]
 
 
 @pytest.fixture(scope="module")
-def bed(shared: Path) -> Path:
-    return shared / "testbeds" / "wmt21_newstest2021_ende" / "sample"
+def bed(ende_sample: Path) -> Path:
+    return ende_sample
 
 
 @pytest.fixture(scope="module")
 def db(bed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("compare") / "c.duckdb"
-    result = ulcdb(path, "ingest", "testbed", bed / "segments_long.tsv", "--name", "ende",
-                   "--src-lang", "en", "--tgt-lang", "de")
-    assert result.exit_code == 0, result.output
-    return path
+    return ingest_ende(tmp_path_factory.mktemp("compare") / "c.duckdb", bed)
 
 
 def _lines(path: Path) -> list[str]:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import ingest_ende, ulcdb
 from ulcdb.compare.words import bucket_labels, word_accuracy
 
 REPO = Path(__file__).resolve().parents[1]
@@ -205,17 +205,13 @@ def test_paired_p_value_of_the_f_difference() -> None:
 
 
 @pytest.fixture(scope="module")
-def bed(shared: Path) -> Path:
-    return shared / "testbeds" / "wmt21_newstest2021_ende" / "sample"
+def bed(ende_sample: Path) -> Path:
+    return ende_sample
 
 
 @pytest.fixture(scope="module")
 def ende(bed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("words") / "w.duckdb"
-    result = ulcdb(path, "ingest", "testbed", bed / "segments_long.tsv", "--name", "ende",
-                   "--src-lang", "en", "--tgt-lang", "de")
-    assert result.exit_code == 0, result.output
-    return path
+    return ingest_ende(tmp_path_factory.mktemp("words") / "w.duckdb", bed)
 
 
 def _tokens(path: Path) -> list[list[str]]:

@@ -18,25 +18,22 @@ import pytest
 import scipy.stats
 from sacrebleu.metrics import BLEU, CHRF
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import ingest_ende, ulcdb
 
 PREDICATE = "seg_in_doc <= 4"
 
 
 @pytest.fixture(scope="module")
-def bed(shared: Path) -> Path:
-    return shared / "testbeds" / "wmt21_newstest2021_ende" / "sample"
+def bed(ende_sample: Path) -> Path:
+    return ende_sample
 
 
 @pytest.fixture(scope="module")
 def db(bed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("meta_where") / "m.duckdb"
-    for args in (("ingest", "testbed", bed / "segments_long.tsv", "--name", "ende",
-                  "--src-lang", "en", "--tgt-lang", "de"),
-                 ("score", "-t", "ende", "-m", "BLEU,chrF,Ol,MTR-exact", "-r", "ref-A",
-                  "-G", "all", "-f", "csv", "-j", "1")):
-        result = ulcdb(path, *args)
-        assert result.exit_code == 0, result.output
+    path = ingest_ende(tmp_path_factory.mktemp("meta_where") / "m.duckdb", bed)
+    result = ulcdb(path, "score", "-t", "ende", "-m", "BLEU,chrF,Ol,MTR-exact", "-r", "ref-A",
+                   "-G", "all", "-f", "csv", "-j", "1")
+    assert result.exit_code == 0, result.output
     return path
 
 

@@ -11,9 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import duckdb
 import pytest
-from serve_helpers import REPO, build_sample_store, free_port, start_serve, stop
+from serve_helpers import REPO, serving_evil_sample
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = REPO / "artifacts" / "screenshots"
@@ -41,24 +40,10 @@ def screenshot(url: str, name: str, height: int = 1000) -> Path:
     return out
 
 
-# A system name that would break out of an inline <script> if a page did not escape it.
-EVIL = 'sysD</script><script>document.title="pwned"</script>'
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("browser")
-    store = build_sample_store(tmp / "sample.duckdb")
-    con = duckdb.connect(str(store))
-    con.execute("update translator set name = ? where name = 'sysD'", [EVIL])
-    con.close()
-    port = free_port()
-    proc = start_serve(store, port, tmp / "serve.log")
-    try:
-        yield f"http://127.0.0.1:{port}", store.stem
-    finally:
-        stop(proc)
-        assert proc.poll() is not None
+    for base, store in serving_evil_sample(tmp_path_factory.mktemp("browser")):
+        yield base, store.stem
 
 
 def test_home_page(server) -> None:

@@ -11,29 +11,18 @@ import json
 import re
 from pathlib import Path
 
-import duckdb
 import pytest
-from serve_helpers import build_sample_store, free_port, start_serve, stop
+from serve_helpers import EVIL, serving_evil_sample
 from test_serve_browser import CHROMIUM, dom, screenshot
 
 from tests.cli_helpers import ulcdb
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
-EVIL = 'sysD</script><script>document.title="pwned"</script>'
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("compare_page")
-    store = build_sample_store(tmp / "sample.duckdb")
-    con = duckdb.connect(str(store))
-    con.execute("update translator set name = ? where name = 'sysD'", [EVIL])
-    con.close()
-    proc = start_serve(store, port := free_port(), tmp / "serve.log")
-    try:
-        yield f"http://127.0.0.1:{port}", store
-    finally:
-        stop(proc)
+    yield from serving_evil_sample(tmp_path_factory.mktemp("compare_page"))
 
 
 def _cli(store: Path, *args: str) -> list[dict]:
