@@ -17,6 +17,7 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                 reason="Ray not installed (pip install '.[ray]')")
 
 METRICS = "LEX,SP-Op-*,SP-NIST-l-4"
+SEMANTIC = "TINE,DR-STM-4,DR-Or-dr"  # VerbNet on the workers; DRSs built from the analyses
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,10 @@ def stores(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
                   "--src-lang", "ru", "--tgt-lang", "en"),
                  ("annotate", "-j", jobs, "--engine", engine),
                  ("score", "-m", METRICS, "-G", "all", "-j", jobs, "--engine", engine,
-                  "-f", "csv")]
+                  "-f", "csv"),
+                 ("score", "-m", SEMANTIC, "-s", "Online-W,Facebook-AI", "-G", "all",
+                  "-j", jobs, "--engine", engine, "--verbnet",
+                  shared / "resources" / "verbnet3.zip", "-f", "csv")]
         for step in steps:
             result = ulcdb(db, *step)
             assert result.exit_code == 0, (name, step, result.output)
@@ -52,6 +56,7 @@ def test_ray_store_equals_local_store(stores: dict[str, Path]) -> None:
               "from scores order by all")
     serial, local = _rows(stores["serial"], scores), _rows(stores["local"], scores)
     assert len(serial) > 100_000 and serial == local == _rows(stores["ray"], scores)
+    assert {m for m, *_ in serial} >= {"TINE", "DR-STM-4", "DR-Or-dr"}
     signatures = "select distinct family, signature from score_batch order by all"
     assert _rows(stores["serial"], signatures) == _rows(stores["local"], signatures) == \
         _rows(stores["ray"], signatures)
@@ -96,3 +101,24 @@ def test_shared_inputs_cross_once_and_are_unpickled_once_per_worker() -> None:
     again = pickle.loads(_call(payload, keys, pickle.dumps(["other"])))
     assert again == first
     _CACHE.pop("test-key", None)
+
+
+def test_ulcdb_refusals_are_not_retried_and_read_as_locally() -> None:
+    # ulcdb's own errors (bad input, a missing resource) fail the same way on every try:
+    # engines._call hands them back as a value, so Ray does not retry them, and the driver
+    # raises the very error the local engine raises.
+    import pickle
+
+    from ulcdb.engines import LocalEngine, RayEngine, _call, _dumps, _Refused
+    from ulcdb.errors import InputError
+    from ulcdb.ingest.assessments import parse_scale
+
+    payload, keys = _dumps((parse_scale, "bad"))
+    refused = pickle.loads(_call(payload, keys))
+    assert isinstance(refused, _Refused) and isinstance(refused.error, InputError)
+    with pytest.raises(InputError) as local:
+        list(LocalEngine(1).map(parse_scale, ["0:100", "bad"]))
+    with pytest.raises(InputError) as remote:
+        list(RayEngine(1).map(parse_scale, ["0:100", "bad"]))
+    assert str(remote.value) == str(local.value) == (
+        "--scale: give the scale as MIN:MAX (e.g. 0:100), not 'bad'")

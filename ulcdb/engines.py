@@ -148,13 +148,20 @@ class RayEngine:
             refs.append(self._remote.remote(payload, keys, *(self._objects[k] for k in keys)))
         for item, ref in zip(items, refs, strict=True):
             try:
-                yield pickle.loads(self.ray.get(ref))
+                result = pickle.loads(self.ray.get(ref))
             except self.ray.exceptions.RayError as exc:
-                for pending in refs:
-                    self.ray.cancel(pending, force=True)
+                self._cancel(refs)
                 cause = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc)
                 raise UlcdbError(f"Ray task {label(item)} failed after {RETRIES} retries: "
                                  f"{cause}") from None
+            if isinstance(result, _Refused):
+                self._cancel(refs)
+                raise result.error
+            yield result
+
+    def _cancel(self, refs: list[Any]) -> None:
+        for pending in refs:
+            self.ray.cancel(pending, force=True)
 
     def close(self, cancel: bool = False) -> None:
         """The cluster stays up for the next call in this process (ray.shutdown at exit);
@@ -221,9 +228,22 @@ def _run(payload: bytes, keys: list[str], values: Iterable[bytes]) -> Any:
     return fn(task)
 
 
+class _Refused:
+    """What a Ray task returns when ulcdb itself refuses its input (UlcdbError: a missing
+    resource, bad data): the same input fails the same way again, so it is not retried
+    and the driver raises it as the local engine does."""
+
+    def __init__(self, error: UlcdbError) -> None:
+        self.error = error
+
+
 def _call(payload: bytes, keys: list[str], *values: bytes) -> bytes:
     """Runs in a Ray worker: the result pickled (Ray's object store gets bytes)."""
-    return pickle.dumps(_run(payload, keys, values), protocol=5)
+    try:
+        result = _run(payload, keys, values)
+    except UlcdbError as exc:
+        result = _Refused(exc)
+    return pickle.dumps(result, protocol=5)
 
 
 def _call_local(packed: tuple[bytes, list[str], list[bytes]]) -> Any:

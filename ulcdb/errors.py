@@ -17,6 +17,10 @@ class InputError(UlcdbError):
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, int | None, str]]:
+        """Pickled by its arguments (it crosses from worker processes to the driver)."""
+        return (InputError, (self.path, self.line, self.message))
+
 
 class StoreError(UlcdbError):
     """The store cannot be used as asked (version, missing test bed, conflict...)."""
