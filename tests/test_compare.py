@@ -21,22 +21,17 @@ SYSTEMS = ["Facebook-AI", "HuaweiTSC", "ICL"]
 
 
 @pytest.fixture(scope="module")
-def bed(ende_sample: Path) -> Path:
-    return ende_sample
-
-
-@pytest.fixture(scope="module")
-def db(bed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return ingest_ende(tmp_path_factory.mktemp("compare") / "c.duckdb", bed)
+def db(ende_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_ende(tmp_path_factory.mktemp("compare") / "c.duckdb", ende_sample)
 
 
 def _lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-def _sacrebleu(bed: Path, refs: list[str], kind: str, systems: list[str] = SYSTEMS) -> dict:
-    references = [_lines(bed / "refs" / f"{r}.de.txt") for r in refs]
-    named = [(s, _lines(bed / "systems" / f"{s}.de.txt")) for s in systems]
+def _sacrebleu(ende_sample: Path, refs: list[str], kind: str, systems: list[str] = SYSTEMS) -> dict:
+    references = [_lines(ende_sample / "refs" / f"{r}.de.txt") for r in refs]
+    named = [(s, _lines(ende_sample / "systems" / f"{s}.de.txt")) for s in systems]
     metrics = {"BLEU": BLEU(references=references), "chrF": CHRF(references=references),
                "TER": TER(references=references)}
     _, scores = PairedTest(named, metrics, None, test_type=kind)()
@@ -52,8 +47,8 @@ def _records(db: Path, *args: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("kind", ["bs", "ar"])
-def test_equals_sacrebleu_paired_tests(db: Path, bed: Path, kind: str) -> None:
-    expected = _sacrebleu(bed, ["ref-A"], kind)
+def test_equals_sacrebleu_paired_tests(db: Path, ende_sample: Path, kind: str) -> None:
+    expected = _sacrebleu(ende_sample, ["ref-A"], kind)
     got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A",
                    "--method", kind)
     assert len(got) == 9
@@ -76,8 +71,8 @@ def test_equals_sacrebleu_paired_tests(db: Path, bed: Path, kind: str) -> None:
             assert r["mean"] is None and r["n_samples"] == 10000
 
 
-def test_two_references_bleu_and_chrf(db: Path, bed: Path) -> None:
-    expected = _sacrebleu(bed, ["ref-A", "ref-C"], "bs")
+def test_two_references_bleu_and_chrf(db: Path, ende_sample: Path) -> None:
+    expected = _sacrebleu(ende_sample, ["ref-A", "ref-C"], "bs")
     got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A,ref-C",
                    "-m", "BLEU,chrF")
     for r in got:
@@ -86,7 +81,7 @@ def test_two_references_bleu_and_chrf(db: Path, bed: Path) -> None:
         assert r["p_value"] == want.p_value
 
 
-def test_all_pairs_ranked_in_clusters(db: Path, bed: Path) -> None:
+def test_all_pairs_ranked_in_clusters(db: Path, ende_sample: Path) -> None:
     systems = ["Facebook-AI", "HuaweiTSC", "ICL", "happypoet"]
     got = _records(db, "-s", ",".join(systems), "-r", "ref-A", "-m", "BLEU")
     pairs = _records(db, "-s", ",".join(systems), "-r", "ref-A", "-m", "BLEU", "--pairs")
@@ -94,7 +89,7 @@ def test_all_pairs_ranked_in_clusters(db: Path, bed: Path) -> None:
     assert [r["score"] for r in got] == sorted((r["score"] for r in got), reverse=True)
     # each pair's p-value is sacrebleu's with the first system as baseline
     for p in pairs:
-        want = _sacrebleu(bed, ["ref-A"], "bs", [p["system_a"], p["system_b"]])
+        want = _sacrebleu(ende_sample, ["ref-A"], "bs", [p["system_a"], p["system_b"]])
         assert p["p_value"] == want[(p["system_b"], "BLEU")].p_value
     q = dict(zip([(p["system_a"], p["system_b"]) for p in pairs],
                  holm([p["p_value"] for p in pairs]), strict=True))
@@ -119,8 +114,8 @@ def _bleu(bed: Path, system: str, ref: str, keep: list[int]) -> float:
     return BLEU().corpus_score([hyp[i] for i in keep], [[refs[i] for i in keep]]).score / 100
 
 
-def _rows(bed: Path) -> list[list[str]]:
-    with open(bed / "segments_long.tsv", encoding="utf-8") as f:
+def _rows(ende_sample: Path) -> list[list[str]]:
+    with open(ende_sample / "segments_long.tsv", encoding="utf-8") as f:
         rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))[1:]
     seen: dict[str, list[str]] = {}
     for r in rows:
@@ -128,19 +123,20 @@ def _rows(bed: Path) -> list[list[str]]:
     return list(seen.values())  # one per segment, in file order = line order of the txt files
 
 
-def test_where_selects_segments(db: Path, bed: Path) -> None:
-    segs = _rows(bed)
+def test_where_selects_segments(db: Path, ende_sample: Path) -> None:
+    segs = _rows(ende_sample)
     doc = segs[0][1]
     keep = [i for i, r in enumerate(segs) if r[1] == doc]
     got = _records(db, "-b", "Facebook-AI", "-s", "ICL", "-r", "ref-A", "-m", "BLEU",
                    "--where", f"doc_id = '{doc}'")
     assert {r["n_units"] for r in got} == {len(keep)}
     for r in got:
-        assert r["score"] == pytest.approx(_bleu(bed, r["system"], "ref-A", keep), rel=1e-12)
+        want = _bleu(ende_sample, r["system"], "ref-A", keep)
+        assert r["score"] == pytest.approx(want, rel=1e-12)
 
 
-def test_buckets_by_length_and_document(db: Path, bed: Path) -> None:
-    refs = _lines(bed / "refs" / "ref-A.de.txt")
+def test_buckets_by_length_and_document(db: Path, ende_sample: Path) -> None:
+    refs = _lines(ende_sample / "refs" / "ref-A.de.txt")
     result = ulcdb(db, "compare", "-s", "Facebook-AI,ICL", "-r", "ref-A", "-m", "BLEU",
                    "--by", "length", "-f", "csv")
     assert result.exit_code == 0, result.output
@@ -151,7 +147,8 @@ def test_buckets_by_length_and_document(db: Path, bed: Path) -> None:
         if r["bucket"] in ("<10", "[20,30)"):
             keep = short if r["bucket"] == "<10" else mid
             assert int(r["n_units"]) == len(keep)
-            assert float(r["score"]) == pytest.approx(_bleu(bed, r["system"], "ref-A", keep))
+            want = _bleu(ende_sample, r["system"], "ref-A", keep)
+            assert float(r["score"]) == pytest.approx(want)
     assert {r["bucket"] for r in rows} >= {"<10", "[20,30)"}
     sizes = {r["bucket"]: int(r["n_units"]) for r in rows}
     small = ", ".join(f"{b} ({n})" for b, n in sizes.items() if n < 10)
@@ -163,10 +160,10 @@ def test_buckets_by_length_and_document(db: Path, bed: Path) -> None:
     assert sum(r["n_units"] for r in docs) == 2 * 56
 
 
-def _subset(bed: Path, keep: list[int], kind: str) -> dict:
+def _subset(ende_sample: Path, keep: list[int], kind: str) -> dict:
     """sacrebleu's paired test on the lines ``keep`` only (files written to a temp folder)."""
-    refs = [_lines(bed / "refs" / "ref-A.de.txt")[i] for i in keep]
-    named = [(s, [_lines(bed / "systems" / f"{s}.de.txt")[i] for i in keep])
+    refs = [_lines(ende_sample / "refs" / "ref-A.de.txt")[i] for i in keep]
+    named = [(s, [_lines(ende_sample / "systems" / f"{s}.de.txt")[i] for i in keep])
              for s in ("Facebook-AI", "HuaweiTSC", "ICL")]
     metrics = {"BLEU": BLEU(references=[refs]), "chrF": CHRF(references=[refs])}
     _, scores = PairedTest(named, metrics, None, test_type=kind)()
@@ -176,19 +173,19 @@ def _subset(bed: Path, keep: list[int], kind: str) -> dict:
 
 
 @pytest.mark.parametrize("kind", ["bs", "ar"])
-def test_each_bucket_is_tested_as_sacrebleu_on_its_segments(db: Path, bed: Path,
+def test_each_bucket_is_tested_as_sacrebleu_on_its_segments(db: Path, ende_sample: Path,
                                                              kind: str) -> None:
     """--by doc: each document's p-values and intervals equal sacrebleu's paired test run
     on that document's lines alone."""
     got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A",
                    "-m", "BLEU,chrF", "--by", "doc", "--method", kind)
-    segs = _rows(bed)
+    segs = _rows(ende_sample)
     docs = list(dict.fromkeys(r[1] for r in segs))
     assert sorted({r["bucket"] for r in got}) == sorted(docs)
     assert len(got) == len(docs) * 2 * 3
     for doc in docs:
         keep = [i for i, r in enumerate(segs) if r[1] == doc]
-        want = _subset(bed, keep, kind)
+        want = _subset(ende_sample, keep, kind)
         for r in (r for r in got if r["bucket"] == doc):
             w = want[(r["system"], r["metric"])]
             assert r["n_units"] == len(keep)
@@ -199,17 +196,17 @@ def test_each_bucket_is_tested_as_sacrebleu_on_its_segments(db: Path, bed: Path,
                 assert 100 * r["ci"] == pytest.approx(w.ci, rel=1e-6, abs=1e-9)
 
 
-def test_bucket_by_predicate(db: Path, bed: Path) -> None:
+def test_bucket_by_predicate(db: Path, ende_sample: Path) -> None:
     """--by where:SQL: the segments the predicate selects and the others, each tested as
     sacrebleu on its lines."""
     got = _records(db, "-b", "Facebook-AI", "-s", "HuaweiTSC,ICL", "-r", "ref-A", "-m",
                    "BLEU,chrF", "--by", "where:seg_in_doc <= 3")
-    segs = _rows(bed)
+    segs = _rows(ende_sample)
     inside = [i for i, r in enumerate(segs) if int(r[2]) <= 3]
     outside = [i for i in range(len(segs)) if i not in inside]
     assert {r["bucket"] for r in got} == {"where seg_in_doc <= 3", "not (seg_in_doc <= 3)"}
     for bucket, keep in (("where seg_in_doc <= 3", inside), ("not (seg_in_doc <= 3)", outside)):
-        want = _subset(bed, keep, "bs")
+        want = _subset(ende_sample, keep, "bs")
         for r in (r for r in got if r["bucket"] == bucket):
             assert r["n_units"] == len(keep)
             assert r["p_value"] == want[(r["system"], r["metric"])].p_value

@@ -205,13 +205,8 @@ def test_paired_p_value_of_the_f_difference() -> None:
 
 
 @pytest.fixture(scope="module")
-def bed(ende_sample: Path) -> Path:
-    return ende_sample
-
-
-@pytest.fixture(scope="module")
-def ende(bed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return ingest_ende(tmp_path_factory.mktemp("words") / "w.duckdb", bed)
+def ende(ende_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingest_ende(tmp_path_factory.mktemp("words") / "w.duckdb", ende_sample)
 
 
 def _tokens(path: Path) -> list[list[str]]:
@@ -220,13 +215,13 @@ def _tokens(path: Path) -> list[list[str]]:
             for line in path.read_text(encoding="utf-8").split("\n")[:-1]]
 
 
-def test_word_freq_cli_equals_compare_mt_on_the_files(ende: Path, bed: Path) -> None:
+def test_word_freq_cli_equals_compare_mt_on_the_files(ende: Path, ende_sample: Path) -> None:
     result = ulcdb(ende, "compare", "--analysis", "word-freq", "-s", "Facebook-AI,ICL",
                    "-r", "ref-A", "-f", "json")
     assert result.exit_code == 0, result.output
     got = json.loads(result.stdout)
-    ref = _tokens(bed / "refs" / "ref-A.de.txt")
-    outs = [_tokens(bed / "systems" / f"{s}.de.txt") for s in ("Facebook-AI", "ICL")]
+    ref = _tokens(ende_sample / "refs" / "ref-A.de.txt")
+    outs = [_tokens(ende_sample / "systems" / f"{s}.de.txt") for s in ("Facebook-AI", "ICL")]
     cmt = CompareMtFreq(ref)
     want = cmt.statistics(ref, outs)
     assert len(got) == 2 * len(cmt.bucket_strs)
@@ -243,23 +238,23 @@ def test_word_freq_cli_equals_compare_mt_on_the_files(ende: Path, bed: Path) -> 
     assert "ICL - Facebook-AI" in table.stdout and "[10,100)" in table.stdout
 
 
-def test_word_freq_where_keeps_the_test_beds_frequencies(ende: Path, bed: Path) -> None:
+def test_word_freq_where_keeps_the_test_beds_frequencies(ende: Path, ende_sample: Path) -> None:
     """--where matches the selected segments' words; frequencies stay those of the whole
     reference (compare-mt counts them on the reference file)."""
     result = ulcdb(ende, "compare", "--analysis", "word-freq", "-s", "Facebook-AI,ICL",
                    "-r", "ref-A", "-f", "json", "--where", "seg_in_doc = 1")
     assert result.exit_code == 0, result.output
     got = json.loads(result.stdout)
-    ref = _tokens(bed / "refs" / "ref-A.de.txt")
+    ref = _tokens(ende_sample / "refs" / "ref-A.de.txt")
     firsts = []
     seen: set[str] = set()
-    for line in (bed / "segments_long.tsv").read_text(encoding="utf-8").split("\n")[1:]:
+    for line in (ende_sample / "segments_long.tsv").read_text(encoding="utf-8").split("\n")[1:]:
         if line and line.split("\t")[0] not in seen:
             seen.add(line.split("\t")[0])
             if line.split("\t")[2] == "1":
                 firsts.append(len(seen) - 1)
     assert 0 < len(firsts) < len(seen)
-    outs = {s: [_tokens(bed / "systems" / f"{s}.de.txt")[j] for j in firsts]
+    outs = {s: [_tokens(ende_sample / "systems" / f"{s}.de.txt")[j] for j in firsts]
             for s in ("Facebook-AI", "ICL")}
     mine = CompareMtFreq(ref)  # frequencies from the whole reference
     buckets = [mine.calc_bucket(w) for j in firsts for w in ref[j]]

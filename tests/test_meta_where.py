@@ -24,36 +24,31 @@ PREDICATE = "seg_in_doc <= 4"
 
 
 @pytest.fixture(scope="module")
-def bed(ende_sample: Path) -> Path:
-    return ende_sample
-
-
-@pytest.fixture(scope="module")
-def db(bed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = ingest_ende(tmp_path_factory.mktemp("meta_where") / "m.duckdb", bed)
+def db(ende_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = ingest_ende(tmp_path_factory.mktemp("meta_where") / "m.duckdb", ende_sample)
     result = ulcdb(path, "score", "-t", "ende", "-m", "BLEU,chrF,Ol,MTR-exact", "-r", "ref-A",
                    "-G", "all", "-f", "csv", "-j", "1")
     assert result.exit_code == 0, result.output
     return path
 
 
-def _tsv(bed: Path) -> list[dict[str, str]]:
-    with open(bed / "segments_long.tsv", encoding="utf-8") as f:
+def _tsv(ende_sample: Path) -> list[dict[str, str]]:
+    with open(ende_sample / "segments_long.tsv", encoding="utf-8") as f:
         return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
-def _selected_lines(bed: Path) -> list[int]:
+def _selected_lines(ende_sample: Path) -> list[int]:
     """Line numbers (file order of the segments) with seg_in_doc <= 4."""
     seen: dict[str, str] = {}
-    for r in _tsv(bed):
+    for r in _tsv(ende_sample):
         seen.setdefault(r["seg_id"], r["seg_in_doc"])
     return [i for i, pos in enumerate(seen.values()) if int(pos) <= 4]
 
 
-def _human(bed: Path) -> dict[str, float]:
+def _human(ende_sample: Path) -> dict[str, float]:
     """Per system the mean MQM of its assessed segments with seg_in_doc <= 4 (the TSV)."""
     values: dict[str, list[float]] = {}
-    for r in _tsv(bed):
+    for r in _tsv(ende_sample):
         if r["mqm_avg_score"] and r["kind"] == "system" and int(r["seg_in_doc"]) <= 4:
             values.setdefault(r["translator"], []).append(float(r["mqm_avg_score"]))
     return {t: float(np.mean(v)) for t, v in values.items()}
@@ -95,16 +90,16 @@ def test_seg_level_items_are_the_selected_segments(db: Path) -> None:
     assert (got["run"]["where"], got["run"]["n_segments"]) == (PREDICATE, 28)
 
 
-def test_sys_level_recomputes_both_sides_on_the_slice(db: Path, bed: Path) -> None:
+def test_sys_level_recomputes_both_sides_on_the_slice(db: Path, ende_sample: Path) -> None:
     got = _meta(db, "-G", "sys", "-m", "BLEU,chrF,Ol", "--coef", "pearson,spearman",
                 "--where", PREDICATE)
-    human = _human(bed)
+    human = _human(ende_sample)
     systems = sorted(human)
-    keep = _selected_lines(bed)
-    ref = [_lines(bed / "refs" / "ref-A.de.txt")[i] for i in keep]
+    keep = _selected_lines(ende_sample)
+    ref = [_lines(ende_sample / "refs" / "ref-A.de.txt")[i] for i in keep]
 
     def corpus(metric: BLEU | CHRF, system: str) -> float:
-        hyp = [_lines(bed / "systems" / f"{system}.de.txt")[i] for i in keep]
+        hyp = [_lines(ende_sample / "systems" / f"{system}.de.txt")[i] for i in keep]
         return metric.corpus_score(hyp, [ref]).score / 100
 
     con = duckdb.connect(str(db), read_only=True)
@@ -128,7 +123,7 @@ def test_sys_level_recomputes_both_sides_on_the_slice(db: Path, bed: Path) -> No
 
 
 def test_whole_set_predicate_changes_nothing_for_stored_corpus_scores(db: Path,
-                                                                       bed: Path) -> None:
+                                                                       ende_sample: Path) -> None:
     """--where true at sys level: BLEU and chrF recomputed from statistics equal the stored
     system (and, for DR', document) scores, and the human side is the derived mean, as
     without --where."""
@@ -143,7 +138,7 @@ def test_whole_set_predicate_changes_nothing_for_stored_corpus_scores(db: Path,
                     _value(plain, metric, coef), rel=1e-9)
 
 
-def test_doc_level_on_a_slice(db: Path, bed: Path) -> None:
+def test_doc_level_on_a_slice(db: Path, ende_sample: Path) -> None:
     """Doc level: each document's Ol is the mean of its selected segments, its MQM the mean
     of its selected assessments."""
     got = _meta(db, "-G", "doc", "-m", "Ol", "--coef", "pearson", "--where", PREDICATE)
@@ -161,24 +156,24 @@ def test_doc_level_on_a_slice(db: Path, bed: Path) -> None:
     assert _value(got, "Ol", "pearson") == pytest.approx(scipy.stats.pearsonr(h, m)[0])
 
 
-def test_doc_mean_reading_on_a_slice(db: Path, bed: Path) -> None:
+def test_doc_mean_reading_on_a_slice(db: Path, ende_sample: Path) -> None:
     """--reading doc-mean (DR') at sys level: per document BLEU by sacrebleu and Ol by plain
     SQL on its selected segments, then each system's mean over documents."""
     got = _meta(db, "-G", "sys", "-m", "BLEU,Ol", "--coef", "pearson", "--reading",
                 "doc-mean", "--where", PREDICATE)
-    human = _human(bed)
+    human = _human(ende_sample)
     systems = sorted(human)
     seen: dict[str, tuple[str, str]] = {}
-    for r in _tsv(bed):
+    for r in _tsv(ende_sample):
         seen.setdefault(r["seg_id"], (r["doc_id"], r["seg_in_doc"]))
     lines_of: dict[str, list[int]] = {}
     for i, (doc, pos) in enumerate(seen.values()):
         if int(pos) <= 4:
             lines_of.setdefault(doc, []).append(i)
-    refs = _lines(bed / "refs" / "ref-A.de.txt")
+    refs = _lines(ende_sample / "refs" / "ref-A.de.txt")
 
     def bleu(system: str) -> float:
-        hyp = _lines(bed / "systems" / f"{system}.de.txt")
+        hyp = _lines(ende_sample / "systems" / f"{system}.de.txt")
         return float(np.mean([BLEU().corpus_score([hyp[i] for i in keep],
                                                   [[refs[i] for i in keep]]).score / 100
                               for keep in lines_of.values()]))
