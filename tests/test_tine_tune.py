@@ -96,6 +96,9 @@ def test_tune_on_the_ruen_sample(shared: Path, tmp_path: Path,
     result = ulcdb(db, "meta", "-c", "DA-raw", "-G", "sys", "-m", name, "-B", "0")
     assert result.exit_code == 0, result.output
     assert f"{name} was tuned on 'ruen' itself" in result.stderr
+    result = ulcdb(db, "meta", "--protocol", "wmt24", "-c", "DA-raw", "-m", name)
+    assert result.exit_code == 0, result.output
+    assert f"{name} was tuned on 'ruen' itself" in result.stderr
 
 
 def test_only_tine_is_tunable(tmp_path: Path) -> None:

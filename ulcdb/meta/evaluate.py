@@ -272,11 +272,11 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
                 replicates[metric, variant, coef] = reps[coef]
     report = MetaReport(task, estimates, human_source, Coverage.of(task, own, items, left_out),
                         len(universe), scale, notes, [], items, replicates)
-    report.warnings = _few_pairs(task, estimates, report.labels()) + _tuned_here(store, task)
+    report.warnings = _few_pairs(task, estimates, report.labels()) + tuned_here(store, task)
     return report
 
 
-def _tuned_here(store: Store, task: MetaTask) -> list[str]:
+def tuned_here(store: Store, task: MetaTask) -> list[str]:
     """A warning for each metric whose weights were tuned on this very test bed (its
     signature says ``tuned-on:<test bed>``, as `ulcdb tune` writes)."""
     rows = store.query(

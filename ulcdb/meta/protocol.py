@@ -30,7 +30,7 @@ import numpy as np
 
 from ulcdb.errors import MetaError
 from ulcdb.meta import wmt23
-from ulcdb.meta.evaluate import fetch_items, prepare
+from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items
 from ulcdb.meta.task import MetaTask
 from ulcdb.meta.wmt23 import FloatArray
@@ -289,4 +289,5 @@ def run(store: Store, tasks: Sequence[MetaTask], settings: Settings) -> Protocol
     if dropped:
         report.warnings.append("left out (not scored on every test bed and level the protocol "
                                "needs): " + ", ".join(f"{m} [{v}]" for m, v in dropped))
+    report.warnings += [w for t in resolved for w in tuned_here(store, t)]
     return report
