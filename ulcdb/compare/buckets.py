@@ -9,6 +9,7 @@ from dataclasses import replace
 from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import CompareReport, CompareTask, run
 from ulcdb.compare.where import where_segments
+from ulcdb.compare.words import bucket_labels, bucket_of
 from ulcdb.selection import stored_set
 from ulcdb.store import Store
 
@@ -17,13 +18,7 @@ LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
 MIN_UNITS = 10  # fewer units in a bucket: its test is flagged
 
 
-def _length_label(n: int) -> str:
-    if n < LENGTH_CUTS[0]:
-        return f"<{LENGTH_CUTS[0]}"
-    for low, high in zip(LENGTH_CUTS, LENGTH_CUTS[1:], strict=False):
-        if n < high:
-            return f"[{low},{high})"
-    return f">={LENGTH_CUTS[-1]}"
+LENGTH_LABELS = bucket_labels(LENGTH_CUTS)
 
 
 def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
@@ -35,14 +30,12 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
             "select x.seg_id, len(string_split_regex(trim(x.text), '\\s+')) from translation x "
             "join translator t using (translator_id) where t.testbed_id = ? and t.name = ?",
             [tid, ref])
-        return {s: _length_label(n) for s, n in rows}
-    column = {"doc": "s.doc_id", "domain": "d.domain", "genre": "d.genre",
-              "orig-lang": "d.origlang"}.get(by)
+        return {s: LENGTH_LABELS[bucket_of(n, LENGTH_CUTS)] for s, n in rows}
+    column = {"doc": "doc_id", "domain": "domain", "genre": "genre",
+              "orig-lang": "origlang"}.get(by)
     if column is not None:
-        rows = store.query(f"select s.seg_id, coalesce({column}, '(none)') from segment s "
-                           "join document d using (testbed_id, doc_id) where s.testbed_id = ?",
-                           [tid])
-        return dict(rows)
+        return dict(store.query(f"select seg_id, coalesce({column}, '(none)') from "
+                                "segment_slice where testbed_id = ?", [tid]))
     if by.startswith("set:"):
         name = by[4:]
         members = stored_set(store, tid, "segment", name)

@@ -144,18 +144,18 @@ def paired_p(ref_total: IntArray, out_a: IntArray, match_a: IntArray,
     """Per bucket, the p-value of the F-measure difference of two systems by paired
     bootstrap resampling of segments, with sacrebleu's draws and p-value (as `ulcdb
     compare`); 1 where the two systems' counts are the same on every segment."""
-    from ulcdb.compare.significance import bootstrap_indices, p_value
+    from ulcdb.compare.significance import bootstrap_indices, paired_from_samples
 
     idxs = bootstrap_indices(len(ref_total), resamples, seed)
     fa = np.array([prf(match_a[i].sum(0), out_a[i].sum(0), ref_total[i].sum(0))[2]
                    for i in idxs])
     fb = np.array([prf(match_b[i].sum(0), out_b[i].sum(0), ref_total[i].sum(0))[2]
                    for i in idxs])
-    real = np.abs(prf(match_b.sum(0), out_b.sum(0), ref_total.sum(0))[2]
-                  - prf(match_a.sum(0), out_a.sum(0), ref_total.sum(0))[2])
+    real_a = prf(match_a.sum(0), out_a.sum(0), ref_total.sum(0))[2]
+    real_b = prf(match_b.sum(0), out_b.sum(0), ref_total.sum(0))[2]
+    out = np.array([paired_from_samples(float(real_a[b]), float(real_b[b]), fa[:, b],
+                                        fb[:, b]).p_value for b in range(ref_total.shape[1])])
     diffs = np.abs(fb - fa)
-    out = np.array([p_value(diffs[:, b] - diffs[:, b].mean(), float(real[b]))
-                    for b in range(ref_total.shape[1])])
     out[np.all(diffs == 0, axis=0)] = 1.0  # no resample tells them apart (e.g. both 0)
     return out
 

@@ -25,17 +25,16 @@ from typing import Any
 from datasette.utils.asgi import Response
 
 from ulcdb.compare import CompareReport, CompareTask, run, run_by
+from ulcdb.compare.analysis import ANALYSES as ANALYSIS_NAMES
 from ulcdb.compare.analysis import AnalysisTable, analyse
-from ulcdb.compare.run import Result
+from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
 from ulcdb.scoring import variant_of
 from ulcdb.store import Store
 
 BUCKETINGS = ("", "length", "doc", "domain", "genre", "orig-lang")
-ANALYSES = ("", "word-freq", "category")
-METHODS = ("bs", "ar")
-ALPHA = 0.05
+ANALYSES = ("", *ANALYSIS_NAMES)
 
 
 @dataclass(frozen=True)
