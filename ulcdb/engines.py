@@ -90,11 +90,7 @@ class LocalEngine:
         go with every task, which costs a copy, not a pickling.  One job: the value itself."""
         if self.jobs <= 1:
             return value
-        if id(value) not in self._shared:
-            handle = Shared(uuid.uuid4().hex)
-            self._bytes[handle.key] = pickle.dumps(value, protocol=5)
-            self._shared[id(value)] = (value, handle)
-        return self._shared[id(value)][1]
+        return _share_once(self._shared, value, self._bytes.__setitem__)
 
     def close(self, cancel: bool = False) -> None:
         self._shared.clear()
@@ -133,11 +129,10 @@ class RayEngine:
 
     def share(self, value: Any) -> Any:
         """Put ``value`` in the object store once (the same object shared twice is put once)."""
-        if id(value) not in self._shared:
-            handle = Shared(uuid.uuid4().hex)
-            self._objects[handle.key] = self.ray.put(pickle.dumps(value, protocol=5))
-            self._shared[id(value)] = (value, handle)  # the value kept: its id stays unique
-        return self._shared[id(value)][1]
+        def put(key: str, data: bytes) -> None:
+            self._objects[key] = self.ray.put(data)
+
+        return _share_once(self._shared, value, put)
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any],
             label: Callable[[Any], str] = str) -> Iterator[Any]:
@@ -168,6 +163,17 @@ class RayEngine:
         the shared inputs are released."""
         self._shared.clear()
         self._objects.clear()
+
+
+def _share_once(shared: dict[int, tuple[Any, Shared]], value: Any,
+                keep: Callable[[str, bytes], None]) -> Shared:
+    """The handle of ``value``: pickled once and handed to ``keep`` the first time it is
+    shared (the value is kept in ``shared`` too, so its id stays unique)."""
+    if id(value) not in shared:
+        handle = Shared(uuid.uuid4().hex)
+        keep(handle.key, pickle.dumps(value, protocol=5))
+        shared[id(value)] = (value, handle)
+    return shared[id(value)][1]
 
 
 class Shared:
