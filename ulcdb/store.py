@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -25,10 +24,6 @@ def data_dir(name: str) -> Path:
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[1] / name
-
-
-def default_db_path() -> Path:
-    return Path(os.environ.get("ULCDB_DB", DEFAULT_DB))
 
 
 def schema_files() -> list[Path]:

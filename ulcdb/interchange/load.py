@@ -164,11 +164,6 @@ class _Loader:
         self.con.execute("select 1").fetchall()
         self.con.register(name, table)
 
-    def _value(self, sql: str, params: Sequence[Any] | None = None) -> Any:
-        """The first column of the first row (None without rows), as ``Store.scalar``."""
-        rows = self.con.execute(sql, params or []).fetchall()
-        return rows[0][0] if rows else None
-
     def _fail(self, row: tuple[Any, ...] | None, message: str) -> InputError:
         """The error for a row a check found (its file and line)."""
         assert row is not None  # the check that failed found it
@@ -316,7 +311,7 @@ class _Loader:
 
     def _check_duplicates(self) -> None:
         key = "metric_id, translator_id, refset_id, level, seg_id, doc_id"
-        dup = self._value(
+        dup = self.store.scalar(
             f"select count(*) from (select 1 from _imp_res group by {key} having count(*) > 1)")
         if not dup:
             return
@@ -368,25 +363,26 @@ class _Loader:
         for level, table in TABLES.items():
             self.con.execute(named_query("import_stored_keys"),
                              {"level": level, "variant": self.variant})
-            if not self._value("select count(*) from _imp_keys"):
+            if not self.store.scalar("select count(*) from _imp_keys"):
                 continue
-            differ = self._value("select count(*) from _imp_keys where differs")
+            differ = self.store.scalar("select count(*) from _imp_keys where differs")
             if differ and not self.replace:
                 raise self._conflict(level)
             same = ("exists (select 1 from _imp_keys k where not k.differs and "
                     "k.metric_id = r.metric_id and k.translator_id = r.translator_id and "
                     "k.refset_id = r.refset_id)")
-            self.report.unchanged += int(self._value(
+            self.report.unchanged += int(self.store.scalar(
                 f"select count(value) from _imp_res r where level = ? and {same}", [level]))
             self.con.execute(f"delete from _imp_res r where level = ? and {same}", [level])
             match = (f"from {table} s where s.variant = ? and exists (select 1 from _imp_keys k "
                      "where k.differs and k.metric_id = s.metric_id and "
                      "k.translator_id = s.translator_id and k.refset_id = s.refset_id)")
-            self.report.replaced += int(self._value(f"select count(*) {match}", [self.variant]))
+            self.report.replaced += int(self.store.scalar(f"select count(*) {match}",
+                                                          [self.variant]))
             self.con.execute(f"delete {match}", [self.variant])
 
     def _conflict(self, level: str) -> Conflict:
-        n = self._value("select count(*) from _imp_keys where differs")
+        n = self.store.scalar("select count(*) from _imp_keys where differs")
         metric, target, refset = self.store.query(
             "select m.name, t.name, r.name from _imp_keys k join metric m using (metric_id) "
             "join translator t using (translator_id) join refset r using (refset_id) "
@@ -411,7 +407,7 @@ class _Loader:
             signature = source.signature or f"imported|format:{source.fmt}"
             params = json.dumps({"format": source.fmt, "variant": self.variant,
                                  "metrics": metrics})
-            bid = self._value(
+            bid = self.store.scalar(
                 "insert into score_batch (family, signature, parameters, "
                 "implementation_version, ulcdb_version, origin) values (?, ?, ?, ?, ?, ?) "
                 "returning batch_id",
@@ -435,5 +431,5 @@ class _Loader:
                 "where r.level = ? and r.value is not null "
                 f"order by r.metric_id, r.translator_id, r.refset_id{key}",
                 [self.variant, level])
-            self.report.stored[level] = int(self._value(
+            self.report.stored[level] = int(self.store.scalar(
                 "select count(value) from _imp_res where level = ?", [level]))

@@ -218,6 +218,7 @@ def read_snapshot(path: Path = SNAPSHOT) -> Catalogue | None:
                      {name: tuple(members) for name, members in data["sets"].items()})
 
 
+@cache
 def catalogue() -> Catalogue:
     """The built-in catalogue: the shipped one when it was made from this code, else the
     live one."""
