@@ -7,14 +7,8 @@ with imported as (
     select batch_id, origin from score_batch where origin <> 'computed'
 ),
 keys as (
-    select metric_id, translator_id, refset_id, variant, batch_id
-    from sys_score semi join imported using (batch_id)
-    union
     select distinct metric_id, translator_id, refset_id, variant, batch_id
-    from doc_score semi join imported using (batch_id)
-    union
-    select distinct metric_id, translator_id, refset_id, variant, batch_id
-    from seg_score semi join imported using (batch_id)
+    from stored_scores semi join imported using (batch_id)
 )
 select k.metric_id, k.translator_id, k.refset_id, k.variant,
        list(distinct i.origin order by i.origin) as origins
