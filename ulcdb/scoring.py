@@ -127,15 +127,12 @@ def sync_catalogue(store: Store, specs: Iterable[MetricSpec]) -> dict[str, int]:
     """Insert or refresh built-in catalogue rows (one statement); returns name -> metric_id."""
     table = catalogue_table(specs)
     if table.num_rows:
-        store.con.register("_catalogue_in", table)
-        try:
+        with store.registered("_catalogue_in", table):
             cols = ", ".join(_CATALOGUE_COLUMNS)
             updates = ", ".join(f"{c} = excluded.{c}" for c in _CATALOGUE_COLUMNS[1:])
             store.con.execute(
                 f"insert into metric ({cols}, origin) select {cols}, 'builtin' from "
                 f"_catalogue_in on conflict (name) do update set {updates}")
-        finally:
-            store.con.unregister("_catalogue_in")
     return {n: int(i) for n, i in store.query("select name, metric_id from metric")}
 
 

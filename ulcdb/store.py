@@ -216,13 +216,24 @@ class Store:
             return
         import pyarrow as pa  # here: commands that only read the store do not load it
 
-        arrow = pa.table(columns)
-        self.con.register("_ulcdb_bulk", arrow)
-        try:
+        with self.registered("_ulcdb_bulk", pa.table(columns)):
             names = ", ".join(columns)
             self.con.execute(f"insert into {table} ({names}) select {names} from _ulcdb_bulk")
+
+    def register(self, name: str, table: Any) -> None:
+        """Name an Arrow table for SQL.  DuckDB 2 refuses while a streamed result is open
+        (a ``fetchone`` leaves one), so one small query is run to completion first."""
+        self.con.execute("select 1").fetchall()
+        self.con.register(name, table)
+
+    @contextmanager
+    def registered(self, name: str, table: Any) -> Iterator[None]:
+        """``table`` named ``name`` for the statements inside the block."""
+        self.register(name, table)
+        try:
+            yield
         finally:
-            self.con.unregister("_ulcdb_bulk")
+            self.con.unregister(name)
 
     def close(self) -> None:
         self.con.close()

@@ -107,13 +107,8 @@ def _resolve(store: Store, tid: int, items: list[Assessment], scale: Scale | Non
         "value": pa.array([a.value for a in items], pa.float64()),
     })
     lo, hi = scale or (None, None)
-    con = store.con
-    con.execute("select 1").fetchall()  # no open result: DuckDB 2 refuses register then
-    con.register("_ulcdb_assessment_in", table)
-    try:
-        con.execute(named_query("assessment_rows"), {"tid": tid, "lo": lo, "hi": hi})
-    finally:
-        con.unregister("_ulcdb_assessment_in")
+    with store.registered("_ulcdb_assessment_in", table):
+        store.con.execute(named_query("assessment_rows"), {"tid": tid, "lo": lo, "hi": hi})
 
 
 def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale | None) -> None:

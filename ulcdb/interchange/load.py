@@ -124,7 +124,7 @@ class _Loader:
     def run(self) -> ImportReport:
         rows = self.frame.table
         rid = pa.array(np.arange(rows.num_rows, dtype=np.int64))
-        self._register("_imp", rows.append_column("rid", rid))  # scanned in place, not copied
+        self.store.register("_imp", rows.append_column("rid", rid))  # scanned in place, not copied
         self._check_rows()
         self._resolve_refsets()
         self._catalogue()
@@ -157,12 +157,6 @@ class _Loader:
             f"select file_no, line, {cols} from {table} where {where} "
             "order by file_no, line nulls first, rid limit 1", params or []).fetchall()
         return rows[0] if rows else None
-
-    def _register(self, name: str, table: pa.Table) -> None:
-        """Register an Arrow table; DuckDB 2 refuses while a streamed result is open (a
-        ``fetchone`` leaves one), so one small query is run to completion first."""
-        self.con.execute("select 1").fetchall()
-        self.con.register(name, table)
 
     def _fail(self, row: tuple[Any, ...] | None, message: str) -> InputError:
         """The error for a row a check found (its file and line)."""
@@ -224,10 +218,9 @@ class _Loader:
                           "refs": pa.array(cols["refs"], pa.list_(pa.string())),
                           "testbed_id": pa.array(cols["testbed_id"], pa.int32()),
                           "refset_id": pa.array(cols["refset_id"], pa.int32())})
-        self._register("_ulcdb_refsets", table)
-        self.con.execute("create or replace temp table _imp_refset as "
-                         "select * from _ulcdb_refsets")
-        self.con.unregister("_ulcdb_refsets")
+        with self.store.registered("_ulcdb_refsets", table):
+            self.con.execute("create or replace temp table _imp_refset as "
+                             "select * from _ulcdb_refsets")
 
     # -- catalogue ----------------------------------------------------------------------------
     def _catalogue(self) -> None:
@@ -414,11 +407,11 @@ class _Loader:
                 [family, signature, params, source.version, __version__, source.path])
             batches["file_no"].append(number)
             batches["batch_id"].append(int(bid))
-        self._register("_ulcdb_batches", pa.table(
-            {"file_no": pa.array(batches["file_no"], pa.int32()),
-             "batch_id": pa.array(batches["batch_id"], pa.int32())}))
-        self.con.execute("create or replace temp table _imp_batch as select * from _ulcdb_batches")
-        self.con.unregister("_ulcdb_batches")
+        batch_table = pa.table({"file_no": pa.array(batches["file_no"], pa.int32()),
+                                "batch_id": pa.array(batches["batch_id"], pa.int32())})
+        with self.store.registered("_ulcdb_batches", batch_table):
+            self.con.execute("create or replace temp table _imp_batch as "
+                             "select * from _ulcdb_batches")
         for level, table in TABLES.items():
             unit = {"seg": "seg_id, ", "doc": "doc_id, ", "sys": ""}[level]
             key = {"seg": ", r.seg_id", "doc": ", r.doc_id", "sys": ""}[level]
