@@ -14,6 +14,7 @@ import typer
 from ulcdb.cli.common import Fmt, err_console, open_store, render
 from ulcdb.meta import MetaError, MetaTask, select
 from ulcdb.meta import protocol_report as out
+from ulcdb.meta.plan import meta_task
 from ulcdb.meta.protocol import Settings, levels, run
 from ulcdb.scoring import imported_metrics
 from ulcdb.store import Store
@@ -45,13 +46,6 @@ def refuse(protocol: str, given: dict[str, bool]) -> None:
                         f"{', '.join(bad)}")
 
 
-def _excluded(store: Store, tid: int, sel: Selection) -> tuple[str, ...]:
-    names = [n for spec in sel.exclude for n in select.translators(store, tid, spec)]
-    if sel.exclude_human:
-        names += select.human_translations(store, tid)
-    return tuple(dict.fromkeys(names))
-
-
 def _tasks(store: Store, sel: Selection, protocol: str) -> tuple[list[MetaTask], list[str]]:
     """One seg-level task per test bed: metrics scored at every level the protocol needs."""
     names = list(sel.testbeds) or [store.only_testbed()]
@@ -69,13 +63,13 @@ def _tasks(store: Store, sel: Selection, protocol: str) -> tuple[list[MetaTask],
         imported = imported_metrics(store, tid, refset, chosen or ())
         if imported:
             notes.append(f"imported scores used as they are: {', '.join(imported)}")
-        tasks.append(MetaTask(
-            testbed=name, level="seg", criterion=select.criterion(store, name, sel.criterion),
-            refset=refset, metrics=chosen,
-            systems=tuple(select.translators(store, tid, sel.systems)) if sel.systems else None,
-            exclude=_excluded(store, tid, sel),
-            include_human=sel.include_human, variant=sel.variant, reading=sel.reading,
-            human_from=sel.human_from, min_segments=sel.min_segments, n_resamples=0))
+        task, _ = meta_task(
+            store, testbed=name, level="seg", criterion=sel.criterion, refs=sel.refs,
+            metrics=chosen or (), systems=sel.systems, exclude=sel.exclude,
+            exclude_human=sel.exclude_human, include_human=sel.include_human,
+            variant=sel.variant, reading=sel.reading, human_from=sel.human_from,
+            min_segments=sel.min_segments, n_resamples=0)
+        tasks.append(task)
     if len({t.criterion for t in tasks}) > 1:
         raise MetaError("the test beds must be judged with one criterion: name it with -c")
     return tasks, notes

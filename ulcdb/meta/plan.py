@@ -4,6 +4,7 @@ the store, and the task."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ulcdb.meta import select
@@ -13,17 +14,21 @@ from ulcdb.store import Store
 
 def meta_task(store: Store, *, testbed: str | None = None, level: str = "sys",
               criterion: str | None = None, refs: str | None = None,
-              metrics: str | None = None, systems: str | None = None,
+              metrics: str | Sequence[str] | None = None, systems: str | None = None,
               exclude: tuple[str, ...] = (), exclude_human: bool = False,
               **settings: Any) -> tuple[MetaTask, list[str]]:
     """The task of ``metrics`` (names or sets; default every metric scored against the
-    reference set) and the metrics named but not scored yet, which are left out.
+    reference set; a sequence: metrics already chosen) and the metrics named but not scored
+    yet, which are left out.
     ``systems`` and ``exclude`` name translators or their sets; ``settings`` are the other
     fields of MetaTask (coefficients, reading, where, n_resamples, ...)."""
     name = testbed or store.only_testbed()
     tid = store.testbed_id(name)
     refset = select.refset(store, name, refs)
-    chosen, missing = select.metrics(store, name, refset, level, metrics)
+    if metrics is None or isinstance(metrics, str):
+        chosen, missing = select.metrics(store, name, refset, level, metrics)
+    else:
+        chosen, missing = tuple(metrics), []
     names = [n for spec in exclude for n in select.translators(store, tid, spec)]
     if exclude_human:
         names += select.human_translations(store, tid)
