@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ulcdb.compare.data import CompareError
+from ulcdb.compare.data import CompareError, Fetched
 from ulcdb.compare.run import CompareReport, CompareTask, run
 from ulcdb.compare.where import where_segments
 from ulcdb.compare.words import bucket_labels, bucket_of
@@ -66,8 +66,9 @@ def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
         members.setdefault(bucket, set()).add(seg)
     out = CompareReport(task)
     small: list[str] = []
+    fetched: dict[tuple[str, str], Fetched] = {}  # each metric read once for every bucket
     for bucket in sorted(members, key=_order):
-        part = run(store, replace(task, segments=frozenset(members[bucket])))
+        part = run(store, replace(task, segments=frozenset(members[bucket])), fetched)
         n = min(r.n_units for r in part.results)
         if n < MIN_UNITS:
             small.append(f"{bucket} ({n})")

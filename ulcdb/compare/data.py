@@ -65,17 +65,38 @@ def metric_variant(store: Store, testbed: str, metric: str, refset: str,
                        "--variant")
 
 
-def load_units(store: Store, testbed: str, metric: str, systems: list[str], refset: str,
-               variant: str, unit: str, segments: set[int] | None = None) -> UnitData:
-    """Per system the statistics of ``metric`` on the units every system has."""
+@dataclass(frozen=True)
+class Fetched:
+    """A metric's stored segment scores and statistics for the compared systems, read once
+    and cut to each bucket's segments (``ulcdb compare --by``)."""
+
+    rows: list[SegmentRow]
+    stats: list[tuple[str, int, list[float] | None]]
+
+
+def fetch(store: Store, testbed: str, metric: str, systems: list[str], refset: str,
+          variant: str) -> Fetched:
     rows = store.query(
         "select translator, seg_id, doc_id, value from scores where testbed = ? and "
         "metric = ? and refset = ? and variant = ? and level = 'seg' and "
         "list_contains(?, translator) and value is not null",
         [testbed, metric, refset, variant, systems])
-    if segments is not None:
-        rows = [r for r in rows if r[1] in segments]
-    stats = _stats(store, testbed, metric, refset, variant, systems, segments)
+    stats = store.query(_STATS_SQL, [store.testbed_id(testbed), metric, refset, variant,
+                                     systems])
+    return Fetched(rows, stats)
+
+
+def load_units(store: Store, testbed: str, metric: str, systems: list[str], refset: str,
+               variant: str, unit: str, segments: set[int] | None = None,
+               fetched: Fetched | None = None) -> UnitData:
+    """Per system the statistics of ``metric`` on the units every system has (from
+    ``fetched`` when it was read already)."""
+    got = fetched or fetch(store, testbed, metric, systems, refset, variant)
+    rows = got.rows if segments is None else [r for r in got.rows if r[1] in segments]
+    kept = [(t, seg, st) for t, seg, st in got.stats if segments is None or seg in segments]
+    stats: Stats | None = None
+    if kept and all(st is not None for _, _, st in kept):
+        stats = {(t, seg): st for t, seg, st in kept if st is not None}
     nrefs = len(refset.split("+"))
     meas = measure(metric, stats is not None, nrefs)
     if rows:
@@ -85,16 +106,6 @@ def load_units(store: Store, testbed: str, metric: str, systems: list[str], refs
     raise CompareError(f"{metric} has no segment scores against {refset!r} for "
                        f"{', '.join(systems)}" + (": try --unit doc" if _has_docs(
                            store, testbed, metric, refset, variant) else ""))
-
-
-def _stats(store: Store, testbed: str, metric: str, refset: str, variant: str,
-           systems: list[str], segments: set[int] | None) -> Stats | None:
-    tid = store.testbed_id(testbed)
-    got = store.query(_STATS_SQL, [tid, metric, refset, variant, systems])
-    out = {(t, s): st for t, s, st in got if segments is None or s in segments}
-    if not out or any(v is None for v in out.values()):
-        return None
-    return out
 
 
 def _from_segments(metric: str, variant: str, meas: Measure, rows: list[SegmentRow],

@@ -12,7 +12,14 @@ from itertools import combinations
 import numpy as np
 
 from ulcdb.compare import significance as sig
-from ulcdb.compare.data import CompareError, UnitData, load_units, metric_variant
+from ulcdb.compare.data import (
+    CompareError,
+    Fetched,
+    UnitData,
+    fetch,
+    load_units,
+    metric_variant,
+)
 from ulcdb.stats import FloatArray, IntArray
 from ulcdb.store import Store
 
@@ -82,14 +89,17 @@ class CompareReport:
     notes: list[str] = field(default_factory=list)
 
 
-def run(store: Store, task: CompareTask) -> CompareReport:
+def run(store: Store, task: CompareTask,
+        fetched: dict[tuple[str, str], Fetched] | None = None) -> CompareReport:
+    """The paired tests of ``task``; ``fetched`` keeps each metric's stored rows across
+    calls on other segments of the same systems (``run_by``)."""
     if task.method not in METHODS:
         raise CompareError(f"--method must be bs or ar, not {task.method!r}")
     if len(task.systems) < 2:
         raise CompareError("compare needs at least two systems")
     report = CompareReport(task)
     for metric in task.metrics:
-        data = _load(store, task, metric)
+        data = _load(store, task, metric, {} if fetched is None else fetched)
         report.readings[metric] = data.measure.reading
         if data.dropped:
             report.notes.append(f"{metric}: {data.dropped} {task.unit} unit(s) left out "
@@ -104,11 +114,16 @@ def run(store: Store, task: CompareTask) -> CompareReport:
     return report
 
 
-def _load(store: Store, task: CompareTask, metric: str) -> UnitData:
+def _load(store: Store, task: CompareTask, metric: str,
+          fetched: dict[tuple[str, str], Fetched]) -> UnitData:
     variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
                              task.default_variant)
+    if (metric, variant) not in fetched:
+        fetched[metric, variant] = fetch(store, task.testbed, metric, list(task.systems),
+                                         task.refset, variant)
     return load_units(store, task.testbed, metric, list(task.systems), task.refset, variant,
-                      task.unit, set(task.segments) if task.segments is not None else None)
+                      task.unit, set(task.segments) if task.segments is not None else None,
+                      fetched[metric, variant])
 
 
 def _higher_is_better(store: Store, metric: str) -> bool:
