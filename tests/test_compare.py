@@ -16,6 +16,7 @@ from sacrebleu.significance import PairedTest
 
 from tests.cli_helpers import ingest_ende, ulcdb
 from ulcdb.compare.significance import clusters, holm
+from ulcdb.store import Store
 
 SYSTEMS = ["Facebook-AI", "HuaweiTSC", "ICL"]
 
@@ -287,3 +288,19 @@ def test_python_api_compare(db: Path) -> None:
     rows = table.to_pylist()
     assert [(r["system"], r["p_value"], r["score"]) for r in rows] == \
         [(r["system"], r["p_value"], r["score"]) for r in cli]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("-b", "Online-W", "--where", "nosuchcol > 1"), 'column "nosuchcol" not found'),
+    (("-b", "Online-W", "--by", "bogus"), "--by 'bogus': use one of length"),
+    (("-s", "Online-W"), "compare needs at least two systems"),
+])
+def test_bad_slices_fail_before_anything_is_scored(ende_sample: Path, tmp_path: Path,
+                                                   args: tuple[str, ...], message: str) -> None:
+    db = ingest_ende(tmp_path / "bad.duckdb", ende_sample)
+    result = ulcdb(db, "compare", "-m", "BLEU", "-r", "ref-A", *args)
+    assert result.exit_code == 1
+    (line,) = [x for x in result.output.splitlines() if x.strip()]
+    assert line.startswith("Error: ") and message in line
+    with Store(db, read_only=True) as store:
+        assert store.scalar("select count(*) from stored_scores") == 0

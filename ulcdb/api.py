@@ -171,14 +171,17 @@ class Database:
         from dataclasses import asdict
 
         from ulcdb.compare import run, run_by
+        from ulcdb.compare.buckets import segment_labels
         from ulcdb.compare.plan import DEFAULT_METRICS, plan
 
         sel = self.select(metrics or DEFAULT_METRICS, testbed=testbed, systems=systems,
                           refs=refs)
         planned = plan(self.store, sel, baseline)
-        Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics, planned.pairs)
         task = planned.task(self.store, method=method, resamples=resamples, seed=seed,
-                            unit=unit, where=where)
+                            unit=unit, where=where)  # a bad predicate fails before scoring
+        if by:
+            segment_labels(self.store, task, by)
+        Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics, planned.pairs)
         report = run_by(self.store, task, by) if by else run(self.store, task)
         return pa.Table.from_pylist([{**asdict(r), "method": method,
                                       "n_samples": task.n_samples, "seed": seed}

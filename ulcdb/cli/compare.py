@@ -20,7 +20,10 @@ from ulcdb.cli.options import (
 from ulcdb.cli.score import scoring_store
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
-    from ulcdb.compare import CompareReport
+    from ulcdb.compare import CompareReport, CompareTask
+    from ulcdb.scoring import Pair
+    from ulcdb.selection import Selection
+    from ulcdb.store import Store
 
 Method = Literal["bs", "ar"]
 Unit = Literal["seg", "doc"]
@@ -85,21 +88,29 @@ def compare(
     """
     from ulcdb.compare import CompareError, run, run_by
     from ulcdb.compare.analysis import analyse
+    from ulcdb.compare.buckets import segment_labels
     from ulcdb.compare.plan import DEFAULT_METRICS, plan
 
     if analysis is not None and by:
         raise CompareError("--analysis and --by are separate views: give one of them")
     picked = SelectionOpts(testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
                            systems, refs)
-    with scoring_store(picked, case=case, jobs=jobs,
-                       pairs=lambda store, sel: [] if analysis else plan(store, sel,
-                                                                        baseline).pairs) as scored:
+    tasks: list[CompareTask] = []
+
+    def planned(store: Store, sel: Selection) -> list[Pair]:
+        """The task, its --where and --by resolved on the read-only store before anything
+        is scored (a bad predicate or bucketing leaves the store as it was)."""
+        p = plan(store, sel, baseline)
+        tasks.append(p.task(store, variant=variant, method=method, resamples=resamples,
+                            seed=seed, unit=unit, where=where, alpha=alpha))
+        if by:
+            segment_labels(store, tasks[0], by)
+        return [] if analysis else p.pairs
+
+    with scoring_store(picked, case=case, jobs=jobs, pairs=planned) as scored:
         if scored.computed:
             err_console.print(scored.summary, style="dim", highlight=False)
-        store = scored.store
-        task = plan(store, scored.selection, baseline).task(
-            store, variant=variant, method=method, resamples=resamples, seed=seed, unit=unit,
-            where=where, alpha=alpha)
+        store, task = scored.store, tasks[0]
         if analysis is not None:
             table = analyse(store, task, analysis, metrics)
             for line in table.notes:

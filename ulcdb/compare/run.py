@@ -43,6 +43,12 @@ class CompareTask:
     segments: frozenset[int] | None = None  # --where / --by selections
     alpha: float = ALPHA
 
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise CompareError(f"--method must be bs or ar, not {self.method!r}")
+        if len(self.systems) < 2:
+            raise CompareError("compare needs at least two systems")
+
     @property
     def n_samples(self) -> int:
         if self.resamples:
@@ -93,10 +99,6 @@ def run(store: Store, task: CompareTask,
         fetched: dict[tuple[str, str], Fetched] | None = None) -> CompareReport:
     """The paired tests of ``task``; ``fetched`` keeps each metric's stored rows across
     calls on other segments of the same systems (``run_by``)."""
-    if task.method not in METHODS:
-        raise CompareError(f"--method must be bs or ar, not {task.method!r}")
-    if len(task.systems) < 2:
-        raise CompareError("compare needs at least two systems")
     report = CompareReport(task)
     for metric in task.metrics:
         data = _load(store, task, metric, {} if fetched is None else fetched)
