@@ -94,7 +94,7 @@ def build(path: Path) -> Truth:
     truth = Truth()
     segs = _segments()
     data = TestbedData(
-        name="tiny", src_lang="xx", tgt_lang="yy",
+        name="tiny", src_lang="en", tgt_lang="de",
         documents=[Document(d) for d in DOCS], segments=segs,
         translators=[TranslatorText(t, "system", [f"{t} {s.seg_id}" for s in segs])
                      for t in SYSTEMS]

@@ -198,7 +198,7 @@ def sgml_bed(tmp_path) -> dict[str, Path]:
 
 def test_sgml_reads_lenient_files(sgml_bed):
     data = read_sgml("mt08", sgml_bed["src"], [sgml_bed["ref"]], [sgml_bed["tst"]])
-    assert (data.src_lang, data.tgt_lang) == ("Arabic", "English")
+    assert (data.src_lang, data.tgt_lang) == ("ar", "en")  # NIST names, as ISO 639-1 codes
     assert [(d.doc_id, d.genre) for d in data.documents] == [("d1", "nw"), ("d2", "wb")]
     assert [(s.seg_id, s.doc_id, s.seg_in_doc, s.source) for s in data.segments] == [
         (1, "d1", 1, "Head & line"),
@@ -458,7 +458,7 @@ def test_ulc_config_sgml(tmp_path, sgml_bed):
                    "2_first_systems=S0 S1\nbest= sysB\n")
     data = read_ulc_config(config)
     assert data.options == {"CASE": "all", "INPUT": "xml"}
-    assert (data.src_lang, data.tgt_lang) == ("Arabic", "English")
+    assert (data.src_lang, data.tgt_lang) == ("ar", "en")
     assert [t.name for t in data.translators] == ["ref1", "sysA", "sysB"]
     assert [(s.kind, s.members) for s in data.sets] == [
         ("system", ["sysA", "sysB"]), ("system", ["sysB"])]

@@ -9,20 +9,145 @@ A metric asked for by name that cannot score the target language is refused
 (:class:`LanguageError`, one line naming metric, language and what would work); a metric that
 comes in through a set (LEX, metrics_DEFAULT, ...) is left out with a note.  A test bed with
 no target language gets a warning and the metrics run as their tools would (English).
+
+:func:`normalise` is the one place a language given to ulcdb becomes what the store holds,
+called by every ingest path (``--src-lang``/``--tgt-lang``, the API, a ULC.config's LANG,
+WMT XML and NIST SGML ``lang`` attributes, an mt-metrics-eval language pair, the loader
+itself): an ISO 639-1 code (``de``, ``DE``, ``de-AT``, ``pt_BR``) is kept, lowercased; an
+English name (``german``) or an ISO 639-2 code (``deu``, ``ger``) of such a language
+becomes its code, with a note saying so; a few ISO 639-3 codes of WMT languages that have no
+ISO 639-1 code (``liv``, ``sah``, ``hsb``, ``dsb``, ``chv``) are kept; anything else is
+refused, naming the file or option it came from.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ulcdb.errors import UlcdbError
+from ulcdb.errors import InputError, UlcdbError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, Params
 from ulcdb.store import Store
 
+if TYPE_CHECKING:
+    from ulcdb.ingest.model import TestbedData
+
 
 class LanguageError(UlcdbError):
     """A metric named explicitly cannot score the test bed's target language."""
+
+
+# ISO 639-1: code, English name(s) (';' between alternatives), as the registration authority
+# (Library of Congress) lists them.
+_ISO_639_1 = """
+aa Afar|ab Abkhazian|ae Avestan|af Afrikaans|ak Akan|am Amharic|an Aragonese|ar Arabic
+as Assamese|av Avaric|ay Aymara|az Azerbaijani|ba Bashkir|be Belarusian|bg Bulgarian
+bi Bislama|bm Bambara|bn Bengali;Bangla|bo Tibetan|br Breton|bs Bosnian|ca Catalan;Valencian
+ce Chechen|ch Chamorro|co Corsican|cr Cree|cs Czech|cu Church Slavic|cv Chuvash|cy Welsh
+da Danish|de German|dv Divehi;Dhivehi;Maldivian|dz Dzongkha|ee Ewe|el Greek;Modern Greek
+en English|eo Esperanto|es Spanish;Castilian|et Estonian|eu Basque|fa Persian;Farsi|ff Fulah
+fi Finnish|fj Fijian|fo Faroese|fr French|fy Western Frisian;Frisian|ga Irish
+gd Gaelic;Scottish Gaelic|gl Galician|gn Guarani|gu Gujarati|gv Manx|ha Hausa|he Hebrew
+hi Hindi|ho Hiri Motu|hr Croatian|ht Haitian;Haitian Creole|hu Hungarian|hy Armenian
+hz Herero|ia Interlingua|id Indonesian|ie Interlingue|ig Igbo|ii Sichuan Yi;Nuosu|ik Inupiaq
+io Ido|is Icelandic|it Italian|iu Inuktitut|ja Japanese|jv Javanese|ka Georgian|kg Kongo
+ki Kikuyu|kj Kuanyama|kk Kazakh|kl Kalaallisut;Greenlandic|km Khmer;Central Khmer|kn Kannada
+ko Korean|kr Kanuri|ks Kashmiri|ku Kurdish|kv Komi|kw Cornish|ky Kirghiz;Kyrgyz|la Latin
+lb Luxembourgish|lg Ganda|li Limburgish;Limburgan|ln Lingala|lo Lao|lt Lithuanian
+lu Luba-Katanga|lv Latvian|mg Malagasy|mh Marshallese|mi Maori|mk Macedonian|ml Malayalam
+mn Mongolian|mr Marathi|ms Malay|mt Maltese|my Burmese|na Nauru|nb Norwegian Bokmal;Bokmal
+nd North Ndebele|ne Nepali|ng Ndonga|nl Dutch;Flemish|nn Norwegian Nynorsk;Nynorsk
+no Norwegian|nr South Ndebele|nv Navajo|ny Chichewa;Nyanja|oc Occitan|oj Ojibwa|om Oromo
+or Oriya;Odia|os Ossetian|pa Punjabi;Panjabi|pi Pali|pl Polish|ps Pashto;Pushto
+pt Portuguese|qu Quechua|rm Romansh|rn Rundi;Kirundi|ro Romanian;Moldavian|ru Russian
+rw Kinyarwanda|sa Sanskrit|sc Sardinian|sd Sindhi|se Northern Sami|sg Sango|si Sinhala
+sk Slovak|sl Slovenian;Slovene|sm Samoan|sn Shona|so Somali|sq Albanian|sr Serbian|ss Swati
+st Southern Sotho;Sesotho|su Sundanese|sv Swedish|sw Swahili|ta Tamil|te Telugu|tg Tajik
+th Thai|ti Tigrinya|tk Turkmen|tl Tagalog;Filipino|tn Tswana|to Tonga|tr Turkish|ts Tsonga
+tt Tatar|tw Twi|ty Tahitian|ug Uighur;Uyghur|uk Ukrainian|ur Urdu|uz Uzbek|ve Venda
+vi Vietnamese|vo Volapuk|wa Walloon|wo Wolof|xh Xhosa|yi Yiddish|yo Yoruba|za Zhuang
+zh Chinese|zu Zulu
+"""
+# ISO 639-2 (bibliographic and terminological) codes of the languages WMT, IQMT and the
+# Asiya test suites use, and the ISO 639-3 codes of WMT languages without an ISO 639-1 code.
+_ISO_639_2 = {
+    "ara": "ar", "ben": "bn", "bul": "bg", "cat": "ca", "ces": "cs", "cze": "cs", "chi": "zh",
+    "zho": "zh", "dan": "da", "deu": "de", "ger": "de", "ell": "el", "gre": "el", "eng": "en",
+    "est": "et", "eus": "eu", "baq": "eu", "fas": "fa", "per": "fa", "fin": "fi", "fra": "fr",
+    "fre": "fr", "gle": "ga", "glg": "gl", "guj": "gu", "hau": "ha", "heb": "he", "hin": "hi",
+    "hrv": "hr", "hun": "hu", "ind": "id", "isl": "is", "ice": "is", "ita": "it", "jpn": "ja",
+    "kaz": "kk", "khm": "km", "kor": "ko", "lav": "lv", "lit": "lt", "msa": "ms", "may": "ms",
+    "nld": "nl", "dut": "nl", "nor": "no", "pol": "pl", "por": "pt", "pus": "ps", "ron": "ro",
+    "rum": "ro", "rus": "ru", "slk": "sk", "slo": "sk", "slv": "sl", "spa": "es", "srp": "sr",
+    "swe": "sv", "tam": "ta", "tha": "th", "tur": "tr", "ukr": "uk", "urd": "ur", "vie": "vi",
+    "xho": "xh", "zul": "zu", "iku": "iu", "mar": "mr", "tel": "te", "kan": "kn", "mal": "ml",
+}  # fmt: skip
+_ISO_639_3_KEPT = {"liv": "Livonian", "sah": "Yakut", "hsb": "Upper Sorbian",
+                   "dsb": "Lower Sorbian", "chv": "Chuvash"}
+
+
+def _codes() -> tuple[dict[str, str], dict[str, str]]:
+    """(code -> English name, lowercased English name -> code) from ``_ISO_639_1``."""
+    names: dict[str, str] = {}
+    by_name: dict[str, str] = {}
+    for entry in _ISO_639_1.replace("\n", "|").split("|"):
+        if entry.strip():
+            code, _, alternatives = entry.strip().partition(" ")
+            names[code] = alternatives.split(";")[0]
+            by_name |= {a.lower(): code for a in alternatives.split(";")}
+    return names, by_name
+
+
+LANGUAGE_NAMES, _BY_NAME = _codes()
+_TAG = re.compile(r"^(?P<lang>[A-Za-z]{2,3})(?P<rest>(?:[-_][A-Za-z0-9]{1,8})*)$")
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language as ulcdb stores it, and the note saying how it was read (None: as given)."""
+
+    code: str
+    note: str | None = None
+
+
+def normalise(value: str, where: object, option: str | None = None,
+              line: int | None = None) -> Language:
+    """``value`` as the store keeps it (see the module docstring); ``where`` (a file, or the
+    input an option applies to) and ``option``/``line`` name the source in the error."""
+    given = value.strip()
+    lowered = given.lower().replace("_", "-")
+    tag = _TAG.match(given)
+    label = (f"{option}{given}" if option and option.endswith("=") else
+             f"{option} {given}" if option else f"language {given!r}")
+    if tag is not None:
+        code = tag["lang"].lower()
+        region = tag["rest"].replace("_", "-")
+        if code in LANGUAGE_NAMES or code in _ISO_639_3_KEPT:
+            return Language(code + region)
+        if code in _ISO_639_2:
+            short = _ISO_639_2[code] + region
+            return Language(short, f"{label} read as {short} (ISO 639-1 code of "
+                                   f"{LANGUAGE_NAMES[_ISO_639_2[code]]})")
+    if lowered in _BY_NAME:
+        code = _BY_NAME[lowered]
+        return Language(code, f"{label} read as {code} (ISO 639-1 code of "
+                              f"{LANGUAGE_NAMES[code]})")
+    raise InputError(where, line, f"{label}: not a language ulcdb knows; give an ISO 639-1 "
+                     "code (e.g. de, en, zh, pt-BR) or an English language name")
+
+
+def set_language(data: TestbedData, side: str, value: str | None, where: object,
+                 line: int | None = None, option: str | None = None) -> None:
+    """``data.src_lang``/``data.tgt_lang`` (``side``) set to ``value`` normalised, the note
+    (if any) added to ``data.notes``; an empty ``value`` leaves it as it is."""
+    if not value:
+        return
+    lang = normalise(value, where, option, line)
+    setattr(data, side, lang.code)
+    if lang.note and lang.note not in data.notes:
+        data.notes.append(lang.note)
 
 
 def base(lang: str | None) -> str | None:
@@ -140,6 +265,20 @@ def _short(metrics: list[str]) -> str:
     return ", ".join(f"{f} ({n} metrics)" if n > 1 else f for f, n in counts.items())
 
 
+def _stored(testbed: str, tgt: str) -> tuple[str, list[str]]:
+    """The base code of a stored target language, and a warning where a store made before
+    languages were normalised holds a name (``german``: read as ``de``) or an unknown one."""
+    try:
+        lang = normalise(tgt, f"test bed {testbed!r}")
+    except InputError:
+        return str(base(tgt)), [f"test bed {testbed!r} has target language {tgt!r}, no ISO "
+                                "639-1 code: metrics treat it as a language they do not know"]
+    code = str(base(lang.code))
+    if lang.note is None:
+        return code, []
+    return code, [f"test bed {testbed!r} has target language {tgt!r}: read as {code}"]
+
+
 def check_languages(store: Store, testbed_id: int, metrics: list[str], named: set[str],
                     params: Params) -> LanguageCheck:
     """Keep the metrics that handle the test bed's target language; refuse one in ``named``
@@ -154,7 +293,8 @@ def check_languages(store: Store, testbed_id: int, metrics: list[str], named: se
                    f"`ulcdb ingest testbed --name {name} --tgt-lang LANG ...`)")
         return LanguageCheck(None, metrics, warnings=[warning] if dependent else [])
     ann_lang = annotation_language(store, params)
-    check = LanguageCheck(lang, [])
+    lang, warnings = _stored(name, tgt)
+    check = LanguageCheck(lang, [], warnings=warnings)
     for metric in metrics:
         why = metric_problem(metric, lang, ann_lang)
         if why is None:

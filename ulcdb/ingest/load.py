@@ -10,6 +10,7 @@ from pathlib import Path
 from ulcdb.errors import Conflict, InputError, NotFound
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
+from ulcdb.languages import set_language
 from ulcdb.names import check_name
 from ulcdb.store import Store
 
@@ -74,6 +75,8 @@ def validate(data: TestbedData) -> None:
 def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> LoadReport:
     """Create or extend test bed ``data.name``; refuse changed content unless ``replace``."""
     validate(data)
+    for side in ("src_lang", "tgt_lang"):  # readers normalise; this catches any other caller
+        set_language(data, side, getattr(data, side), data.origin or data.name)
     if not data.translators:
         raise InputError(data.origin or data.name, None,
                          "no systems or references: a test bed needs at least one of them")

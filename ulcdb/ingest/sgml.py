@@ -22,6 +22,7 @@ from pathlib import Path
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Document, Segment, TestbedData, TranslatorText
 from ulcdb.ingest.textio import LineIndex, read_text
+from ulcdb.languages import normalise, set_language
 
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.-]*)([^<>]*)>")
 _ATTRIBUTE = re.compile(
@@ -78,15 +79,12 @@ def read_sgml(name: str, source: Path, refs: list[Path], systems: list[Path]) ->
                 _claim_name(names, sysid, path)
                 texts = _align(parsed.path, sysid, docs, src, positions, len(segments))
                 translators.append(TranslatorText(sysid, role, texts, str(path)))
-    return TestbedData(
-        name=name,
-        src_lang=languages.get("srclang", (None, 0))[0],
-        tgt_lang=languages.get("trglang", (None, 0))[0],
-        origin=str(source),
-        documents=documents,
-        segments=segments,
-        translators=translators,
-    )
+    data = TestbedData(name=name, origin=str(source), documents=documents, segments=segments,
+                       translators=translators)
+    for key, side in (("srclang", "src_lang"), ("trglang", "tgt_lang")):
+        if key in languages:  # as ISO 639-1 codes: NIST writes trglang="English"
+            set_language(data, side, languages[key][0], source, languages[key][1], f"{key}=")
+    return data
 
 
 def parse_sgml(path: Path) -> SgmlFile:
@@ -201,8 +199,9 @@ def _attributes(text: str) -> dict[str, str]:
 def _merge_language(
     path: Path, languages: dict[str, tuple[str, int]], key: str, value: tuple[str, int]
 ) -> None:
+    code = normalise(value[0], path, f"{key}=", value[1]).code
     known = languages.setdefault(key, value)
-    if known[0] != value[0]:
+    if normalise(known[0], path).code != code:
         raise InputError(path, value[1], f"{key} {value[0]!r} differs from {known[0]!r}")
 
 

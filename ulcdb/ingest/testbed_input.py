@@ -9,6 +9,7 @@ from pathlib import Path
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest.model import TestbedData
 from ulcdb.ingest.textio import check_file
+from ulcdb.languages import normalise, set_language
 
 
 class TestbedFormat(str, Enum):
@@ -128,21 +129,30 @@ def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
 
 
 def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | None) -> None:
-    """--src-lang/--tgt-lang fill what the input leaves open; contradicting it is an error."""
+    """--src-lang/--tgt-lang (normalised: ``german`` is ``de``) fill what the input leaves
+    open; contradicting it is an error."""
     for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
         if not given:
             continue
+        option = "--" + side.replace("_", "-")
+        lang = normalise(given, data.origin or data.name, option)
         have = getattr(data, side)
-        if have and have != given and side not in data.guessed_languages:
-            option = "--" + side.replace("_", "-")
+        if have and have != lang.code and side not in data.guessed_languages:
             raise InputError(data.origin or data.name, None,
                              f"{option} {given} contradicts the input's {side} {have!r}")
-        setattr(data, side, given)
+        set_language(data, side, given, data.origin or data.name, option=option)
         data.guessed_languages.discard(side)
 
 
 def _lang_suffix(path: Path) -> str | None:
-    """``source.es.txt`` -> ``es``: the language code WMT-style file names carry."""
+    """``source.es.txt`` -> ``es``: the language code WMT-style file names carry (None where
+    that part is no language code, e.g. ``sys.new.txt``)."""
     parts = path.name.split(".")
     code = parts[-2] if len(parts) >= 3 else ""
-    return code if 2 <= len(code) <= 3 and code.isalpha() else None
+    if not (2 <= len(code) <= 3 and code.isalpha()):
+        return None
+    try:
+        lang = normalise(code, path)
+    except InputError:
+        return None
+    return lang.code if lang.note is None else None

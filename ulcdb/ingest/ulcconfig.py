@@ -32,16 +32,13 @@ from ulcdb.ingest.model import NamedSet, TestbedData
 from ulcdb.ingest.plain import read_plain
 from ulcdb.ingest.sgml import read_sgml
 from ulcdb.ingest.textio import check_file, read_lines
+from ulcdb.languages import set_language
 
 # docs= is a ulcdb extension: a documents file for raw input (see read_plain's --docs).
 _FILE_KEYS = {"src": "src", "source": "src", "ref": "ref", "sys": "sys", "system": "sys",
               "docs": "docs"}
 _OPTION_KEYS = {"PATH", "IQMT", "NAME", "LANG", "CASE", "INPUT", "SRCLANG", "TRGLANG"}
 _CHOICES = {"CASE": ("all", "lc"), "INPUT": ("xml", "raw")}
-_LANGUAGES = {
-    "ENG": "en", "SPA": "es", "CAT": "ca", "FRE": "fr", "FRA": "fr", "GER": "de", "DEU": "de",
-    "ITA": "it", "ARA": "ar", "CHI": "zh", "ZHO": "zh", "CZE": "cs", "CES": "cs", "RUS": "ru",
-}  # fmt: skip
 # IQsetup's metric families and their variants (IQMT 2.0 manual, section 4.1).
 _FAMILIES = {
     "doBLEU": ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "BLEUi-2", "BLEUi-3", "BLEUi-4"],
@@ -220,10 +217,11 @@ def _base(file: Path) -> str:
 
 
 def _set_languages(config: _Config, data: TestbedData) -> None:
+    """LANG/TRGLANG and SRCLANG, as Asiya writes them (``ENG``, ``SPA``) or as ISO codes."""
     for key, attribute in (("LANG", "tgt_lang"), ("TRGLANG", "tgt_lang"), ("SRCLANG", "src_lang")):
         if key in config.options:
-            value = config.options[key][0]
-            setattr(data, attribute, _LANGUAGES.get(value.upper(), value.lower()))
+            value, line = config.options[key]
+            set_language(data, attribute, value, config.path, line, option=f"{key}=")
 
 
 def _named_sets(config: _Config, data: TestbedData) -> list[NamedSet]:

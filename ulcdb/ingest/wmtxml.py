@@ -21,6 +21,7 @@ from lxml import etree
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Document, Segment, TestbedData, TranslatorText
 from ulcdb.ingest.textio import decode_utf8, read_bytes
+from ulcdb.languages import normalise
 
 
 @dataclass
@@ -39,6 +40,7 @@ class _State:
     segments: list[Segment] = field(default_factory=list)
     translators: dict[str, _Translator] = field(default_factory=dict)
     languages: dict[str, tuple[str, int]] = field(default_factory=dict)  # src/tgt -> lang, line
+    notes: list[str] = field(default_factory=list)  # languages read as their ISO 639-1 codes
     doc_lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -62,6 +64,7 @@ def read_wmtxml(
         name=name,
         src_lang=state.languages.get("src", (None, 0))[0],
         tgt_lang=state.languages.get("tgt", (None, 0))[0],
+        notes=state.notes,
         origin=str(path),
         documents=state.documents,
         segments=state.segments,
@@ -191,9 +194,13 @@ def _complete_translators(state: _State, drop_incomplete: bool) -> list[Translat
 
 
 def _language(state: _State, side: str, element: etree._Element) -> None:
-    lang = element.get("lang")
-    if not lang:
+    given = element.get("lang")
+    if not given:
         return
+    found = normalise(given, state.path, f"<{element.tag} lang=", element.sourceline)
+    lang = found.code
+    if found.note and found.note not in state.notes:
+        state.notes.append(found.note)
     known = state.languages.setdefault(side, (lang, element.sourceline))
     if known[0] != lang:
         raise InputError(state.path, element.sourceline,
