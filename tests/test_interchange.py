@@ -370,12 +370,12 @@ def test_sacrebleu_json_and_sentence_level(db, tmp_path) -> None:
     write(tmp_path / "s.json", '[{"name": "BLEU", "score": 34.2, "signature": '
           '"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"}, {"name": "TER", '
           '"score": 51.1, "signature": "nrefs:1|case:lc|tok:tercom|version:2.6.0"}]')
-    result = ulcdb(db, "ingest", "scores", tmp_path / "s.json", "--target", "S1", "--ref",
-                   "ref-A")
-    assert result.exit_code == 1
-    assert "outside the range [0.0, 1.0] of metric 'BLEU'" in result.output  # ulcdb's BLEU
     ok(ulcdb(db, "ingest", "scores", tmp_path / "s.json", "--target", "S1", "--ref", "ref-A",
-             "--rename", "BLEU=sacreBLEU"))
+             "--rename", "BLEU=sacreBLEU"))  # sacrebleu's name and 0-100 scale
+    # without --rename: ulcdb's own BLEU (its signature's settings) on the 0-1 scale (issue 25)
+    ok(ulcdb(db, "ingest", "scores", tmp_path / "s.json", "--target", "S1", "--ref", "ref-A"))
+    assert {r[1]: r[-1] for r in scores(db, metrics=("BLEU", "sacreBLEU"))} == \
+        {"BLEU": 0.342, "sacreBLEU": 34.2}
     write(tmp_path / "sl.txt", "".join(
         f"chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0 = {i}.5\n"
         for i in range(5)))

@@ -70,27 +70,77 @@ def test_other_metrics_are_refused(db: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists()
 
 
-def test_round_trip_on_sacrebleus_scale(db: Path, tmp_path: Path) -> None:
-    out = tmp_path / "json"
-    ok(ulcdb(db, "export", "sacrebleu", out, "-w", "6"))
+def _fresh(tmp_path: Path) -> Path:
     fresh = tmp_path / "fresh.duckdb"
     ok(ulcdb(fresh, "ingest", "testbed", "--name", "sample", "--source",
-             PLAIN / "source.es.txt", "--docs", PLAIN / "docs.tsv",
-             *TRANSLATORS))
-    refused = ulcdb(fresh, "ingest", "scores", out, "--format", "sacrebleu")
-    assert refused.exit_code == 1  # 0-100 BLEU is not ulcdb's 0-1 BLEU
+             PLAIN / "source.es.txt", "--docs", PLAIN / "docs.tsv", *TRANSLATORS))
+    return fresh
+
+
+def _sys_scores(db: Path, metrics: tuple[str, ...], variant: str = "case:mixed"
+                ) -> dict[tuple[str, str, str], float]:
+    with Store(db, read_only=True) as store:
+        return {(m, t, r): v for m, t, r, v in store.query(
+            "select metric, translator, refset, value from scores where level = 'sys' and "
+            "variant = ? and list_contains(?, metric)", [variant, list(metrics)])}
+
+
+OWN = ("BLEU", "chrF", "chrF++", "-TER")
+
+
+@pytest.mark.parametrize("width, tolerance", [(None, 0.0005 + 1e-12), ("8", 5e-11 + 1e-15)])
+def test_round_trip_with_no_flags(db: Path, tmp_path: Path, width: str | None,
+                                  tolerance: float) -> None:
+    """Issue 25: `export sacrebleu` then `ingest scores` needs no flags: sacrebleu's BLEU,
+    chrF2, chrF2++ and TER come back as ulcdb's BLEU, chrF, chrF++ and -TER on the 0-1 scale,
+    to the digits the file carries (1 decimal of 0-100 by default, all with --width)."""
+    out = tmp_path / "json"
+    ok(ulcdb(db, "export", "sacrebleu", out, *(("--width", width) if width else ())))
+    fresh = _fresh(tmp_path)
+    ok(ulcdb(fresh, "ingest", "scores", out))
+    got, ours = _sys_scores(fresh, OWN), _sys_scores(db, OWN)
+    assert got.keys() == ours.keys() and len(got) == 4 * (2 * 3 + 2)  # systems x refsets, refs
+    assert ('-TER', 'sysA', 'ref-A') in got and got[('-TER', 'sysA', 'ref-A')] < 0
+    assert all(abs(got[k] - ours[k]) <= tolerance for k in got)
+    assert max(abs(got[k] - ours[k]) for k in got) > tolerance / 100  # really rounded
+    if width is None:  # 55.8 is stored as 0.558, not 0.5579999999999999
+        assert all(round(v, 3) == v for v in got.values())
+    with Store(fresh, read_only=True) as store:
+        origins = store.query("select distinct b.origin, b.signature from scores s join "
+                              "score_batch b using (batch_id) where s.translator = 'sysA' "
+                              "and s.refset = 'ref-A'")
+    assert [(Path(o).relative_to(out), sig.split(" ; ")[0]) for o, sig in origins] == [
+        (Path("sysA/ref-A.json"), "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|"
+         "version:2.6.0")]
+
+
+def test_a_lowercased_export_needs_its_variant(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "lc"
+    ok(ulcdb(db, "export", "sacrebleu", out, "--variant", "case:lc", "-w", "8"))
+    fresh = _fresh(tmp_path)
+    refused = ulcdb(fresh, "ingest", "scores", out)
+    assert refused.exit_code == 1
+    assert "BLEU was computed with case:lc: give --variant case:lc" in refused.output
+    ok(ulcdb(fresh, "ingest", "scores", out, "--variant", "case:lc"))
+    got, ours = _sys_scores(fresh, OWN, "case:lc"), _sys_scores(db, OWN, "case:lc")
+    assert got.keys() == ours.keys() and all(abs(got[k] - ours[k]) <= 5e-11 for k in got)
+
+
+def test_renamed_scores_keep_sacrebleus_scale(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "json"
+    ok(ulcdb(db, "export", "sacrebleu", out, "-w", "6"))
+    fresh = _fresh(tmp_path)
     ok(ulcdb(fresh, "ingest", "scores", out, "--format", "sacrebleu", "--rename",
              "BLEU=sacreBLEU"))
     with Store(fresh, read_only=True) as store:
         got = dict(((t, r), v) for t, r, v in store.query(
             "select translator, refset, value from scores where metric = 'sacreBLEU'"))
-    with Store(db, read_only=True) as store:
-        ours = dict(((t, r), v) for t, r, v in store.query(
-            "select translator, refset, value from scores where metric = 'BLEU' and level = "
-            "'sys' and variant = 'case:mixed'"))
+    ours = {(t, r): v for (m, t, r), v in _sys_scores(db, ("BLEU",)).items()}
     assert got.keys() == ours.keys()
     assert all(got[k] == round(100 * ours[k], 6) for k in got)
     assert json.loads((out / "sysA" / "ref-A.json").read_text())[0]["name"] == "BLEU"
+    assert set(_sys_scores(fresh, OWN)) == {(m, t, r) for m in ("chrF", "chrF++", "-TER")
+                                            for t, r in ours}
 
 
 def test_score_tables_say_refset_variant_and_signatures(db: Path) -> None:

@@ -238,7 +238,9 @@ def _read_one(fmt: str, path: Path, testbed: str, roles: dict[str, str], store: 
         folder = tuple(sorted(found[0])) if len(found) == 1 else None
         return nist.read_scr(path, testbed, refs or folder, req.metric)
     if fmt == "sacrebleu":
-        return sacrebleu_json.read_sacrebleu(path, testbed, roles, req.target, refs or None)
+        kept = set(req.rename) | (set(sacrebleu_json.ULCDB_NAMES) if req.metric else set())
+        return sacrebleu_json.read_sacrebleu(path, testbed, roles, req.target, refs or None,
+                                             req.variant, kept)
     if fmt == "comet":
         return comet.read_comet(path, testbed, roles, refs, req.metric, req.target)
     if fmt == "lines":

@@ -13,11 +13,15 @@ Neither says which system or references were scored: give them (``target``, ``re
 keep the layout ``ulcdb export sacrebleu`` writes (``TARGET/REFSET.json``, each file exactly
 what sacrebleu prints), from which the reader takes them; ``"system"``/``"refset"`` keys in
 a record are read too.  ``TER`` scores are
-lower-is-better, everything else higher.  The metric is stored under sacrebleu's name
-(``BLEU``, ``chrF2``, ``TER``): sacrebleu's BLEU runs 0-100 while ulcdb's built-in BLEU runs
-0-1, so such scores are refused under ``BLEU`` and need ``--rename BLEU=sacreBLEU``.
-sacrebleu prints ``score`` rounded to ``-w`` decimals (default 1): what it printed is
-what is stored.
+lower-is-better, everything else higher.
+
+JSON scores of ``BLEU``, ``chrF2``, ``chrF2++`` and ``TER`` whose signature gives the settings
+ulcdb computes them with (its ``BLEU``, ``chrF``, ``chrF++``, ``-TER``: the signatures
+``ulcdb export sacrebleu`` writes) are stored as those metrics, on ulcdb's 0-1 scale
+(``-TER`` = -TER / 100), at the precision the file carries: sacrebleu prints ``score``
+rounded to ``-w`` decimals (default 1), so ``55.8`` is stored as 0.558 (``ulcdb export
+sacrebleu --width`` keeps more digits).  Other scores, and those ``--rename`` / ``--metric``
+name, are stored under sacrebleu's name and scale (``--rename BLEU=sacreBLEU``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -64,16 +69,67 @@ def _version(signature: str) -> str | None:
 
 
 def read_sacrebleu(path: str | Path, testbed: str, names: Collection[str],
-                   target: str | None = None, refs: tuple[str, ...] | None = None) -> ScoreFrame:
-    """sacrebleu JSON (system scores) or ``--sentence-level`` text (segment scores)."""
+                   target: str | None = None, refs: tuple[str, ...] | None = None,
+                   variant: str = "case:mixed", as_given: Collection[str] = ()) -> ScoreFrame:
+    """sacrebleu JSON (system scores) or ``--sentence-level`` text (segment scores).
+
+    JSON scores of ulcdb's own metrics under ``variant`` come as those metrics (module
+    docstring); ``as_given`` names sacrebleu metrics kept under sacrebleu's name and scale."""
     data = read_bytes(path)
     if data.lstrip()[:1] in (b"{", b"["):
-        return _read_json(path, data, testbed, names, target, refs)
+        own = _Own(path, variant, as_given)
+        return _read_json(path, data, testbed, names, target, refs, own)
     return _read_sentences(path, data, testbed, target, refs)
 
 
+# sacrebleu's JSON names of the metrics ulcdb computes as sacrebleu does, and ulcdb's names
+ULCDB_NAMES = {"BLEU": "BLEU", "chrF2": "chrF", "chrF2++": "chrF++", "TER": "-TER"}
+
+
+class _Own:
+    """Which records of a sacrebleu JSON file hold ulcdb's own metrics, and their values."""
+
+    def __init__(self, path: str | Path, variant: str, as_given: Collection[str]) -> None:
+        self.path, self.variant, self.as_given = path, variant, set(as_given)
+
+    def metric(self, name: str, signature: str) -> str | None:
+        """ulcdb's metric a record of sacrebleu's ``name`` with ``signature`` is, or None."""
+        ours = ULCDB_NAMES.get(name)
+        if ours is None or name in self.as_given:
+            return None
+        lowercase = self.variant.startswith("case:lc")
+        given = _settings(signature)
+        if given == _ulcdb_settings(ours, lowercase):
+            return ours
+        if given == _ulcdb_settings(ours, not lowercase):
+            other = "case:mixed" if lowercase else "case:lc"
+            raise InputError(self.path, None, f"{name} was computed with {other}: give "
+                             f"--variant {other} (ulcdb stores it as {ours} of that variant)")
+        return None
+
+    @staticmethod
+    def value(metric: str, text: str) -> float:
+        """sacrebleu's 0-100 ``text`` on ulcdb's 0-1 scale, to the digits ``text`` has."""
+        scaled = Decimal(text) / 100
+        return float(-scaled if metric == "-TER" else scaled)
+
+
+def _ulcdb_settings(metric: str, lowercase: bool) -> dict[str, str]:
+    """The settings sacrebleu's signature states for ulcdb's ``metric``."""
+    scorer = SACREBLEU_METRICS[metric](lowercase)
+    scorer.num_refs = 1  # what the signature needs; _settings drops it
+    return _settings(scorer.get_signature().format())
+
+
+def _settings(signature: str) -> dict[str, str]:
+    """The settings a sacrebleu signature states, without nrefs and the version."""
+    pairs = (part.partition(":") for part in signature.split("|") if ":" in part)
+    return {k: v for k, _, v in pairs if k not in ("nrefs", "version", "v")}
+
+
 def _read_json(path: str | Path, data: bytes, testbed: str, names: Collection[str],
-               target: str | None, refs: tuple[str, ...] | None) -> ScoreFrame:
+               target: str | None, refs: tuple[str, ...] | None,
+               own: _Own | None = None) -> ScoreFrame:
     try:
         parsed = json.loads(data.decode("utf-8"))
     except RecursionError:
@@ -99,11 +155,14 @@ def _read_json(path: str | Path, data: bytes, testbed: str, names: Collection[st
         if not system or not members:
             raise InputError(path, None, f"record {number} ({name}): sacrebleu does not say "
                              "which system and references it scored; give --target and --ref")
-        block = ScoreSet(name, str(system), members, "sys")
-        block.add(parse_score(path, None, str(record["score"])))
+        value = parse_score(path, None, str(record["score"]))
+        ours = own.metric(name, str(record.get("signature", ""))) if own else None
+        block = ScoreSet(ours or name, str(system), members, "sys")
+        block.add(own.value(ours, repr(value)) if ours and own and value is not None else value)
         sets.append(block)
         signatures.append(f"{name}|{record.get('signature', '')}")
-        infos[name] = _info(name)
+        if ours is None:
+            infos[name] = _info(name)
     signature = " ; ".join(signatures)
     source = Source(str(path), "sacrebleu", signature, _version(signature))
     return ScoreFrame.from_sets(sets, source, testbed, infos)
