@@ -160,6 +160,25 @@ def find_human_files(root: str | Path, lp: str) -> list[Path]:
     return sorted((Path(root) / "human-scores").glob(f"{lp}.*.score"))
 
 
+def language_pairs(root: str | Path) -> list[str]:
+    """The language pairs a test-set folder holds: sources, metric scores, human scores."""
+    root = Path(root)
+    found = {p.stem for p in (root / "sources").glob("*.txt")}
+    found |= {p.name for p in (root / "metric-scores").glob("*") if p.is_dir()}
+    found |= {p.name.split(".")[0] for p in (root / "human-scores").glob("*.score")}
+    return sorted(lp for lp in found if LP.match(lp))
+
+
+def only_pair(root: str | Path) -> str:
+    """The language pair of a folder that holds one; else an error listing them (--lp)."""
+    pairs = language_pairs(root)
+    if len(pairs) != 1:
+        held = f"holds {', '.join(pairs)}" if pairs else "holds no language pair"
+        raise InputError(root, None, f"this mt-metrics-eval folder {held}: give --lp "
+                         f"(e.g. --lp {pairs[0] if pairs else 'en-de'})")
+    return pairs[0]
+
+
 # --- writing ----------------------------------------------------------------------------------
 
 
