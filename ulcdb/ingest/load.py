@@ -145,12 +145,16 @@ def _restore_names(store: Store, tid: int, data: TestbedData, report: LoadReport
     """mt-metrics-eval names (``refA``) back to the stored ones (``ref-A``) of the same role."""
     stored = dict(store.query("select name, role from translator where testbed_id = ?", [tid]))
     by_dashless = {n.replace("-", ""): n for n in stored}
+    renamed: dict[str, str] = {}
     for tr in data.translators:
         original = by_dashless.get(tr.name)
         if tr.name not in stored and original is not None and stored[original] == tr.role:
             report.notes.append(f"{tr.name} is the stored {original} (mt-metrics-eval drops "
                                 "dashes from reference names)")
+            renamed[tr.name] = original
             tr.name = original
+    for judged in data.assessments:  # the folder's human scores name them too
+        judged.translator = renamed.get(judged.translator, judged.translator)
 
 
 def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,

@@ -37,7 +37,7 @@ def pairs(values: list[str], option: str) -> dict[str, Path]:
 
 UNRECOGNISED = ("unrecognised test-bed format (expected WMT XML, NIST SGML, a long TSV with "
                 "columns seg_id, doc_id, source, translator, kind, translation, a ULC.config or "
-                "an mt-metrics-eval folder with --lp); plain text files go with --source, "
+                "an mt-metrics-eval folder); plain text files go with --source, "
                 "--ref NAME=FILE and --sys NAME=FILE")
 
 
@@ -93,10 +93,10 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
     default_name = name if name is not None else (first.stem if not first.is_dir()
                                                    else first.name)
     if fmt == TestbedFormat.mtme:
-        if not lp:
-            raise InputError(first, None, "a folder is read as the mt-metrics-eval layout, "
-                             "which needs --lp (e.g. --lp en-de)")
-        return mtme.read_mtme(first, lp, name=name)
+        lp = lp or mtme.only_pair(first)  # a folder of one language pair needs no --lp
+        data = mtme.read_mtme(first, lp, name=name)
+        _mtme_human_scores(first, lp, data)
+        return data
     if fmt == TestbedFormat.config:
         data = ulcconfig.read_ulc_config(first)
         data.name = name if name is not None else data.name
@@ -109,6 +109,22 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
         return sgml.read_sgml(default_name, first, [Path(r.split("=")[-1]) for r in refs],
                               [Path(s.split("=")[-1]) for s in systems])
     return _read_plain(default_name, first, refs, systems, docs)
+
+
+def _mtme_human_scores(root: Path, lp: str, data: TestbedData) -> None:
+    """The folder's ``human-scores/LP.*.score`` go with the test bed (domain level skipped:
+    the store has none)."""
+    from ulcdb.interchange import mtme
+
+    roles = {t.name: t.role for t in data.translators}
+    counts = {"seg": len(data.segments), "doc": len(data.documents)}
+    files = mtme.find_human_files(root, lp)
+    domain = [p for p in files if p.name.endswith(".domain.score")]
+    for path in files:
+        if path not in domain:
+            data.assessments += mtme.human_items(path, roles, counts)
+    if domain:
+        data.notes.append(f"skipped {len(domain)} domain-level human-score files")
 
 
 def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],

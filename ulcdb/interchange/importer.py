@@ -273,17 +273,16 @@ def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str
         if path.parent.name == "human-scores" or HUMAN_NAME.match(path.name):
             return [], [(path, mtme.human_items(path, roles, counts))], []
         return [mtme.read_mtme_metric(path, testbed, roles, counts, src_refs)], [], []
-    if not req.lp:
-        raise InputError(path, None, "an mt-metrics-eval folder needs --lp (e.g. --lp en-de)")
+    lp = req.lp or mtme.only_pair(path)  # a folder of one language pair needs no --lp
     files: list[Path] = []
     domain: list[Path] = []
     if (path / "metric-scores").is_dir():
-        files, domain = mtme.find_metric_files(path, req.lp)
+        files, domain = mtme.find_metric_files(path, lp)
     frames = [mtme.read_mtme_metric(p, testbed, roles, counts, src_refs) for p in files]
-    human_files = mtme.find_human_files(path, req.lp)
+    human_files = mtme.find_human_files(path, lp)
     if not files and not domain and not human_files:
-        raise InputError(path, None, f"no mt-metrics-eval scores here (metric-scores/{req.lp}/"
-                         f"*.score or human-scores/{req.lp}.*.score)")
+        raise InputError(path, None, f"no mt-metrics-eval scores here (metric-scores/{lp}/"
+                         f"*.score or human-scores/{lp}.*.score)")
     domain += [p for p in human_files if p.name.endswith(".domain.score")]
     human = [(p, mtme.human_items(p, roles, counts)) for p in human_files if p not in domain]
     notes = [f"skipped {len(domain)} domain-level files (the store has no domain level)"] \
