@@ -125,6 +125,33 @@ def king_measure(refs: Iterable[str], measure: str) -> str:
     return measure
 
 
+# -- what a table was computed from ----------------------------------------------------------
+
+def used_refsets(scope: Scope, measures: Iterable[str] | None = None) -> list[str]:
+    """The reference sets whose scores a QARLA table reads: the single references (QUEEN,
+    JACK: ``measures`` None; KING through QUEEN), and R - {h} for each held-out reference h
+    (KING of each metric, 'single', and of the set's ULC), named as ``king_quality`` names
+    them (members sorted, joined with '+')."""
+    wanted = set(measures) if measures is not None else {"queen"}
+    out = list(scope.refs) if "queen" in wanted else []
+    if wanted & {"single", "ulc"}:
+        out += ["+".join(sorted(r for r in scope.refs if r != h)) for h in scope.refs]
+    return list(dict.fromkeys(out))
+
+
+def used_signatures(store: Store, scope: Scope, king: Iterable[KingRow] | None = None
+                    ) -> dict[str, list[str]]:
+    """Signature -> metrics of the scores a QARLA table was computed from (any level:
+    system-level QARLA may read segment scores); ``king``: the rows of a KING table."""
+    from ulcdb.report import signatures
+
+    measures = None if king is None else {
+        {"QUEEN": "queen", "ULC": "ulc"}.get(r.measure, "single") for r in king}
+    return signatures(store, scope.testbed, None, list(scope.metrics),
+                      [*scope.systems, *scope.refs], used_refsets(scope, measures),
+                      scope.variant)
+
+
 # -- reading the macros --------------------------------------------------------------------
 
 def _unit(level: str, doc_id: str | None, seg_id: int | None) -> str:

@@ -128,14 +128,12 @@ def _what(scope: Scope, lv: str) -> str:
             f"{'+'.join(scope.refs)}, variant {scope.variant}")
 
 
-def _print_signatures(store: Store, scope: Scope) -> None:
-    """The signatures of the single-reference scores QARLA is computed from (at any level:
-    system-level QARLA may be computed from segment scores)."""
-    from ulcdb.report import signature_lines, signatures
+def _print_signatures(store: Store, scope: Scope, king: list[KingRow] | None = None) -> None:
+    """The signatures of the scores the table was computed from (qarla.used_signatures)."""
+    from ulcdb.qarla import used_signatures
+    from ulcdb.report import signature_lines
 
-    sigs = signatures(store, scope.testbed, None, list(scope.metrics),
-                      [*scope.systems, *scope.refs], list(scope.refs), scope.variant)
-    for line in signature_lines(sigs):
+    for line in signature_lines(used_signatures(store, scope, king)):
         console.print(line, style="dim", highlight=False, soft_wrap=True)
 
 
@@ -224,7 +222,7 @@ def _print_king(store: Store, scope: Scope, rows: dict[str, list[KingRow]], oran
         return
     for lv, level_rows in rows.items():
         render(cols, body(level_rows), fmt, title=f"KING of {_what(scope, lv)}")
-        _print_signatures(store, scope)
+        _print_signatures(store, scope, level_rows)
 
 
 @grouped
