@@ -120,11 +120,13 @@ def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale 
         return
     line, problem, translator, level, doc_id, seg, value, first = rows[0]
     if problem == "translator":
-        message = f"unknown system or reference {translator!r} in test bed {testbed!r}"
+        message = (f"unknown system or reference {translator!r} in test bed {testbed!r}"
+                   + _another_testbed(store, tid, testbed))
     elif problem == "level":
         message = f"level must be seg, doc or sys, not {level!r}"
     elif problem == "unit":
-        message = unit_problem(store, tid, level, doc_id, seg)
+        message = unit_problem(store, tid, level, doc_id, seg) + _another_testbed(store, tid,
+                                                                                  testbed)
     elif problem == "duplicate":
         message = f"duplicate assessment (first at line {first})"
     elif problem == "value":
@@ -133,6 +135,32 @@ def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale 
         message = (f"score {value:g} lies outside the scale "
                    f"{_scale_text(scale or (None, None))} given with --scale")
     raise InputError(path, line, message)
+
+
+def _another_testbed(store: Store, tid: int, testbed: str) -> str:
+    """Where rows of the file name units the test bed lacks, and either names it lacks too or
+    more than one such row: that the file seems to be another test bed's, which of its
+    names the test bed has and which not, and a stored test bed that has them all."""
+    names = store.query("select translator, bool_or(translator_id is not null) "
+                        "from _assessment_in group by all order by 1")
+    found = [name for name, known in names if known]
+    missing = [name for name, known in names if not known]
+    lost = int(store.scalar("select count(*) from _assessment_in where problem = 'unit'"))
+    if lost == 0 or (not missing and lost < 2):
+        return ""  # names unknown but every unit there, or one stray row: a typo, no more
+    others = [r[0] for r in store.query(
+        "select b.name from testbed b join translator t using (testbed_id) "
+        "where b.testbed_id <> ? and list_contains(?, t.name) group by b.name "
+        "having count(*) = ? order by b.name", [tid, [n for n, _ in names], len(names)])]
+    text = (f"; the file seems to belong to another test bed: {lost} of its rows name no "
+            f"unit of {testbed!r}, which has its names {_few(found)}")
+    text += f" but not {_few(missing)}" if missing else ""
+    return text + (f" (test bed {others[0]!r} has them all)" if others else "")
+
+
+def _few(names: list[str], most: int = 5) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most
+                                      else "")
 
 
 def _merge(store: Store, tid: int, origin: str, replace: bool, n: int) -> AssessmentReport:
