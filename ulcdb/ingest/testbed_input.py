@@ -9,7 +9,6 @@ from pathlib import Path
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest.model import TestbedData
 from ulcdb.ingest.textio import check_file
-from ulcdb.languages import normalise, set_language
 
 
 class TestbedFormat(str, Enum):
@@ -147,6 +146,8 @@ def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
 def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | None) -> None:
     """--src-lang/--tgt-lang (normalised: ``german`` is ``de``) fill what the input leaves
     open; contradicting it is an error."""
+    from ulcdb.languages import normalise, set_language  # not at import: it loads the store
+
     for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
         if not given:
             continue
@@ -167,6 +168,8 @@ def _lang_suffix(path: Path) -> str | None:
     code = parts[-2] if len(parts) >= 3 else ""
     if not (2 <= len(code) <= 3 and code.isalpha()):
         return None
+    from ulcdb.languages import normalise
+
     try:
         lang = normalise(code, path)
     except InputError:
