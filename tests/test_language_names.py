@@ -148,3 +148,22 @@ def test_a_store_holding_a_name_reads_it_as_its_code(sample: Path, tmp_path: Pat
     with Store(db, read_only=True) as store:
         assert store.scalar("select value from scores where level = 'sys'") == \
             JAR[("UEdin", "MTR-exact")][2]
+
+
+def test_the_loader_catches_any_other_caller(tmp_path: Path) -> None:
+    """TestbedData built in Python (or a WMT --details layout, mt-metrics-eval's language
+    pair) goes through the same normalisation when it is stored."""
+    from ulcdb.ingest.load import load_testbed
+    from ulcdb.ingest.model import Document, Segment, TestbedData, TranslatorText
+
+    def data(tgt: str) -> TestbedData:
+        return TestbedData("py", "en", tgt, origin="built.py", documents=[Document("d")],
+                           segments=[Segment(1, "d", 1, "a")],
+                           translators=[TranslatorText("S1", "system", ["b"])])
+
+    with Store(tmp_path / "py.duckdb") as store:
+        with pytest.raises(InputError, match=r"^built.py: language 'Deutsch': not a language"):
+            load_testbed(store, data("Deutsch"))
+        report = load_testbed(store, data("German"))
+        assert "language 'German' read as de" in report.summary()
+        assert store.query("select tgt_lang from testbed") == [("de",)]

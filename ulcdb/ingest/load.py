@@ -43,9 +43,13 @@ def text_hash(text: str) -> str:
 
 
 def validate(data: TestbedData) -> None:
-    """Checks every reader's output must pass, whatever the format."""
+    """Checks every reader's output must pass, whatever the format; its languages become
+    ISO 639-1 codes (readers normalise them already, naming file and line; this catches any
+    other caller, e.g. a WMT --details layout or TestbedData built in Python)."""
     origin = data.origin or data.name
     check_name("test bed", data.name, origin)
+    for side in ("src_lang", "tgt_lang"):
+        set_language(data, side, getattr(data, side), origin)
     if not data.segments:
         raise InputError(origin, None, "no segments found")
     doc_ids = {d.doc_id for d in data.documents}
@@ -75,8 +79,6 @@ def validate(data: TestbedData) -> None:
 def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> LoadReport:
     """Create or extend test bed ``data.name``; refuse changed content unless ``replace``."""
     validate(data)
-    for side in ("src_lang", "tgt_lang"):  # readers normalise; this catches any other caller
-        set_language(data, side, getattr(data, side), data.origin or data.name)
     if not data.translators:
         raise InputError(data.origin or data.name, None,
                          "no systems or references: a test bed needs at least one of them")
