@@ -45,12 +45,14 @@ def ingest_testbed(
     """Ingest a test bed, or add systems/references to one (identical content is a no-op).
 
     Formats: plain files (--source, --ref NAME=FILE, --sys NAME=FILE, --docs), NIST/MetricsMATR
-    SGML, WMT XML, the mt-metrics-eval layout (folder + --lp), ULC.config / IQsetup.config, and
+    SGML, WMT XML, the mt-metrics-eval layout (a folder, with its human-scores; --lp where it
+    holds several language pairs), ULC.config / IQsetup.config, and
     long TSV (one row per segment and translator: seg_id, doc_id, source, translator, kind,
     translation; seg_ids other than 1..n are renumbered in order).
 
     Adding to an existing test bed without --docs keeps its documents; --src-lang/--tgt-lang
-    fill languages the input or the store leaves empty.  --replace replaces a translator whose
+    (ISO 639-1 codes; English names such as german are read as de, with a note) fill
+    languages the input or the store leaves empty.  --replace replaces a translator whose
     text differs (dropping its scores and human assessments) or, when the source segments or
     the documents differ, the whole test bed (the error says what that drops).
 
@@ -132,7 +134,7 @@ def ingest_scores(
         "multi-reference set."))] = [],  # noqa: B006
     level: Annotated[str | None, typer.Option("--level", help="table: seg, doc or sys.")] = None,
     lp: Annotated[str | None, typer.Option("--lp", help=(
-        "Language pair: mt-metrics-eval folder; wmt20: only this pair."))] = None,
+        "Language pair: mt-metrics-eval folder of several; wmt20: only this pair."))] = None,
     mapping: Annotated[list[str], typer.Option("--map", help=(
         "table: KEY=COLUMN for testbed, metric, target, refset, level, seg_id, seg_in_doc, "
         "doc_id, value, variant."))] = [],  # noqa: B006

@@ -199,7 +199,8 @@ def export_sacrebleu(
     *,
     scores: ScoreOpts,
     width: Annotated[int, typer.Option("--width", "-w", help="Decimals of the scores, as "
-                                       "sacrebleu's -w.")] = 1,
+                                       "sacrebleu's -w (ingest scores reads them back at this "
+                                       "precision).")] = 1,
 ) -> None:
     """sacrebleu's own JSON of BLEU, chrF, chrF++ and TER, to diff with sacrebleu's output.
 
