@@ -97,7 +97,8 @@ def test_round_trip_with_no_flags(db: Path, tmp_path: Path, width: str | None,
     out = tmp_path / "json"
     ok(ulcdb(db, "export", "sacrebleu", out, *(("--width", width) if width else ())))
     fresh = _fresh(tmp_path)
-    ok(ulcdb(fresh, "ingest", "scores", out))
+    said = " ".join(ok(ulcdb(fresh, "ingest", "scores", out)).split())
+    assert "sacrebleu's scores stored as -TER, BLEU, chrF, chrF++ on ulcdb's 0-1 scale" in said
     got, ours = _sys_scores(fresh, OWN), _sys_scores(db, OWN)
     assert got.keys() == ours.keys() and len(got) == 4 * (2 * 3 + 2)  # systems x refsets, refs
     assert ('-TER', 'sysA', 'ref-A') in got and got[('-TER', 'sysA', 'ref-A')] < 0

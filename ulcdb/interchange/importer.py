@@ -190,6 +190,8 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
         else:
             frames.append(_read_one(fmt, path, testbed, roles, store, tid, req))
     frame = _renamed(ScoreFrame.concat(frames), req) if frames else None
+    if fmt == "sacrebleu" and frame is not None:
+        notes += sacrebleu_json.own_metrics_note(frame)
     with store.transaction():
         report = (store_frame(store, frame, req.variant, req.replace, req.flags)
                   if frame is not None and frame.rows else ImportReport())

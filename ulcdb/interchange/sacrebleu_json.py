@@ -121,6 +121,16 @@ def _ulcdb_settings(metric: str, lowercase: bool) -> dict[str, str]:
     return _settings(scorer.get_signature().format())
 
 
+def own_metrics_note(frame: ScoreFrame) -> list[str]:
+    """What the import report says of sacrebleu scores stored as ulcdb's own metrics."""
+    own = [m for m in frame.metric_names() if m in ULCDB_NAMES.values() and m not in
+           frame.metrics]
+    if not own:
+        return []
+    return [f"sacrebleu's scores stored as {', '.join(own)} on ulcdb's 0-1 scale, to the "
+            "digits the files carry (--rename NAME=OTHER keeps sacrebleu's name and scale)"]
+
+
 def _settings(signature: str) -> dict[str, str]:
     """The settings a sacrebleu signature states, without nrefs and the version."""
     pairs = (part.partition(":") for part in signature.split("|") if ":" in part)
