@@ -27,6 +27,7 @@ from datasette.utils.asgi import Response
 from ulcdb.compare import CompareReport, CompareTask, run, run_by
 from ulcdb.compare.analysis import ANALYSES as ANALYSIS_NAMES
 from ulcdb.compare.analysis import AnalysisTable, analyse
+from ulcdb.compare.header import header_lines
 from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
@@ -305,11 +306,4 @@ def _schema(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _header(report: CompareReport) -> str:
-    t = report.task
-    what = ("paired bootstrap resampling" if t.method == "bs"
-            else "paired approximate randomization")
-    against = (f"each system against {t.baseline}" if t.baseline else
-               f"every pair; clusters at p < {t.alpha:g} after Holm-Bonferroni")
-    readings = "; ".join(f"{m}: {r}" for m, r in report.readings.items())
-    return (f"{what} ({t.n_samples} {'resamples' if t.method == 'bs' else 'trials'}, seed "
-            f"{t.seed}) of segments, references {t.refset}: {against}. {readings}")
+    return ". ".join(header_lines(report))
