@@ -63,6 +63,10 @@ def test_wmt24_header_states_mtme_choice_of_human_translations(ende: Path,
             "en-de (human=True); --include-human scores those outside the reference set (-r) "
             "as systems") in out["run"]["summary"]
     assert out["run"]["testbeds"]["ende"]["language_pair"] == "en-de"
+    out = json.loads(_ok(ulcdb(ende, "meta", "--protocol", "wmt24", "-c", "MQM", "-m", "BLEU",
+                               "--bootstrap", "20", "-f", "json")))
+    assert ("20 resamples per pair of metrics (k; MTME's Task defaults to k=1000, its "
+            "tasks.WMT24() to k=0: no significance tests)") in out["run"]["summary"][1]
     out = json.loads(_ok(ulcdb(ruen, "meta", "--protocol", "wmt24", "-c", "DA-raw", "-m",
                                "chrF", "--bootstrap", "0", "--include-human", "-f", "json")))
     assert ("ruen: human translations scored as systems (--include-human); mt-metrics-eval's "

@@ -49,7 +49,9 @@ def summary_lines(report: ProtocolReport) -> list[str]:
              f"{stats}; {report.criterion} ({'+'.join(human)}) vs metric scores"]
     if s.k:
         lines.append(f"ranks: significance clusters at p <= {s.pval:g} (AssignRanks), {s.k} "
-                     f"resamples per pair of metrics, block size {s.block_size}, early stop "
+                     f"resamples per pair of metrics (k; MTME's Task defaults to k=1000, its "
+                     f"{MTME_TASKS[s.protocol]}() to k=0: no significance tests), block size "
+                     f"{s.block_size}, early stop "
                      f"when p < {s.early_min:g} or p > {s.early_max:g}, seed {s.seed}; "
                      "PERM-BOTH, acc-t: pairwise permutation (perm_test='pairs')")
     else:
