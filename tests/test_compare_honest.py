@@ -167,3 +167,24 @@ def test_printed_refset_name_is_accepted(db: Path) -> None:
     assert float(row["BLEU"]) == pytest.approx(plus[1]["score"], rel=1e-12)
     bad = ulcdb(db, "score", "-r", "ref-A+ref-Z", "-m", "BLEU")
     assert bad.exit_code == 1 and "no reference named 'ref-Z'" in bad.output
+
+
+def test_serve_page_rows_and_header_say_the_same(db: Path) -> None:
+    """The comparison page builds its rows and header from the same library results: no
+    interval but the reason on too few units, and compare.header's provenance."""
+    from ulcdb.compare import CompareTask, run
+    from ulcdb.compare.header import header_lines
+    from ulcdb.serve.compare_page import _header, rows
+
+    _json(db, "-b", "ICL", "-s", "UF", "-r", "ref-A", "-m", "BLEU")  # the scores stored
+    with Store(db, read_only=True) as store:
+        report = run(store, CompareTask("ende", ("BLEU",), ("ICL", "UF"), "ref-A",
+                                        "case:mixed", "ICL", segments=frozenset({3})))
+    shown = rows(report)
+    assert [r["interval"] for r in shown] == [
+        "only 1 segment (a test needs 10): no interval, no p-value"] * 2
+    assert not any(r["significant"] for r in shown)
+    assert _header(report) == ". ".join(header_lines(report))
+    assert _header(report).startswith("paired bootstrap resampling (1000 resamples, seed "
+                                      "12345) of segments, references ref-A, variant "
+                                      "case:mixed: each system against ICL")

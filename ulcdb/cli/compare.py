@@ -34,7 +34,8 @@ def compare(
     testbed: TestbedOpt = None,
     baseline: Annotated[str | None, typer.Option(
         "-b", "--baseline", help="Baseline system: every other system is tested against it "
-        "(without: every pair, with clusters).")] = None,
+        "(without: every pair, with clusters).  A reference here or in -s is compared as a "
+        "system, every translation scored against the other references.")] = None,
     systems: SystemsOpt = None,
     metrics: MetricsOpt = None,
     refs: RefsOpt = None,
@@ -43,7 +44,9 @@ def compare(
         "randomization.")] = "bs",
     resamples: Annotated[int | None, typer.Option(
         "--resamples", "-n", help="Resamples (bs, default 1000) or trials (ar, default "
-        "10000), as sacrebleu.")] = None,
+        "10000), as sacrebleu; without -b, more when the pairs need them for a cluster to "
+        "split (the header says why).  Positive; too few to give p < --alpha are refused.")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed (sacrebleu's default).")] = 12345,
     unit: Annotated[Unit, typer.Option(
         "--unit", help="What is resampled: segments, or documents (document-level metrics, "

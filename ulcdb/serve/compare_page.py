@@ -151,7 +151,7 @@ def rows(report: CompareReport) -> list[dict[str, Any]]:
             "is_baseline": report.task.baseline == r.system,
             "score": f"{r.score:.4f}",
             "interval": (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
-                         else ""),
+                         else r.note),  # too few units: why there is no test
             "range": (f"[{r.ci_low:.4f}, {r.ci_high:.4f}]" if r.ci_low is not None
                       and r.ci_high is not None else ""),
             "p_value": "" if r.p_value is None else f"{r.p_value:.4f}",
