@@ -177,4 +177,8 @@ def test_compare_by_doc_equals_sacrebleu_per_document(db: ulcdb.api.Database) ->
         got = {r["system"]: r for r in rows if r["bucket"] == doc}
         for system, res in zip(scores["System"], scores["BLEU"], strict=True):
             assert 100 * got[system]["score"] == pytest.approx(res.score, rel=1e-12)
-            assert got[system]["p_value"] == res.p_value
+            if len(lines) < 10:  # too few segments for a test (issue 25): none, and why
+                assert got[system]["p_value"] is None and "a test needs 10" in \
+                    got[system]["note"]
+            else:
+                assert got[system]["p_value"] == res.p_value

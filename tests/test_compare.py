@@ -153,8 +153,8 @@ def test_buckets_by_length_and_document(db: Path, ende_sample: Path) -> None:
     assert {r["bucket"] for r in rows} >= {"<10", "[20,30)"}
     sizes = {r["bucket"]: int(r["n_units"]) for r in rows}
     small = ", ".join(f"{b} ({n})" for b, n in sizes.items() if n < 10)
-    assert (f"buckets with fewer than 10 segments, whose resamples barely vary (p-values not "
-            f"to be trusted): {small}") in result.stderr.replace("\n", " ")
+    assert (f"buckets with fewer than 10 segments, too few for a test (no interval, no "
+            f"p-value): {small}") in result.stderr.replace("\n", " ")
     result = ulcdb(db, "compare", "-s", "Facebook-AI,ICL", "-r", "ref-A", "-m", "BLEU",
                    "--by", "doc", "-f", "json")
     docs = json.loads(result.stdout)
@@ -191,6 +191,9 @@ def test_each_bucket_is_tested_as_sacrebleu_on_its_segments(db: Path, ende_sampl
             w = want[(r["system"], r["metric"])]
             assert r["n_units"] == len(keep)
             assert 100 * r["score"] == pytest.approx(w.score, rel=1e-12, abs=1e-12)
+            if len(keep) < 10:  # too few segments for a test (issue 25)
+                assert r["p_value"] is r["mean"] is r["ci"] is None and r["note"]
+                continue
             assert r["p_value"] == w.p_value
             if kind == "bs":
                 assert 100 * r["mean"] == pytest.approx(w.mean, rel=1e-6, abs=1e-9)
@@ -225,6 +228,9 @@ def test_buckets_all_pairs_have_clusters(db: Path) -> None:
         mine = [r for r in got if r["bucket"] == bucket]
         assert [r["rank"] for r in mine] == [1, 2, 3]
         ps = [p for p in pairs if p["bucket"] == bucket]
+        if mine[0]["n_units"] < 10:  # too few segments: no test, no cluster (issue 25)
+            assert not ps and {r["cluster"] for r in mine} == {None}
+            continue
         assert [p["p_holm"] for p in ps] == pytest.approx(holm([p["p_value"] for p in ps]))
         q = {frozenset((p["system_a"], p["system_b"])): p["p_holm"] for p in ps}
         scores = {r["system"]: r["score"] for r in mine}

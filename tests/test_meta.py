@@ -256,8 +256,8 @@ def test_exclusions_and_dr_reading(tiny):
     assert got["M1"]["reading"] == "doc_mean"
     assert got["M1"]["pearson"] == pytest.approx(scipy.stats.pearsonr(h, dr)[0], abs=1e-12)
     named = records(path, "-G", "sys", "--criterion", "DA", "--bootstrap", "0", "--coef",
-                    "pearson", "-s", "sA,sB,ref2", "--exclude-human")
-    assert named["M1"]["targets"] == "sA sB"  # the old option still drops named humans
+                    "pearson", "-s", "sA,sB,sC,ref2", "--exclude-human")
+    assert named["M1"]["targets"] == "sA sB sC"  # the old option still drops named humans
     derived = records(path, "-G", "sys", "--criterion", "DA", "--bootstrap", "0", "--coef",
                       "pearson", "-s", "sA,sB,sC,ref2", "--human", "derived")
     seg = truth.seg_human()

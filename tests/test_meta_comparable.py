@@ -85,7 +85,7 @@ def _by_label(out: dict) -> dict[str, dict]:
 def test_sys_level_correlates_every_metric_on_the_same_systems(ruen):
     db, root = ruen
     out = _meta(db, "-c", "DA-z", "-G", "sys", "-m", "GTM-3,chrF", "-B", "200",
-                "--sig", "paired-bootstrap")
+                "--sig", "paired-bootstrap", "--sig-coef", "accuracy")
     rows = _by_label(out)
     da = _da(root, "da_z")
     human = [np.mean([v for (s, _), v in da.items() if s == t]) for t in TWO]
@@ -93,10 +93,14 @@ def test_sys_level_correlates_every_metric_on_the_same_systems(ruen):
     assert set(rows) == {"GTM-3", "chrF", "chrF/lc"}
     for row in rows.values():
         assert row["n_items"] == 2 and row["targets"] == "AFRL Online-Y"
-    assert rows["chrF"]["pearson"] == pytest.approx(scipy.stats.pearsonr(human, chrf)[0])
+    # two systems: Pearson is +-1 by construction, left blank (issue 25); accuracy: one pair
+    assert rows["chrF"]["pearson"] is None
+    agree = np.sign(human[0] - human[1]) == np.sign(chrf[0] - chrf[1])
+    assert rows["chrF"]["accuracy"] == float(agree)
     # the significance test compares the two metrics on the same two systems
     sig = out["significance"][0]
-    assert sig["delta"] == pytest.approx(abs(rows["GTM-3"]["pearson"] - rows["chrF"]["pearson"]))
+    assert sig["delta"] == pytest.approx(abs(rows["GTM-3"]["accuracy"]
+                                             - rows["chrF"]["accuracy"]))
     run = out["run"]
     assert run["items"] == "common" and run["n_items"] == 2
     assert run["targets"] == list(TWO)

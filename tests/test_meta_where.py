@@ -84,8 +84,8 @@ def test_seg_level_items_are_the_selected_segments(db: Path) -> None:
         h = np.array([r[2] for r in rows if r[0] == metric])
         assert got["run"]["n_items"] == len(m) < 8 * 47
         assert _value(got, metric, "pearson") == pytest.approx(scipy.stats.pearsonr(h, m)[0])
-        assert _value(got, metric, "kendall_tau_b") == pytest.approx(
-            scipy.stats.kendalltau(h, m, variant="b")[0])
+        assert _value(got, metric, "kendall_tau_b") == pytest.approx(  # ranks at 10
+            scipy.stats.kendalltau(h, np.round(m, 10), variant="b")[0])  # decimals (issue 25)
     assert "segments where seg_in_doc <= 4: 28" in got["run"]["summary"]
     assert (got["run"]["where"], got["run"]["n_segments"]) == (PREDICATE, 28)
 

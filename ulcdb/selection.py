@@ -111,7 +111,8 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
 
 
 def resolve_translators(store: Store, testbed_id: int, role: str, spec: str | None) -> list[str]:
-    """System (``-s``) or reference (``-r``) names; all of that role by default."""
+    """System (``-s``) or reference (``-r``) names; all of that role by default.  A
+    reference set may also be named as every table prints it, ``ref-A+ref-C``."""
     available = store.translators(testbed_id, role)
     if not spec:
         return list(available)
@@ -119,6 +120,8 @@ def resolve_translators(store: Store, testbed_id: int, role: str, spec: str | No
     out: list[str] = []
     for item in split_names(spec):
         members = None if item in available else stored_set(store, testbed_id, kind, item)
+        if members is None and kind == "reference" and "+" in item and item not in available:
+            members = [name.strip() for name in item.split("+")]
         for name in members if members is not None else [item]:
             if name not in available:
                 raise NotFound(f"no {role} named {name!r}{suggest(name, available, 1)} "

@@ -47,6 +47,11 @@ DARR_TIES = ("discordant", "ignore")
 # Asymptotic variance factors of Fisher's z for each coefficient (Fieller, Hartley and
 # Pearson 1957): var(z) = factor / (n - offset).
 _FISHER = {"pearson": (1.0, 3), "spearman": (1.06, 3), "kendall_tau_b": (0.437, 4)}
+# Metric scores are compared at this many decimals wherever their order or ties count
+# (Spearman, Kendall, accuracy, DARR in `ulcdb meta`; the SQL of meta_corr and darr_pairs
+# says 10 too): float noise such as 1 - x then neither makes nor breaks a tie, and affine
+# twins (-TER, 1-TER) get the same rank coefficients.
+RANK_DECIMALS = 10
 CELLS = 4_000_000  # elements per vectorised block: bounds memory to some tens of MB
 
 

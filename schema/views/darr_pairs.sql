@@ -25,8 +25,12 @@ pairs as (
            case when a.human >= b.human then b.translator else a.translator end as worse,
            greatest(a.human, b.human) as human_better,
            least(a.human, b.human) as human_worse,
-           case when a.human >= b.human then a.score else b.score end as score_better,
-           case when a.human >= b.human then b.score else a.score end as score_worse
+           -- metric scores compared at 10 decimals (ulcdb.stats.RANK_DECIMALS): float
+           -- noise (1 - x) neither makes nor breaks a tie
+           round(case when a.human >= b.human then a.score else b.score end, 10)
+               as score_better,
+           round(case when a.human >= b.human then b.score else a.score end, 10)
+               as score_worse
     from items a
     join items b
         on a.metric = b.metric and a.variant = b.variant and a.unit = b.unit

@@ -1,5 +1,7 @@
 -- Pearson and Spearman correlations of each metric with the human scores (meta_items), in
--- SQL: Pearson is corr(); Spearman is corr() of mid-ranks (rank() plus half the ties).
+-- SQL: Pearson is corr(); Spearman is corr() of mid-ranks (rank() plus half the ties), the
+-- metric scores ranked at 10 decimals (ulcdb.stats.RANK_DECIMALS: float noise such as
+-- 1 - x neither makes nor breaks a tie, so -TER and 1-TER rank alike).
 -- grouping_by follows mt-metrics-eval: 'flat' (one correlation over all items), 'item' (one
 -- per unit, i.e. per segment or document across systems, then averaged) or 'system' (one
 -- per system, then averaged); undefined per-group correlations (NaN, groups of one item)
@@ -26,8 +28,8 @@ ranked as (
            rank() over (partition by metric, variant, grp order by human)
                + (count(*) over (partition by metric, variant, grp, human) - 1) / 2
                as human_rank,
-           rank() over (partition by metric, variant, grp order by score)
-               + (count(*) over (partition by metric, variant, grp, score) - 1) / 2
+           rank() over (partition by metric, variant, grp order by round(score, 10))
+               + (count(*) over (partition by metric, variant, grp, round(score, 10)) - 1) / 2
                as score_rank
     from items
 ),

@@ -34,7 +34,8 @@ def compare(
     testbed: TestbedOpt = None,
     baseline: Annotated[str | None, typer.Option(
         "-b", "--baseline", help="Baseline system: every other system is tested against it "
-        "(without: every pair, with clusters).")] = None,
+        "(without: every pair, with clusters).  A reference here or in -s is compared as a "
+        "system, every translation scored against the other references.")] = None,
     systems: SystemsOpt = None,
     metrics: MetricsOpt = None,
     refs: RefsOpt = None,
@@ -43,7 +44,9 @@ def compare(
         "randomization.")] = "bs",
     resamples: Annotated[int | None, typer.Option(
         "--resamples", "-n", help="Resamples (bs, default 1000) or trials (ar, default "
-        "10000), as sacrebleu.")] = None,
+        "10000), as sacrebleu; without -b, more when the pairs need them for a cluster to "
+        "split (the header says why).  Positive; too few to give p < --alpha are refused.")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed (sacrebleu's default).")] = 12345,
     unit: Annotated[Unit, typer.Option(
         "--unit", help="What is resampled: segments, or documents (document-level metrics, "
@@ -89,18 +92,19 @@ def compare(
     from ulcdb.compare import CompareError, run, run_by
     from ulcdb.compare.analysis import analyse
     from ulcdb.compare.buckets import segment_labels
+    from ulcdb.compare.header import header_lines
     from ulcdb.compare.plan import DEFAULT_METRICS, plan
 
     if analysis is not None and by:
         raise CompareError("--analysis and --by are separate views: give one of them")
     picked = SelectionOpts(testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
-                           systems, refs)
+                           None, refs)  # -s is read by plan: a reference may stand as a system
     tasks: list[CompareTask] = []
 
     def planned(store: Store, sel: Selection) -> list[Pair]:
         """The task, its --where and --by resolved on the read-only store before anything
         is scored (a bad predicate or bucketing leaves the store as it was)."""
-        p = plan(store, sel, baseline)
+        p = plan(store, sel, baseline, systems)
         tasks.append(p.task(store, variant=variant, method=method, resamples=resamples,
                             seed=seed, unit=unit, where=where, alpha=alpha))
         if by:
@@ -120,29 +124,10 @@ def compare(
                    table.wide_rows if wide else table.rows, fmt)
             return
         report = run_by(store, task, by) if by else run(store, task)
-    _header(report, where)
+    for line in header_lines(report, where):  # with the table on stdout, else on stderr
+        (console if fmt == Fmt.table else err_console).print(line, style="dim",
+                                                            highlight=False, soft_wrap=True)
     _emit(report, fmt, pairs)
-
-
-def _header(report: CompareReport, where: str | None) -> None:
-    t = report.task
-    what = ("paired bootstrap resampling" if t.method == "bs"
-            else "paired approximate randomization")
-    n = f"{t.n_samples} {'resamples' if t.method == 'bs' else 'trials'}, seed {t.seed}"
-    against = (f"each system against {t.baseline}" if t.baseline else
-               f"every pair of {len(t.systems)} systems; clusters at p < {t.alpha:g} after "
-               "Holm-Bonferroni over each metric's pairs")
-    units = "segments" if t.unit == "seg" else "documents"
-    lines = [f"{what} ({n}) of {units}, references {t.refset}: {against}"]
-    if where:
-        lines.append(f"segments where {where}: {len(t.segments or ())}")
-    by_reading: dict[str, list[str]] = {}
-    for metric, reading in report.readings.items():
-        by_reading.setdefault(reading, []).append(metric)
-    lines += [f"{', '.join(ms)}: {r}" for r, ms in by_reading.items()]
-    lines += report.notes
-    for line in lines:
-        err_console.print(line, style="dim", highlight=False, soft_wrap=True)
 
 
 def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
@@ -157,13 +142,13 @@ def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
         _table(report)
         return
     cols = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",
-            "p_value", "method", "n_samples", "seed", "n_units"]
+            "p_value", "method", "n_samples", "seed", "n_units", "refset", "variant"]
     extra = ["rank", "cluster"] if t.baseline is None else []
-    render(by + cols + extra,
+    render(by + cols + extra + ["note"],
            [[r.bucket][:len(by)] + [r.system, r.baseline, r.metric, r.score, r.mean, r.ci,
                                     r.ci_low, r.ci_high, r.p_value, t.method, t.n_samples,
-                                    t.seed, r.n_units]
-            + ([r.rank, r.cluster] if extra else []) for r in report.results], fmt)
+                                    t.seed, r.n_units, r.refset, r.variant]
+            + ([r.rank, r.cluster] if extra else []) + [r.note] for r in report.results], fmt)
 
 
 def _table(report: CompareReport) -> None:
@@ -174,8 +159,8 @@ def _table(report: CompareReport) -> None:
                     else "")
         mark = ("*" if r.p_value is not None and r.p_value < t.alpha else "")
         lead = ([r.bucket, r.n_units] if r.bucket is not None else []) + (
-            [r.cluster, r.rank] if t.baseline is None else [])
-        rows.append(lead + [r.metric, r.system, f"{r.score:.4f}", interval,
+            ["" if r.cluster is None else r.cluster, r.rank] if t.baseline is None else [])
+        rows.append(lead + [r.metric, r.system, f"{r.score:.4f}", interval or r.note,
                             "" if r.p_value is None else f"{r.p_value:.4f}{mark}"])
     by = ["bucket", "n"] if any(r.bucket is not None for r in report.results) else []
     head = by + (["cluster", "rank"] if t.baseline is None else []) + [

@@ -128,7 +128,8 @@ def meta(
         "pairwise accuracy, global over --testbeds; system- and segment-level Pearson; "
         "segment-level acc-t) or wmt24 (system-level soft pairwise accuracy; segment-level "
         "acc-t), each with its rank column (significance clusters, p <= 0.05).  "
-        "mt-metrics-eval's defaults: --bootstrap 1000 resamples per pair of metrics, block "
+        "mt-metrics-eval's Task defaults (its tasks.WMT23/WMT24 functions default to k=0, no "
+        "significance tests): --bootstrap 1000 resamples per pair of metrics, block "
         "size 100, early stop when p < 0.02 or p > 0.5; acc-t: acc23 with epsilon search "
         "averaged over segments, pairwise permutation test; SPA: 1000 permutations, seed 4; "
         "--seed seeds the resampling.", show_default=False)] = None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ulcdb.compare.data import CompareError, Fetched
-from ulcdb.compare.run import CompareReport, CompareTask, run
+from ulcdb.compare.run import MIN_UNITS, CompareReport, CompareTask, run
 from ulcdb.compare.where import where_segments
 from ulcdb.compare.words import bucket_labels, bucket_of
 from ulcdb.selection import stored_set
@@ -15,7 +15,6 @@ from ulcdb.store import Store
 
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
-MIN_UNITS = 10  # fewer units in a bucket: its test is flagged
 
 
 LENGTH_LABELS = bucket_labels(LENGTH_CUTS)
@@ -75,11 +74,12 @@ def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
         out.results += [replace(r, bucket=bucket) for r in part.results]
         out.pairs += [replace(p, bucket=bucket) for p in part.pairs]
         out.readings.update(part.readings)
+        out.variants.update(part.variants)
         out.notes += [f"{bucket}: {note}" for note in part.notes]
     if small:
         units = "segments" if task.unit == "seg" else "documents"
-        out.notes.insert(0, f"buckets with fewer than {MIN_UNITS} {units}, whose resamples "
-                            f"barely vary (p-values not to be trusted): {', '.join(small)}")
+        out.notes.insert(0, f"buckets with fewer than {MIN_UNITS} {units}, too few for a test "
+                            f"(no interval, no p-value): {', '.join(small)}")
     return out
 
 

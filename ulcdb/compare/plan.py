@@ -4,7 +4,7 @@ system against the whole reference set) and the task."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import ALPHA, CompareTask
@@ -12,7 +12,7 @@ from ulcdb.compare.significance import SACREBLEU_SEED
 from ulcdb.compare.where import where_segments
 from ulcdb.names import suggest
 from ulcdb.scoring import Pair, variant_of
-from ulcdb.selection import Selection
+from ulcdb.selection import Selection, resolve_translators, split_names
 from ulcdb.store import Store
 
 DEFAULT_METRICS = "BLEU,chrF,1-TER"  # sacrebleu's defaults
@@ -22,9 +22,10 @@ DEFAULT_METRICS = "BLEU,chrF,1-TER"  # sacrebleu's defaults
 class ComparePlan:
     """The resolved selection and the systems compared, the baseline (if any) first."""
 
-    selection: Selection
+    selection: Selection  # its refs: those the systems are scored against
     systems: tuple[str, ...]
     baseline: str | None
+    references_as_systems: tuple[str, ...] = ()
 
     @property
     def refs(self) -> tuple[str, ...]:
@@ -44,18 +45,37 @@ class ComparePlan:
         segments = where_segments(store, sel.testbed, where) if where else None
         return CompareTask(sel.testbed, tuple(sel.metrics), self.systems, "+".join(self.refs),
                            variant_of(sel.params), self.baseline, variant, method, resamples,
-                           seed, unit, segments, alpha)
+                           seed, unit, segments, alpha, self.references_as_systems)
 
 
-def plan(store: Store, sel: Selection, baseline: str | None = None) -> ComparePlan:
-    """The systems of ``sel``; a ``baseline`` of the test bed outside them is added, an
-    unknown one is an error naming the closest names."""
-    names = list(sel.systems)
+def plan(store: Store, sel: Selection, baseline: str | None = None,
+         systems: str | None = None) -> ComparePlan:
+    """The systems of ``sel`` (or of ``systems``, names and sets where a reference may stand
+    for a system); a ``baseline`` of the test bed outside them is added, an unknown one is an
+    error naming the closest names.  References compared as systems (the human-parity
+    question) are scored against the other references only, never against themselves."""
+    tid = store.testbed_id(sel.testbed)
+    references = list(store.translators(tid, "reference"))
+    names = list(sel.systems) if systems is None else _systems(store, tid, systems, references)
     if baseline is not None and baseline not in names:
-        known = list(store.translators(store.testbed_id(sel.testbed)))
+        known = list(store.translators(tid))
         if baseline not in known:
             raise CompareError(f"no system named {baseline!r}{suggest(baseline, known)}")
         names.append(baseline)
     if baseline is not None:
         names = [baseline, *(n for n in names if n != baseline)]
-    return ComparePlan(sel, tuple(names), baseline)
+    as_systems = tuple(n for n in names if n in references)
+    refs = [r for r in sel.refs if r not in as_systems]
+    if as_systems and not refs:
+        raise CompareError(f"{', '.join(as_systems)} compared as a system leaves no reference "
+                           "to score against: name other references with -r")
+    return ComparePlan(replace(sel, refs=refs), tuple(names), baseline, as_systems)
+
+
+def _systems(store: Store, tid: int, spec: str, references: list[str]) -> list[str]:
+    """``-s`` of compare: system names and sets, and reference names."""
+    out: list[str] = []
+    for item in split_names(spec):
+        out += [item] if item in references else resolve_translators(store, tid, "system",
+                                                                     item)
+    return list(dict.fromkeys(out))

@@ -6,7 +6,7 @@ p-values adjusted with Holm-Bonferroni per metric, and WMT-style significance cl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -25,6 +25,7 @@ from ulcdb.store import Store
 
 METHODS = ("bs", "ar")
 ALPHA = 0.05
+MIN_UNITS = 10  # fewer units: no test, no interval (the resamples barely vary)
 
 
 @dataclass(frozen=True)
@@ -37,23 +38,51 @@ class CompareTask:
     baseline: str | None = None
     variant: str | None = None
     method: str = "bs"
-    resamples: int | None = None  # default: 1000 (bs) or 10000 (ar), as sacrebleu
+    resamples: int | None = None  # default: sig.default_resamples (sacrebleu's, or more)
     seed: int | None = sig.SACREBLEU_SEED
     unit: str = "seg"
     segments: frozenset[int] | None = None  # --where / --by selections
     alpha: float = ALPHA
+    references_as_systems: tuple[str, ...] = ()  # scored against the other references
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
             raise CompareError(f"--method must be bs or ar, not {self.method!r}")
         if len(self.systems) < 2:
             raise CompareError("compare needs at least two systems")
+        if not 0 < self.alpha < 1:
+            raise CompareError(f"--alpha must be between 0 and 1, not {self.alpha:g}")
+        if self.resamples is not None:
+            self._check_resamples(self.resamples)
+
+    def _check_resamples(self, n: int) -> None:
+        what = "--resamples" if self.method == "bs" else "--resamples (trials)"
+        if n <= 0:
+            raise CompareError(f"{what} must be a positive number, not {n} (leave it out for "
+                               f"the default, {self.n_samples_default})")
+        need = sig.resamples_needed(self.n_tests, self.alpha)
+        if n < need:
+            over = (f"Holm-Bonferroni over {self.n_tests} pairs" if self.n_tests > 1
+                    else "one test")
+            raise CompareError(
+                f"{what} {n} cannot give a p-value below {self.alpha:g} after {over} (the "
+                f"smallest is {self.n_tests}/{n + 1} = {sig.smallest_p(self.n_tests, n):.3g}): "
+                f"use at least {need}, or leave it out ({self.n_samples_default})")
+
+    @property
+    def n_tests(self) -> int:
+        """The tests of one metric: every pair (Holm-adjusted), or one per system against the
+        baseline (sacrebleu's, not adjusted)."""
+        k = len(self.systems)
+        return 1 if self.baseline is not None else k * (k - 1) // 2
+
+    @property
+    def n_samples_default(self) -> int:
+        return sig.default_resamples(self.method, self.n_tests, self.alpha)
 
     @property
     def n_samples(self) -> int:
-        if self.resamples:
-            return self.resamples
-        return sig.BS_RESAMPLES if self.method == "bs" else sig.AR_TRIALS
+        return self.resamples if self.resamples is not None else self.n_samples_default
 
 
 @dataclass(frozen=True)
@@ -71,8 +100,11 @@ class Result:
     p_value: float | None
     n_units: int
     rank: int = 0
-    cluster: int = 0
+    cluster: int | None = 0  # None: too few units for a test, no clusters
     bucket: str | None = None  # --by: the bucket of segments tested
+    refset: str = ""
+    variant: str = ""
+    note: str = ""  # why there is no test (too few units)
 
 
 @dataclass(frozen=True)
@@ -92,6 +124,7 @@ class CompareReport:
     results: list[Result] = field(default_factory=list)
     pairs: list[PairResult] = field(default_factory=list)
     readings: dict[str, str] = field(default_factory=dict)  # metric -> how it is resampled
+    variants: dict[str, str] = field(default_factory=dict)  # metric -> variant compared
     notes: list[str] = field(default_factory=list)
 
 
@@ -106,13 +139,17 @@ def run(store: Store, task: CompareTask,
         if data.dropped:
             report.notes.append(f"{metric}: {data.dropped} {task.unit} unit(s) left out "
                                 "(not scored for every system)")
+        report.variants[metric] = data.variant
         higher = _higher_is_better(store, metric)
-        if task.baseline is not None:
-            report.results += _against_baseline(task, data)
+        if len(data.units) < MIN_UNITS:
+            results = _untested(task, data, higher)
+        elif task.baseline is not None:
+            results = _against_baseline(task, data)
         else:
             results, pairs = _all_pairs(task, data, higher)
-            report.results += results
             report.pairs += pairs
+        report.results += [replace(r, refset=task.refset, variant=data.variant)
+                           for r in results]
     return report
 
 
@@ -177,6 +214,23 @@ def _against_baseline(task: CompareTask, data: UnitData) -> list[Result]:
         p = _paired(task, data, base, system, idxs, bl_scores)
         out.append(_result(system, base, data.metric, p.score, p.interval, p.p_value, n))
     return out
+
+
+def _untested(task: CompareTask, data: UnitData, higher: bool) -> list[Result]:
+    """Scores without a test: too few units for resamples to vary (one segment gives the
+    same resample every time, hence p = 1/(n+1) and an interval of 0 whatever the data)."""
+    m, n = data.measure, len(data.units)
+    units = "segment" if task.unit == "seg" else "document"
+    why = (f"only {n} {units}{'s' if n != 1 else ''} (a test needs {MIN_UNITS}): no "
+           "interval, no p-value")
+    scores = {s: m.to_metric(sig.corpus_score(data.stats[s], m.score)) for s in task.systems}
+    if task.baseline is not None:
+        return [Result(s, None if s == task.baseline else task.baseline, data.metric,
+                       scores[s], None, None, None, None, None, n, note=why)
+                for s in task.systems]
+    ranked = sorted(task.systems, key=lambda s: -scores[s] if higher else scores[s])
+    return [Result(s, None, data.metric, scores[s], None, None, None, None, None, n, rank,
+                   None, note=why) for rank, s in enumerate(ranked, 1)]
 
 
 def _result(system: str, baseline: str | None, metric: str, score: float,

@@ -17,6 +17,7 @@ Approximate randomization (Riezler and Maxwell 2005) swaps each unit's output wi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +33,29 @@ Score = Callable[[Sums], float]  # column sums of the statistics -> corpus score
 
 SACREBLEU_SEED = 12345
 BS_RESAMPLES, AR_TRIALS = 1000, 10000
+
+
+def resamples_needed(tests: int, alpha: float) -> int:
+    """The fewest resamples (or trials) ``n`` whose smallest p-value, ``1 / (n + 1)``, stays
+    below ``alpha`` after Holm-Bonferroni over ``tests`` tests: ``tests / (n + 1) < alpha``.
+    With fewer, no data could come out significant."""
+    n = max(1, math.floor(tests / alpha) - 1)
+    while tests / (n + 1) >= alpha:
+        n += 1
+    return n
+
+
+def default_resamples(method: str, tests: int, alpha: float) -> int:
+    """sacrebleu's default (1000 resamples, 10000 trials), or more where ``tests`` pairs
+    need them: the least thousand whose smallest Holm-adjusted p-value is at most
+    ``alpha / 2`` (a clear difference, which almost no resample contradicts, comes out)."""
+    base = BS_RESAMPLES if method == "bs" else AR_TRIALS
+    return max(base, 1000 * math.ceil(resamples_needed(2 * tests, alpha) / 1000))
+
+
+def smallest_p(tests: int, resamples: int) -> float:
+    """The smallest p-value ``resamples`` can give after Holm over ``tests`` tests."""
+    return min(1.0, tests / (resamples + 1))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from ulcdb import bootstrap, stats
 from ulcdb.errors import MetaError
 from ulcdb.meta import select
+from ulcdb.meta.checks import too_few_items, unmatched_targets
 from ulcdb.meta.report import (
     Coverage,
     Estimate,
@@ -249,7 +250,7 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
     """Every coefficient of ``task`` for every metric, with bootstrap and Fisher intervals."""
     task, left_out, scale, notes = prepare(store, task)
     own, human_source = fetch_items(store, task)
-    items = _used(task, own)
+    items = {k: it.at_rank_precision() for k, it in _used(task, own).items()}
     corr, darr = sql_estimates(store, task)
     unit = task.resample_unit
     universe = np.unique(np.concatenate([_unit_column(it, unit) for it in items.values()])
@@ -270,9 +271,13 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
             estimates.append(est)
             if coef in reps:
                 replicates[metric, variant, coef] = reps[coef]
-    report = MetaReport(task, estimates, human_source, Coverage.of(task, own, items, left_out),
-                        len(universe), scale, notes, [], items, replicates)
-    report.warnings = _few_pairs(task, estimates, report.labels()) + tuned_here(store, task)
+    coverage = Coverage.of(task, own, items, left_out,
+                           unmatched_targets(store, task, own, left_out))
+    report = MetaReport(task, estimates, human_source, coverage, len(universe), scale, notes,
+                        [], items, replicates)
+    labels = report.labels()
+    report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
+    report.warnings = few + _few_pairs(task, estimates, labels) + tuned_here(store, task)
     return report
 
 
@@ -331,6 +336,9 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
         raise MetaError(f"coefficient {coefficient!r} was not computed ({', '.join(task.coefs)})")
     if task.n_resamples == 0:
         raise MetaError("significance tests need resamples (--bootstrap above 0)")
+    if all(np.isnan(report.value(m, v, coefficient)) for m, v in report.metrics()):
+        raise MetaError(f"{coefficient} is undefined for every metric here (see the warnings): "
+                        "test another with --sig-coef")
     _check_same_items(report)
     ranked = sorted(report.metrics(), key=lambda mv: -np.nan_to_num(
         report.value(mv[0], mv[1], coefficient), nan=-np.inf))

@@ -37,6 +37,9 @@ from ulcdb.meta.wmt23 import FloatArray
 from ulcdb.store import Store
 
 PROTOCOLS = ("wmt23", "wmt24")
+# mt-metrics-eval's tasks.WMT23 / tasks.WMT24 score human translations as systems
+# (Task(human=True)) for these language pairs only (their lps_with_multiple_refs).
+MTME_HUMAN_LPS = {"wmt23": ("en-he", "he-en"), "wmt24": ("en-de",)}
 Key = tuple[str, str]  # (metric, variant)
 STAT_LABELS = {"accuracy": "sys acc", "pearson": "Pearson", "acc_t": "acc-t", "spa": "SPA"}
 
@@ -132,6 +135,25 @@ class ProtocolReport:
     results: list[ColumnResult]
     keys: list[Key]  # metrics, in row order (best first on the first column)
     warnings: list[str] = field(default_factory=list)
+    language_pairs: dict[str, str | None] = field(default_factory=dict)  # test bed -> 'en-de'
+
+
+def language_pair(store: Store, testbed: str) -> str | None:
+    """``src-tgt`` of a test bed, None when a language is not recorded."""
+    rows = store.query("select src_lang, tgt_lang from testbed where name = ?", [testbed])
+    src, tgt = rows[0] if rows else (None, None)
+    return f"{src}-{tgt}" if src and tgt else None
+
+
+def column_items(col: Column, bed: Bed) -> int:
+    """The items a column's statistic uses: SPA only the segments every system has (a
+    segment with any score missing is left out), the others every item."""
+    if col.statistic != "spa":
+        return bed.n_items
+    missing = np.isnan(bed.human).any(axis=0)
+    for m in bed.metrics.values():
+        missing |= np.isnan(m).any(axis=0)
+    return int((~missing).sum()) * len(bed.systems)
 
 
 # -- columns -----------------------------------------------------------------------------------
@@ -285,7 +307,9 @@ def run(store: Store, tasks: Sequence[MetaTask], settings: Settings) -> Protocol
     results = [run_column(c, beds, keys, settings)
                for c in columns(settings.protocol, [t.testbed for t in tasks])]
     report = ProtocolReport(settings, tasks[0].criterion, resolved, beds, results,
-                            results[0].order)
+                            results[0].order,
+                            language_pairs={t.testbed: language_pair(store, t.testbed)
+                                            for t in tasks})
     if dropped:
         report.warnings.append("left out (not scored on every test bed and level the protocol "
                                "needs): " + ", ".join(f"{m} [{v}]" for m, v in dropped))

@@ -9,7 +9,13 @@ from __future__ import annotations
 import json
 import math
 
-from ulcdb.meta.protocol import Key, ProtocolReport
+from ulcdb.meta.protocol import (
+    MTME_HUMAN_LPS,
+    ColumnResult,
+    Key,
+    ProtocolReport,
+    column_items,
+)
 from ulcdb.meta.report import Record, _esc, _fmt, _num, records_csv
 
 MTME_TASKS = {"wmt23": "tasks.WMT23", "wmt24": "tasks.WMT24"}
@@ -43,7 +49,9 @@ def summary_lines(report: ProtocolReport) -> list[str]:
              f"{stats}; {report.criterion} ({'+'.join(human)}) vs metric scores"]
     if s.k:
         lines.append(f"ranks: significance clusters at p <= {s.pval:g} (AssignRanks), {s.k} "
-                     f"resamples per pair of metrics, block size {s.block_size}, early stop "
+                     f"resamples per pair of metrics (k; MTME's Task defaults to k=1000, its "
+                     f"{MTME_TASKS[s.protocol]}() to k=0: no significance tests), block size "
+                     f"{s.block_size}, early stop "
                      f"when p < {s.early_min:g} or p > {s.early_max:g}, seed {s.seed}; "
                      "PERM-BOTH, acc-t: pairwise permutation (perm_test='pairs')")
     else:
@@ -62,7 +70,37 @@ def summary_lines(report: ProtocolReport) -> list[str]:
                      f"scores; targets: {', '.join(beds[0].systems)}"
                      + (f"; left out: {', '.join(f'{n} ({w})' for n, w in left.items())}"
                         if left else ""))
+        lines.append(f"{task.testbed} items per column: " + ", ".join(
+            f"{r.column.label} {n}" for r, n in _column_items(report, task.testbed)))
+        lines.append(human_choice(report, task.testbed, task.include_human))
     return lines
+
+
+def _column_items(report: ProtocolReport, testbed: str) -> list[tuple[ColumnResult, int]]:
+    """Each column of one test bed (pooled columns too) and the items it used."""
+    return [(r, sum(column_items(r.column, report.beds[tb, r.column.level])
+                    for tb in r.column.testbeds))
+            for r in report.results if testbed in r.column.testbeds]
+
+
+def human_choice(report: ProtocolReport, testbed: str, included: bool) -> str:
+    """Whether human translations stood as systems, against MTME's task for the language
+    pair, and how to get the other choice."""
+    protocol = report.settings.protocol
+    lp = report.language_pairs.get(testbed)
+    mtme = MTME_HUMAN_LPS[protocol]
+    task = f"mt-metrics-eval's {MTME_TASKS[protocol]}"
+    if lp is None:
+        mtme_says = (f"{task} scores them (human=True) for {', '.join(mtme)} only; the "
+                     f"language pair of {testbed!r} is not recorded")
+    else:
+        verb = "scores them" if lp in mtme else "leaves them out"
+        mtme_says = f"{task} {verb} for {lp} (human={lp in mtme})"
+    if included:
+        return (f"{testbed}: human translations scored as systems (--include-human); "
+                f"{mtme_says}; leave out --include-human for the other choice")
+    return (f"{testbed}: human translations left out; {mtme_says}; --include-human scores "
+            "those outside the reference set (-r) as systems")
 
 
 def records(report: ProtocolReport) -> list[Record]:
@@ -103,7 +141,10 @@ def run_record(report: ProtocolReport) -> dict[str, object]:
             "testbeds": {t.testbed: {"refset": t.refset, **{
                 level: {"n_items": b.n_items, "systems": b.systems, "n_units": len(b.units),
                         "left_out": b.left_out}
-                for (tb, level), b in report.beds.items() if tb == t.testbed}}
+                for (tb, level), b in report.beds.items() if tb == t.testbed},
+                "column_items": {r.column.key: n for r, n in _column_items(report, t.testbed)},
+                "language_pair": report.language_pairs.get(t.testbed),
+                "include_human": t.include_human}
                 for t in report.tasks},
             "summary": summary_lines(report), "warnings": list(report.warnings)}
 

@@ -74,6 +74,11 @@ class Items:
     def targets(self) -> tuple[str, ...]:
         return tuple(sorted({str(t) for t in self.translator}))
 
+    def at_rank_precision(self) -> Items:
+        """The same items, metric scores rounded to ``stats.RANK_DECIMALS``."""
+        return Items(self.translator, self.unit, self.doc, self.human,
+                     np.round(self.score, stats.RANK_DECIMALS), self.common)
+
 
 @dataclass(frozen=True)
 class Coverage:
@@ -84,10 +89,13 @@ class Coverage:
     targets_of: dict[Key, tuple[str, ...]]  # the targets each metric is correlated on
     lacking: dict[str, tuple[Key, ...]]  # common: targets dropped, metrics not scoring them
     left_out: dict[str, str]  # targets left out by selection, and why
+    # targets asked for (named with -s, else scored by the run's metrics) without any item:
+    # no judgment, no score, or none on the same units; and why
+    unmatched: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, task: MetaTask, own: dict[Key, Items], used: dict[Key, Items],
-           left_out: dict[str, str]) -> Coverage:
+           left_out: dict[str, str], unmatched: dict[str, str] | None = None) -> Coverage:
         targets_of = {k: it.targets() for k, it in used.items()}
         lacking: dict[str, tuple[Key, ...]] = {}
         if task.common:
@@ -96,10 +104,17 @@ class Coverage:
             for t in sorted(set().union(*own_targets.values()) - kept):
                 lacking[t] = tuple(k for k, ts in own_targets.items() if t not in ts)
         return cls(task.items, {k: len(it.human) for k, it in own.items()}, targets_of,
-                   lacking, left_out)
+                   lacking, left_out, unmatched or {})
 
     def targets(self) -> tuple[str, ...]:
         return tuple(sorted({t for ts in self.targets_of.values() for t in ts}))
+
+    def dropped(self, labels: dict[Key, str]) -> dict[str, str]:
+        """Every target asked for but not correlated, and why."""
+        out = dict(self.unmatched)
+        out.update((t, "not scored by " + ", ".join(labels.get(k, k[0]) for k in ks))
+                   for t, ks in self.lacking.items())
+        return out
 
 
 @dataclass(frozen=True)
@@ -167,6 +182,8 @@ class MetaReport:
         if t.n_resamples:
             first += (f"; bootstrap: {t.n_resamples} resamples of {self.n_units} "
                       f"{UNIT_NAMES[t.resample_unit]}, seed {t.seed}")
+        if any(c != "pearson" for c in t.coefs):
+            first += f"; metric scores ranked at {stats.RANK_DECIMALS} decimals"
         if any(c in DARR for c in t.coefs):
             first += (f"; DARR threshold {t.threshold:g} ({t.criterion}: "
                       f"{self.scale.describe()})")
@@ -186,6 +203,10 @@ class MetaReport:
             lines.append("dropped for lack of scores: " + "; ".join(
                 f"{', '.join(ts)} (not scored by {', '.join(labels.get(k, k[0]) for k in ks)})"
                 for ks, ts in _grouped(cov.lacking).items()))
+        by_reason: dict[str, list[str]] = {}
+        for target, why in cov.unmatched.items():
+            by_reason.setdefault(why, []).append(target)
+        lines += [f"dropped, {why}: {', '.join(ts)}" for why, ts in by_reason.items()]
         lost = [f"{labels[k]} {cov.n_own[k] - self.n_items(k)} of {cov.n_own[k]}"
                 for k in keys if cov.n_own.get(k, 0) > self.n_items(k)]
         if lost and cov.items == "common":
@@ -204,8 +225,7 @@ class MetaReport:
         return {"items": cov.items,
                 "n_items": self.n_items(keys[0]) if keys and cov.items == "common" else None,
                 "targets": list(self.targets),
-                "dropped_targets": {t: [labels.get(k, k[0]) for k in ks]
-                                    for t, ks in cov.lacking.items()},
+                "dropped_targets": cov.dropped(labels),
                 "left_out": dict(cov.left_out),
                 "scale": {"min": self.scale.lo, "max": self.scale.hi,
                           "source": self.scale.source},
@@ -220,11 +240,15 @@ class MetaReport:
         out = []
         for key in self.ordered(sort):
             rec: Record = {"metric": key[0], "variant": key[1], "label": labels[key]}
+            groups = []
             for e in (e for e in self.estimates if (e.metric, e.variant) == key):
                 rec.update(_estimate_fields(e, t.ci_levels, fisher))
                 rec["n_items"] = e.n_items
                 if e.n_groups is not None:
-                    rec["n_groups"] = e.n_groups
+                    rec[f"{e.coefficient}_groups"] = e.n_groups  # the groups that counted
+                    groups.append(e.n_groups)
+            if groups:
+                rec["n_groups"] = min(groups)  # the fewest any coefficient counted
             targets = self.coverage.targets_of.get(key, ())
             rec.update(level=t.level, criterion=t.criterion, human_source=self.human_source,
                        refset=t.refset, reading=t.reading, grouping=t.grouping,
@@ -251,6 +275,8 @@ class MetaReport:
         e = next(e for e in self.estimates
                  if (e.metric, e.variant, e.coefficient) == (*key, coef))
         lines = [_fmt(e.value)]
+        if e.n_groups is not None:
+            lines.append(f"{e.n_groups} groups")
         if e.n_pairs is not None:
             lines.append(f"{e.n_pairs} pairs")
         for method in _methods(fisher):
@@ -262,8 +288,7 @@ class MetaReport:
         return "\n".join(lines)
 
     def n_cell(self, key: Key) -> str:
-        e = next(e for e in self.estimates if (e.metric, e.variant) == key)
-        return str(e.n_items) + (f"\n{e.n_groups} groups" if e.n_groups is not None else "")
+        return str(self.n_items(key))  # the groups each coefficient averaged: in its cell
 
     def table(self, sort: str | None = None, fisher: bool = False
               ) -> tuple[list[str], list[tuple[str, ...]]]:

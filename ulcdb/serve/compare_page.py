@@ -27,6 +27,7 @@ from datasette.utils.asgi import Response
 from ulcdb.compare import CompareReport, CompareTask, run, run_by
 from ulcdb.compare.analysis import ANALYSES as ANALYSIS_NAMES
 from ulcdb.compare.analysis import AnalysisTable, analyse
+from ulcdb.compare.header import header_lines
 from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
@@ -150,7 +151,7 @@ def rows(report: CompareReport) -> list[dict[str, Any]]:
             "is_baseline": report.task.baseline == r.system,
             "score": f"{r.score:.4f}",
             "interval": (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
-                         else ""),
+                         else r.note),  # too few units: why there is no test
             "range": (f"[{r.ci_low:.4f}, {r.ci_high:.4f}]" if r.ci_low is not None
                       and r.ci_high is not None else ""),
             "p_value": "" if r.p_value is None else f"{r.p_value:.4f}",
@@ -305,11 +306,4 @@ def _schema(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _header(report: CompareReport) -> str:
-    t = report.task
-    what = ("paired bootstrap resampling" if t.method == "bs"
-            else "paired approximate randomization")
-    against = (f"each system against {t.baseline}" if t.baseline else
-               f"every pair; clusters at p < {t.alpha:g} after Holm-Bonferroni")
-    readings = "; ".join(f"{m}: {r}" for m, r in report.readings.items())
-    return (f"{what} ({t.n_samples} {'resamples' if t.method == 'bs' else 'trials'}, seed "
-            f"{t.seed}) of segments, references {t.refset}: {against}. {readings}")
+    return ". ".join(header_lines(report))

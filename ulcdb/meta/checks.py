@@ -1,0 +1,74 @@
+"""What a meta-evaluation must say before its numbers are read: the targets asked for that
+no item holds (and why), and the coefficients that too few items leave without meaning
+(Pearson over two items is +-1 whatever the metric)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from ulcdb.errors import MetaError
+from ulcdb.meta.report import LABELS, Estimate, Items, Key
+from ulcdb.meta.task import MetaTask
+from ulcdb.store import Store
+
+# The fewest items (flat grouping) a coefficient needs to mean something: with two items
+# Pearson, Spearman and Kendall are +-1 by construction; accuracy needs one pair.
+MIN_ITEMS = {"pearson": 3, "spearman": 3, "kendall_tau_b": 3, "kendall_tau_c": 3,
+             "accuracy": 2}
+
+
+def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
+                      left_out: dict[str, str]) -> dict[str, str]:
+    """The targets asked for (named with -s, else every target the run's metrics score,
+    but those left out on purpose) that no item holds, and why: no score, no judgment, or
+    none of the same unit."""
+    segments = sorted(task.segments) if task.segments is not None else None
+    scored = {r[0] for r in store.query(
+        "select distinct translator from meta_metric(?, ?, ?, reading := ?, variant_name := ?, "
+        "metrics := ?::varchar[], segments := ?::integer[])",
+        [task.testbed, task.level, task.refset, task.reading, task.variant,
+         list(task.metrics) if task.metrics is not None else None, segments])}
+    judged = {r[0] for r in store.query(
+        "select distinct translator from meta_human(?, ?, ?, human_from := ?, "
+        "min_segments := ?, segments := ?::integer[])",
+        [task.testbed, task.level, task.criterion, task.human_from, task.min_segments,
+         segments])}
+    held = {str(t) for it in own.values() for t in it.translator}
+    wanted = (list(task.systems) if task.systems is not None
+              else sorted(scored - set(left_out)))
+    out: dict[str, str] = {}
+    for t in (t for t in wanted if t not in held):
+        if t not in scored:
+            out[t] = f"no {task.level}-level score against {task.refset}"
+        elif t not in judged:
+            out[t] = f"no {task.criterion} judgment at {task.level} level"
+        else:
+            out[t] = f"no {task.level} unit both scored and judged"
+    return out
+
+
+def too_few_items(task: MetaTask, estimates: list[Estimate], labels: dict[Key, str],
+                  dropped: dict[str, str]) -> tuple[list[Estimate], list[str]]:
+    """Flat coefficients over fewer items than they need are left blank, each with a loud
+    warning; when none is left, the run is refused naming the targets dropped and why."""
+    if task.grouping != "flat":
+        return estimates, []
+    out, warnings = [], []
+    for e in estimates:
+        need = MIN_ITEMS.get(e.coefficient, 0)
+        if e.n_items < need:
+            out.append(replace(e, value=math.nan, intervals=()))
+            warnings.append(f"warning: {LABELS[e.coefficient]} needs at least {need} items, "
+                            f"{labels[(e.metric, e.variant)]} has {e.n_items}: left blank "
+                            "(over so few it is +-1 or undefined whatever the scores)")
+        else:
+            out.append(e)
+    if warnings and all(math.isnan(e.value) for e in out):
+        n = min(e.n_items for e in estimates)
+        lost = "; ".join(f"{t} ({why})" for t, why in dropped.items())
+        raise MetaError(f"only {n} {task.level}-level item{'s' if n != 1 else ''} left, too "
+                        f"few for any coefficient (Pearson, Spearman and Kendall need 3, "
+                        f"accuracy 2)" + (f"; dropped: {lost}" if lost else ""))
+    return out, warnings
+
