@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from ulcdb.annotation.annotators import DEFAULT_MODELS
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # stanza has no type information (and is not always installed
     from stanza.models.common.doc import Document, Word
     from stanza.models.constituency.tree import Tree
 
-DEFAULT_MODEL = "en"
+DEFAULT_MODEL = DEFAULT_MODELS["stanza"]
 PROCESSORS = "tokenize,mwt,pos,lemma,depparse,ner,constituency"
 _NLP: dict[str, Pipeline] = {}
 

@@ -135,6 +135,7 @@ class CpFamily(SegmentFamily):
     language_note = ("its constituents are projected from dependencies with English PTB tags "
                      "(no trained constituency parser here)")
     implementation = _IMPL
-    tool = "|parser:spacy-dep-projected|stm:subpaths-clipped-precision"
+    reads = {"parser": "constituents"}
+    method = {"stm": "subpaths-clipped-precision"}
     layer = CONSTITUENT
     rules = SegmentRules(metric_names, _describe, cp_scores)
