@@ -282,8 +282,7 @@ def test_cli_annotate_and_ingest(tmp_path: Path, store) -> None:
 
 # -- stanza --------------------------------------------------------------------------------
 def test_stanza_adapter_from_conllu() -> None:
-    pytest.importorskip("stanza")
-    from stanza.utils.conll import CoNLL
+    from stanza.utils.conll import CoNLL  # the `stanza` extra, in `dev`: runs in CI
 
     from ulcdb.annotation.stanza_adapter import document_to_analysis
 

@@ -15,7 +15,7 @@ from ulcdb.ingest.assessments import (
     read_wmt_mqm,
 )
 from ulcdb.ingest.model import Assessment
-from ulcdb.interchange.mtme import parse_mtme_name, read_mtme_human
+from ulcdb.ingest.mtme import parse_mtme_name, read_mtme_human
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
 DA_SEG = {"system": "system", "seg_id": "seg_id", "score": "da_raw"}

@@ -54,9 +54,11 @@ def test_language_settings_follow_meteor_constants() -> None:
     assert (nl.name, nl.params, nl.weights) == ("dutch", (0.75, 1.40, 0.70, 0.50), (1.0, 0.5))
     assert (xx.name, xx.snowball) == ("other", None)
     assert MeteorFamily().metrics_for(Params(lang="ja")) == ["MTR-exact"]
+    # the language once (it said lang:german and, from the scorer, lang:de)
     assert MeteorFamily().signature(Params(lang="de"), 1) == (
-        "METEOR|nrefs:1|case:mixed|tok:ascii-ws|norm:no|lang:german|params:0.95_1.0_0.55_0.55"
-        "|weights:1.0_0.8|impl:meteor-1.5|version:1")
+        "METEOR|nrefs:1|case:mixed|tok:ascii-ws|norm:no|params:0.95_1.0_0.55_0.55"
+        "|weights:1.0_0.8|impl:meteor-1.5|version:1|lang:de")
+    assert MeteorFamily().signature(Params(), 1).endswith("|version:1|lang:en")  # as it ran
 
 
 def test_a_german_test_bed_scores_exact_and_stem_only(sample: Path, tmp_path: Path) -> None:

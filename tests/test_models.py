@@ -1,33 +1,48 @@
-"""The SQLModel mirrors agree with the DDL in schema/tables, and read a real store."""
+"""The API's entity types (ulcdb.models) agree with the DDL in schema/tables, column for
+column (name, order, type, nullability), and come back from a real store."""
 
 from __future__ import annotations
 
+import dataclasses
+import typing
+from datetime import datetime
 from pathlib import Path
 
-from sqlmodel import select
+import pytest
 
-from ulcdb.models import MODELS, Segment, Testbed, session
+import ulcdb
+from ulcdb.models import ENTITIES, Testbed
 from ulcdb.store import Store
 
+DUCKDB_TYPES = {int: "INTEGER", str: "VARCHAR", bool: "BOOLEAN", float: "DOUBLE",
+                datetime: "TIMESTAMP"}
 
-def test_models_match_ddl(tmp_path: Path) -> None:
+
+def test_entities_match_ddl(tmp_path: Path) -> None:
     with Store(tmp_path / "m.duckdb") as store:
-        for model in MODELS:
-            table = model.__tablename__
-            ddl = {r[0]: r[1] for r in store.query(
-                "select column_name, data_type from information_schema.columns "
-                "where table_name = ?", [table])}
-            assert set(model.model_fields) == set(ddl), table
-            for name, field in model.model_fields.items():
-                if field.annotation in (float, float | None):
-                    assert ddl[name] == "DOUBLE", (table, name)
+        for entity in ENTITIES:
+            table = entity.__name__.lower()
+            ddl = store.query("select column_name, data_type, is_nullable = 'YES' from "
+                              "information_schema.columns where table_name = ? "
+                              "order by ordinal_position", [table])
+            hints = typing.get_type_hints(entity)
+            fields = []
+            for f in dataclasses.fields(entity):
+                args = typing.get_args(hints[f.name])
+                base = next(a for a in args if a is not type(None)) if args else hints[f.name]
+                fields.append((f.name, DUCKDB_TYPES[base], type(None) in args))
+            assert fields == ddl, table
 
 
-def test_session_reads_rows(tmp_path: Path) -> None:
+def test_the_api_returns_them(tmp_path: Path) -> None:
     db = tmp_path / "m.duckdb"
     with Store(db) as store:
-        store.con.execute("insert into testbed (name) values ('tb')")
-        store.con.execute("insert into segment values (1, 1, 'd', 1, 'hola')")
-    with session(db) as s:
-        assert s.exec(select(Testbed)).one().name == "tb"
-        assert s.exec(select(Segment)).one().source == "hola"
+        store.con.execute("insert into testbed (name, tgt_lang) values ('tb', 'en')")
+    with ulcdb.open(db, read_only=True) as api:
+        (testbed,) = api.testbeds()
+    assert isinstance(testbed, Testbed)
+    assert (testbed.testbed_id, testbed.name, testbed.src_lang, testbed.tgt_lang) == (
+        1, "tb", None, "en")
+    assert isinstance(testbed.created_at, datetime)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        testbed.name = "other"  # type: ignore[misc]

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from ulcdb.errors import InputError
+from ulcdb.ingest.mtme import read_mtme
 from ulcdb.ingest.plain import read_plain
 from ulcdb.ingest.sgml import decode_entities, read_sgml
 from ulcdb.ingest.textio import read_lines
 from ulcdb.ingest.ulcconfig import read_ulc_config
 from ulcdb.ingest.wmtxml import read_wmtxml
-from ulcdb.interchange.mtme import read_mtme
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:

@@ -161,3 +161,18 @@ def test_identical_outputs_are_scored_once(tmp_path: Path, monkeypatch) -> None:
                                   "and level = 'sys'"))
     assert len(calls) == 1
     assert set(values) == {"sysA", "twin"} and values["sysA"] == values["twin"]
+
+
+def test_scr_refuses_a_system_name_that_leaves_the_folder(db: Path, tmp_path: Path) -> None:
+    """`score -f scr` names files after systems: `../escaped` must not write outside --out
+    (the one .scr writer checks every name it puts in a path, as `export nist` does)."""
+    copy = tmp_path / "escaped.duckdb"
+    copy.write_bytes(db.read_bytes())
+    with Store(copy) as store:
+        store.con.execute("update translator set name = '../escaped' where name = 'sysA'")
+    out = tmp_path / "out"
+    result = ulcdb(copy, "score", "-m", "BLEU", "-s", "../escaped", "-f", "scr", "--out", out)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"Error: {out}: system '../escaped' cannot be used as a file name")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["escaped.duckdb"]

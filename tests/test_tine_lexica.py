@@ -10,6 +10,7 @@ import pytest
 from tests.cli_helpers import ulcdb
 from ulcdb.errors import Conflict, InputError
 from ulcdb.metrics import tine, tine_lexica, tine_resources
+from ulcdb.metrics.base import Params
 
 SIM_N = """(holidays (desc 0.5) (
 vacations\t0.30
@@ -80,12 +81,12 @@ def test_verbocean_relations_directed_and_opposites_left_out(resources: Path) ->
 
 def test_installed_resources_replace_the_stand_ins(resources: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    glove = tine.TineFamily().tool
+    glove = tine.TineFamily().signature(Params(), 1)
     assert "verbocean:none" in glove and "thesaurus:lin-" not in glove
     _, lin_id, n = tine_lexica.install("lin-thesaurus", [_write(resources, "simN.lsp", SIM_N)])
     _, vo_id, _ = tine_lexica.install("verbocean", [_write(resources, "vo.txt", VERBOCEAN)])
     assert n == 2 and len(lin_id) == 12
-    tool = tine.TineFamily().tool
+    tool = tine.TineFamily().signature(Params(), 1)
     assert f"thesaurus:lin-{lin_id}-k20" in tool and f"verbocean:verbocean-{vo_id}" in tool
     assert tine_resources.similar_words("stays") == ("visits", "vacations")
     assert tine_resources.similar_words("unknown") == ()

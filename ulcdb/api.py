@@ -12,7 +12,7 @@
     db.testbeds()                                     # typed rows (ulcdb.models.Testbed)
 
 Tables come back as pyarrow Tables (``.to_pandas()`` gives a DataFrame where pandas is
-installed); store entities as the SQLModel classes of ``ulcdb.models``.  Errors are the
+installed); store entities as the dataclasses of ``ulcdb.models``.  Errors are the
 exceptions of ``ulcdb.errors`` (``UlcdbError`` and its subclasses) with the CLI's messages.
 """
 
@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 import pyarrow as pa
-from sqlmodel import SQLModel
 
 from ulcdb import models
 from ulcdb.ingest.assessment_input import (
@@ -44,7 +43,6 @@ from ulcdb.selection import Selection
 from ulcdb.selection import select as resolve_selection
 from ulcdb.store import Store
 
-Model = TypeVar("Model", bound=SQLModel)
 PathLike = str | Path
 
 
@@ -210,13 +208,10 @@ class Database:
         """The metrics the store has a catalogue row for (scored or imported)."""
         return self._rows(models.Metric, "select * from metric order by metric_id")
 
-    def _rows(self, model: type[Model], query: str, params: list[Any] | None = None
-              ) -> list[Model]:
+    def _rows(self, entity: type[models.Entity], query: str, params: list[Any] | None = None
+              ) -> list[models.Entity]:
         cur = self.store.con.execute(query, params or [])
-        names = [d[0] for d in cur.description]
-        fields = set(model.model_fields)
-        return [model.model_validate({k: v for k, v in zip(names, row, strict=True)
-                                      if k in fields}) for row in cur.fetchall()]
+        return models.from_rows(entity, [d[0] for d in cur.description], cur.fetchall())
 
 
 def _path(value: PathLike | None) -> Path | None:

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ulcdb.annotation.annotators import model_used
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, Params
@@ -160,13 +161,10 @@ def base(lang: str | None) -> str | None:
 def model_language(annotator: str, model: str | None) -> str | None:
     """The language of a spaCy/Stanza model from its name (spaCy: ``xx_...``; Stanza: the
     language code itself); None for other tools (their run records it)."""
-    if annotator == "spacy":
-        from ulcdb.annotation.spacy_adapter import DEFAULT_MODEL
-
-        return base((model or DEFAULT_MODEL).split("_")[0])
-    if annotator == "stanza":
-        return base(model or "en")
-    return None
+    used = model_used(annotator, model)
+    if annotator == "spacy" and used:
+        return base(used.split("_")[0])
+    return base(used) if annotator == "stanza" else None
 
 
 def annotation_language(store: Store, params: Params) -> str | None:

@@ -1,111 +1,77 @@
-"""SQLModel mirrors of the core tables, for typed access from Python.
-
-The DDL in ``schema/tables`` is the source of truth (tests check these classes against it);
-these classes only read and write rows that already follow it.  Ids come from the store's
-sequences, so classes never declare SERIAL columns; scores are Double, not 32-bit floats.
+"""The store's entities as the Python API returns them: ``db.testbeds()``,
+``db.translators()``, ``db.documents()`` and ``db.metrics()`` give lists of these frozen
+dataclasses, one field per column of their table in ``schema/tables``, in its order (the DDL
+is the source of truth; tests check these classes against it).
 
 Example::
 
-    from sqlmodel import select
-    from ulcdb.models import Translator, session
+    import ulcdb
 
-    with session("ulcdb.duckdb") as s:
-        systems = s.exec(select(Translator).where(Translator.role == "system")).all()
+    with ulcdb.open("ulcdb.duckdb", read_only=True) as db:
+        systems = [t.name for t in db.translators() if t.role == "system"]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
-
-from sqlalchemy import Column, Double
-from sqlmodel import Field, Session, SQLModel, create_engine
+from typing import Any, TypeVar
 
 
-class Testbed(SQLModel, table=True):
-    __tablename__ = "testbed"
+@dataclass(frozen=True)
+class Testbed:
     __test__ = False  # not a pytest class
-    testbed_id: int = Field(primary_key=True)
-    name: str
-    src_lang: str | None = None
-    tgt_lang: str | None = None
-    origin: str | None = None
-    options: str | None = None
-    created_at: datetime | None = None
-
-
-class Document(SQLModel, table=True):
-    __tablename__ = "document"
-    testbed_id: int = Field(primary_key=True)
-    doc_id: str = Field(primary_key=True)
-    doc_index: int
-    genre: str | None = None
-    domain: str | None = None
-    origlang: str | None = None
-
-
-class Segment(SQLModel, table=True):
-    __tablename__ = "segment"
-    testbed_id: int = Field(primary_key=True)
-    seg_id: int = Field(primary_key=True)
-    doc_id: str
-    seg_in_doc: int
-    source: str
-
-
-class Translator(SQLModel, table=True):
-    __tablename__ = "translator"
-    translator_id: int = Field(primary_key=True)
     testbed_id: int
     name: str
-    role: str
-    origin: str | None = None
+    src_lang: str | None
+    tgt_lang: str | None
+    origin: str | None
+    options: str | None  # JSON: the options its config gave
+    created_at: datetime
 
 
-class Translation(SQLModel, table=True):
-    __tablename__ = "translation"
-    translator_id: int = Field(primary_key=True)
-    seg_id: int = Field(primary_key=True)
-    text: str
-    text_hash: str
+@dataclass(frozen=True)
+class Translator:
+    translator_id: int
+    testbed_id: int
+    name: str
+    role: str  # system or reference
+    origin: str | None
 
 
-class Metric(SQLModel, table=True):
-    __tablename__ = "metric"
-    metric_id: int = Field(primary_key=True)
+@dataclass(frozen=True)
+class Document:
+    testbed_id: int
+    doc_id: str
+    doc_index: int  # 1-based position in the test bed
+    genre: str | None
+    domain: str | None
+    origlang: str | None
+
+
+@dataclass(frozen=True)
+class Metric:
+    metric_id: int
     name: str
     family: str
     linguistic_level: str
     higher_is_better: bool
-    range_min: float | None = Field(default=None, sa_column=Column(Double))
-    range_max: float | None = Field(default=None, sa_column=Column(Double))
+    range_min: float | None
+    range_max: float | None
     description: str
-    reference_implementation: str | None = None
-    origin: str = "builtin"
+    reference_implementation: str | None
+    origin: str  # builtin or imported
 
 
-class SysScore(SQLModel, table=True):
-    __tablename__ = "sys_score"
-    metric_id: int = Field(primary_key=True)
-    translator_id: int = Field(primary_key=True)
-    refset_id: int = Field(primary_key=True)
-    variant: str = Field(primary_key=True)
-    value: float | None = Field(default=None, sa_column=Column(Double))
-    batch_id: int
+ENTITIES = (Testbed, Translator, Document, Metric)
+Entity = TypeVar("Entity", Testbed, Translator, Document, Metric)
 
 
-MODELS: tuple[type[SQLModel], ...] = (Testbed, Document, Segment, Translator, Translation,
-                                      Metric, SysScore)
-
-
-@contextmanager
-def session(db: str | Path) -> Iterator[Session]:
-    """A SQLModel session on a store file (read and write through duckdb-engine)."""
-    engine = create_engine(f"duckdb:///{db}")
-    try:
-        with Session(engine) as s:
-            yield s
-    finally:
-        engine.dispose()
+def from_rows(entity: type[Entity], columns: Sequence[str],
+              rows: Sequence[Sequence[Any]]) -> list[Entity]:
+    """``rows`` of a query whose ``columns`` include the entity's fields (others ignored)."""
+    fields = {f.name for f in dataclasses.fields(entity)}
+    return [entity(**{k: v for k, v in zip(columns, row, strict=True) if k in fields})
+            for row in rows]

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import NotFound
+from ulcdb.interchange.nist import ScrWriter
 from ulcdb.store import Store
 
 LEVELS = ("seg", "doc", "sys")
@@ -134,36 +135,16 @@ def rankings(matrix: Matrix, directions: dict[str, bool]
 
 def write_scr(store: Store, testbed: str, matrices: dict[str, Matrix], folder: Path,
               metric_name: str = "ULC") -> list[Path]:
-    """MetricsMATR files <system>-{seg,doc,sys}.scr with the ULC (or a metric's) score.
-
-    Lines are tab-separated: seg ``METRIC TESTSET SYSTEM DOCID SEGID SCORE`` (SEGID = the
-    segment's number in its document), doc ``METRIC TESTSET SYSTEM DOCID SCORE``, sys
-    ``METRIC TESTSET SYSTEM SCORE``.
-    """
-    seg_in_doc = dict(store.query(
-        "select s.seg_id, s.seg_in_doc from segment s join testbed t using (testbed_id) "
-        "where t.name = ?", [testbed]))
-    seg_doc = dict(store.query(
-        "select s.seg_id, s.doc_id from segment s join testbed t using (testbed_id) "
-        "where t.name = ?", [testbed]))
-    folder.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
+    """MetricsMATR files ``folder/SYSTEM-{seg,doc,sys}.scr`` with the ULC (or a metric's)
+    score, written by the one ``.scr`` writer (which refuses a system name that is no file
+    name)."""
+    writer = ScrWriter(store, testbed, folder)
     for level, matrix in matrices.items():
         j = matrix.metrics.index(metric_name)
-        by_system: dict[str, list[str]] = {}
         for tr, unit, vals in matrix.rows:
-            value = vals[j]
-            if value is None:
-                continue
-            if level == "seg":
-                seg = int(unit)
-                fields = [seg_doc[seg], str(seg_in_doc[seg])]
-            else:
-                fields = [unit] if level == "doc" else []
-            line = "\t".join([metric_name, testbed, tr, *fields, repr(float(value))])
-            by_system.setdefault(tr, []).append(line)
-        for tr, lines in by_system.items():
-            path = folder / f"{tr}-{level}.scr"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            written.append(path)
-    return written
+            if (value := vals[j]) is not None:
+                path = writer.path((("system", tr),), level)
+                writer.add(path, metric_name, tr, level, value,
+                           seg=int(unit) if level == "seg" else None,
+                           doc_id=unit if level == "doc" else None)
+    return writer.write()

@@ -78,12 +78,6 @@ def imported_metrics(store: Store, testbed_id: int, refset: str, metrics: Iterab
     return [m for m in names if m in found]
 
 
-def signature_of(fam: Family, params: Params, nrefs: int) -> str:
-    """The family's signature with the target language (``lang:de``) where it is known."""
-    lang = f"|lang:{params.lang}" if params.lang else ""
-    return fam.signature(params, nrefs) + lang
-
-
 def variant_of(params: Params) -> str:
     """The key scores are stored under: the case, and the annotation when not the default
     (scores from different parses are different numbers, never mixed)."""
@@ -385,7 +379,7 @@ class Scorer:
         return int(self.store.scalar(
             "insert into score_batch (family, signature, parameters, implementation_version, "
             "ulcdb_version, origin) values (?, ?, ?, ?, ?, 'computed') returning batch_id",
-            [fam.name, signature_of(fam, self.params, nrefs), json.dumps(params), fam.version,
+            [fam.name, fam.signature(self.params, nrefs), json.dumps(params), fam.version,
              __version__]))
 
     def _delete_existing(self, rows: _Rows) -> None:

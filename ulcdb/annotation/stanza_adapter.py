@@ -2,17 +2,22 @@
 constituency tree when its parser ran; chunks, semantic roles (and constituents when no tree
 is there) come from the dependency-based stand-ins of ``derive``.
 
-Stanza is imported lazily.  Its English models are not installed here; documents can also be
-built without a model, e.g. ``stanza.utils.conll.CoNLL.conll2doc(input_str=...)``.
+Stanza (``pip install 'ulcdb[stanza]'``) is imported lazily.  Its models are downloaded
+separately (``stanza.download("en")``); without one, annotating stops with one line saying
+so.  Documents can also be built without a model, e.g.
+``stanza.utils.conll.CoNLL.conll2doc(input_str=...)``, as the tests do.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from ulcdb.annotation.annotators import DEFAULT_MODELS
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
@@ -22,7 +27,7 @@ if TYPE_CHECKING:  # stanza has no type information (and is not always installed
     from stanza.models.common.doc import Document, Word
     from stanza.models.constituency.tree import Tree
 
-DEFAULT_MODEL = "en"
+DEFAULT_MODEL = DEFAULT_MODELS["stanza"]
 PROCESSORS = "tokenize,mwt,pos,lemma,depparse,ner,constituency"
 _NLP: dict[str, Pipeline] = {}
 
@@ -31,25 +36,44 @@ def _stanza() -> ModuleType:
     try:
         return importlib.import_module("stanza")
     except ImportError as exc:
-        raise UlcdbError("stanza is not installed (pip install stanza)") from exc
+        raise UlcdbError("stanza is not installed (pip install 'ulcdb[stanza]')") from exc
+
+
+def model_dir() -> Path:
+    """Where Stanza keeps its models: ``$STANZA_RESOURCES_DIR``, else its default."""
+    default: str = importlib.import_module("stanza.resources.common").DEFAULT_MODEL_DIR
+    return Path(os.environ.get("STANZA_RESOURCES_DIR") or default)
+
+
+def check_model(lang: str) -> None:
+    """Stop with one line saying how to get the model when Stanza has none for ``lang``
+    (before a run is recorded or anything is annotated)."""
+    folder = model_dir()
+    if not (folder / "resources.json").is_file() or not (folder / lang).is_dir():
+        raise UlcdbError(f"stanza has no model for {lang!r} in {folder}: get it with "
+                         f"python -c 'import stanza; stanza.download(\"{lang}\")' "
+                         "(STANZA_RESOURCES_DIR says where to keep it)")
 
 
 def load(model: str | None = None) -> Pipeline:
     stanza = _stanza()
     lang = model or DEFAULT_MODEL
     if lang not in _NLP:
+        check_model(lang)
         try:
-            _NLP[lang] = stanza.Pipeline(lang=lang, processors=PROCESSORS,
+            _NLP[lang] = stanza.Pipeline(lang=lang, dir=str(model_dir()), processors=PROCESSORS,
                                          download_method=None, verbose=False)
-        except Exception as exc:  # missing models: say how to get them
-            raise UlcdbError(f"stanza models for {lang!r} are not installed "
-                             f"(python -c 'import stanza; stanza.download(\"{lang}\")'): "
-                             f"{exc}") from exc
+        except Exception as exc:  # e.g. a processor the language has no model for
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise UlcdbError(f"stanza cannot load its {lang!r} models from {model_dir()}: "
+                             f"{reason}") from exc
     return _NLP[lang]
 
 
 def version(model: str | None = None) -> str:
+    """Stanza's version and the model; a missing model stops here, before a run is made."""
     stanza_version: str = _stanza().__version__
+    check_model(model or DEFAULT_MODEL)
     return f"stanza {stanza_version}, {model or DEFAULT_MODEL}"
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest import assessments as ar
+from ulcdb.ingest import mtme
 from ulcdb.ingest.model import Assessment
 
 if TYPE_CHECKING:  # `ulcdb --help` reads AssessmentFormat without loading the store
@@ -108,8 +109,6 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
     renames = parse_renames(rename)
     fmt = assessment_format(path, fmt, mapping)
     if fmt == AssessmentFormat.mtme:
-        from ulcdb.interchange import mtme
-
         items = mtme.read_mtme_human(path)
     elif fmt == AssessmentFormat.mqm:
         items = ar.read_wmt_mqm(path)
@@ -137,8 +136,6 @@ def check_against_testbed(store: Store, testbed: str, path: Path, fmt: Assessmen
     (refA for ref-A) matched to the test bed's translators."""
     if assessment_format(path, fmt, mapping) != AssessmentFormat.mtme:
         return
-    from ulcdb.interchange import mtme
-
     tid = store.testbed_id(testbed)
     mtme.check_mtme_units(path, *store.query(
         "select (select count(*) from segment where testbed_id = $1), "

@@ -7,6 +7,7 @@ from enum import Enum
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
+from ulcdb.ingest import mtme
 from ulcdb.ingest.model import TestbedData
 from ulcdb.ingest.textio import check_file
 
@@ -87,7 +88,6 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
 def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[str],
                  systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
     from ulcdb.ingest import longtsv, sgml, ulcconfig, wmtxml
-    from ulcdb.interchange import mtme
 
     default_name = name if name is not None else (first.stem if not first.is_dir()
                                                    else first.name)

@@ -98,30 +98,55 @@ def read_scr_tree(root: str | Path, testbed: str, names: Collection[str],
     return ScoreFrame.concat(frames)
 
 
+class ScrWriter:
+    """The one MetricsMATR ``.scr`` writer (``export nist`` and ``score -f scr``): lines
+    ``METRIC TESTSET SYSTEM [DOCID [SEGID]] SCORE`` with TESTSET the test bed's name, in files
+    ``folder/DIR.../STEM-LEVEL.scr``.  Every name that becomes part of a path is checked as
+    it is added (a system named ``../x`` is refused), so nothing is written unless all are
+    safe."""
+
+    def __init__(self, store: Store, testbed: str, folder: str | Path) -> None:
+        self.testbed = testbed
+        self.info = testbed_info(store, testbed)
+        self.folder = Path(folder)
+        self.files: dict[Path, list[str]] = {}
+
+    def path(self, names: tuple[tuple[str, str], ...], level: str) -> Path:
+        """``folder/DIR.../STEM-LEVEL.scr`` from ``names``: (what, name) pairs, the folders
+        first, the file's stem last; what says in an error which name is wrong."""
+        for what, name in names:
+            safe_file_name(self.folder, name, what)
+        *folders, stem = (name for _, name in names)
+        return self.folder.joinpath(*folders, f"{stem}-{level}.scr")
+
+    def add(self, path: Path, metric: str, system: str, level: str, value: float,
+            seg: int | None = None, doc_id: str | None = None) -> None:
+        """One score: ``seg`` is the test-bed segment number (written as its document and
+        its position there), ``doc_id`` the document of a document-level score."""
+        unit = ([self.info.seg_doc[seg - 1], str(self.info.seg_in_doc[seg - 1])]
+                if level == "seg" and seg is not None
+                else [doc_id or ""] if level == "doc" else [])
+        self.files.setdefault(path, []).append(
+            "\t".join([metric, self.testbed, system, *unit, format_number(value)]))
+
+    def write(self) -> list[Path]:
+        for path, lines in self.files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(f"{ln}\n" for ln in lines), encoding="utf-8")
+        return list(self.files)
+
+
 def write_scr_files(store: Store, testbed: str, folder: str | Path,
                     sel: Selection | None = None) -> list[Path]:
     """``folder/REFSET/METRIC-LEVEL.scr`` (MetricsMATR with METRIC column, TESTSET = the test
     bed name), all targets of a metric, level and reference set in one file."""
-    info = testbed_info(store, testbed)
+    writer = ScrWriter(store, testbed, folder)
     sel = sel or Selection()
     sel = Selection((testbed,), sel.metrics, sel.targets, sel.refsets, sel.levels, sel.variant)
-    folder = Path(folder)
-    files: dict[Path, list[str]] = {}
     for _, block in score_sets(store, sel):
-        refset = "+".join(block.refs)
-        safe_file_name(folder, refset, "reference set")
-        safe_file_name(folder, block.metric, "metric")
-        path = folder / refset / f"{block.metric}-{block.level}.scr"
-        lines = files.setdefault(path, [])
+        path = writer.path((("reference set", "+".join(block.refs)),
+                            ("metric", block.metric)), block.level)
         for seg, doc_id, value in zip(block.segs, block.doc_ids, block.values, strict=True):
-            if value is None:
-                continue
-            unit = ([info.seg_doc[seg - 1], str(info.seg_in_doc[seg - 1])]
-                    if block.level == "seg" and seg is not None
-                    else [doc_id] if block.level == "doc" else [])
-            lines.append("\t".join([block.metric, testbed, block.target, *unit,
-                                    format_number(value)]))
-    for path, lines in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(f"{ln}\n" for ln in lines), encoding="utf-8")
-    return list(files)
+            if value is not None:
+                writer.add(path, block.metric, block.target, block.level, value, seg, doc_id)
+    return writer.write()

@@ -144,10 +144,21 @@ class Family(ABC):
 
     def signature(self, params: Params, nrefs: int) -> str:
         """Everything that changes a number, sacrebleu style: ``NAME|nrefs:N|case:C|`` the
-        family's own options (``signature_fields``) ``|version:V``."""
+        family's own options (``signature_fields``) ``|version:V``, then ``|lang:L``, the
+        target language it ran for, where there is one (the one place a signature is put
+        together: families give fields, or a whole body as TER and chrF do)."""
+        lang = self.language_used(params)
+        return self.signature_body(params, nrefs) + (f"|lang:{lang}" if lang else "")
+
+    def signature_body(self, params: Params, nrefs: int) -> str:
+        """The signature without the language."""
         fields = {"nrefs": nrefs, "case": self.case(params), **self.signature_fields(params),
                   "version": self.version}
         return "|".join([self.name, *(f"{k}:{v}" for k, v in fields.items())])
+
+    def language_used(self, params: Params) -> str | None:
+        """The target language the family ran for: the test bed's (None: not known)."""
+        return params.lang
 
     def case(self, params: Params) -> str:
         """The case the family scores in (some lower-case whatever params say)."""

@@ -65,7 +65,7 @@ class ChrfFamily(Family):
             ),
         ]
 
-    def signature(self, params: Params, nrefs: int) -> str:
+    def signature_body(self, params: Params, nrefs: int) -> str:
         parts = []
         for name, metric in zip(("chrF", "chrF++"), _metrics(params), strict=True):
             metric.num_refs = nrefs

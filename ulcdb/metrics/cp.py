@@ -11,9 +11,10 @@ CP-Op-t: lexical overlapping by part of speech; CP-Oc-t: lexical overlapping by 
 constituent type (embedded constituents
 count a word once for each constituent of the type that contains it).
 
-Stand-ins: the Charniak-Johnson parser is replaced by constituency trees projected from
-spaCy en_core_web_sm's dependency parse (the annotator's CONSTITUENT layer) and its PTB
-tagger, so CP-Op-t equals SP-Op-t here.
+Stand-ins: the Charniak-Johnson parser is replaced by the annotation's CONSTITUENT layer:
+trees projected from spaCy en_core_web_sm's dependency parse by default (under --annotator
+stanza, Stanza's constituency parser; the signature's ``parser`` field says which), and its
+PTB tagger, so CP-Op-t equals SP-Op-t here.
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ class CpFamily(SegmentFamily):
     language_note = ("its constituents are projected from dependencies with English PTB tags "
                      "(no trained constituency parser here)")
     implementation = _IMPL
-    tool = "|parser:spacy-dep-projected|stm:subpaths-clipped-precision"
+    reads = {"parser": "constituents"}
+    method = {"stm": "subpaths-clipped-precision"}
     layer = CONSTITUENT
     rules = SegmentRules(metric_names, _describe, cp_scores)

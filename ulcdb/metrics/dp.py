@@ -162,6 +162,7 @@ class DpFamily(SegmentFamily):
     name = "DP"
     level = SYNTACTIC
     implementation = _IMPL
-    tool = "|parser:spacy-dep|hwc:clipped-precision"
+    reads = {"parser": "dep"}
+    method = {"hwc": "clipped-precision"}
     layer = None
     rules = SegmentRules(metric_names, _describe, dp_scores)

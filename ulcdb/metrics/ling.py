@@ -26,10 +26,11 @@ sentence-level scores").
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
+from ulcdb.annotation.annotators import annotation_name, layer_source
 from ulcdb.annotation.model import OK, Analysis
 from ulcdb.metrics.base import (
     Documents,
@@ -117,10 +118,16 @@ def word(form: str, params: Params) -> str:
     return form.lower() if params.lowercase else form
 
 
-def ling_signature(name: str, params: Params, nrefs: int, version: str, extra: str = "") -> str:
-    ann = params.annotation_tag() or "ann:spacy"
-    return (f"{name}|nrefs:{nrefs}|case:{params.case_tag()}|{ann}|multiref:max|num:min|0/0:0"
-            f"|failed:null|doc:mean-seg|sys:mean-seg{extra}|version:{version}")
+def ling_fields(params: Params, reads: Mapping[str, str]) -> dict[str, object]:
+    """The signature fields of a linguistic family: the annotation as it ran (``ann:TOOL/MODEL``,
+    the default model named), how segments, references, documents and the system combine,
+    and, per field of ``reads`` (e.g. ``tagger`` -> layer ``pos``), what made that layer in
+    that run (``tagger:stanza``)."""
+    fields: dict[str, object] = {
+        "ann": annotation_name(params.annotator, params.annotator_model), "multiref": "max",
+        "num": "min", "0/0": 0, "failed": "null", "doc": "mean-seg", "sys": "mean-seg"}
+    return fields | {field: layer_source(params.annotator, layer)
+                     for field, layer in reads.items()}
 
 
 def span_bag(a: Analysis, layer: str, params: Params, whole: bool = False) -> Bag:
@@ -163,11 +170,10 @@ class SegmentFamily(Family):
     layer: str | None = None  # span layer without which the scores are NULL
     rules: SegmentRules | None = None
 
-    @property
-    def tool(self) -> str:
-        """What stands in for the manual's processor, for the signature (a subclass sets a
-        string, or computes it from the resources installed, as TINE)."""
-        return ""
+    # For the signature: the annotation layers the family reads (field -> layer, see
+    # ulcdb.annotation.annotators.LAYERS), then how it scores them (``method_fields``).
+    reads: ClassVar[Mapping[str, str]] = {}
+    method: ClassVar[Mapping[str, object]] = {}
 
     def _rules(self) -> SegmentRules:
         if self.rules is None:
@@ -187,8 +193,13 @@ class SegmentFamily(Family):
         return [MetricSpec(n, self.name, self.describe(n), self.level,
                            reference_implementation=self.implementation) for n in self.names()]
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return ling_signature(self.name, params, nrefs, self.version, self.tool)
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return ling_fields(params, self.reads) | dict(self.method_fields())
+
+    def method_fields(self) -> Mapping[str, object]:
+        """How the family scores what it reads (a subclass sets ``method``, or computes it
+        from the resources installed, as TINE)."""
+        return self.method
 
     def compute(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]],
                 docs: Documents, params: Params) -> dict[str, LevelScores]:

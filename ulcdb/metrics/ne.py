@@ -81,7 +81,7 @@ class NeFamily(SegmentFamily):
     name = "NE"
     level = SHALLOW_SEMANTIC
     implementation = _IMPL
-    tool = "|ner:spacy"
+    reads = {"ner": "entities"}
     layer = ENTITY
 
     rules = SegmentRules(metric_names, _describe, ne_scores)

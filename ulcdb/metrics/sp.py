@@ -21,7 +21,7 @@ from ulcdb.metrics.ling import (
     STAR,
     Bag,
     compute_segments,
-    ling_signature,
+    ling_fields,
     prefixed,
     span_bag,
     type_scores,
@@ -144,9 +144,9 @@ class SpFamily(Family):
                            reference_implementation=_IMPL) for n in nist_names()]
         return out
 
-    def signature(self, params: Params, nrefs: int) -> str:
-        return ling_signature(self.name, params, nrefs, self.version,
-                              "|tagger:spacy|chunks:dep|nist:mteval-v13a-stats")
+    def signature_fields(self, params: Params) -> dict[str, object]:
+        return ling_fields(params, {"tagger": "pos", "chunks": "chunks"}) | {
+            "nist": "mteval-v13a-stats"}
 
     def compute(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]],
                 docs: Documents, params: Params) -> dict[str, LevelScores]:

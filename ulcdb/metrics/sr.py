@@ -101,6 +101,6 @@ class SrFamily(SegmentFamily):
     language_note = ("its semantic roles are derived from dependencies with English rules "
                      "(no trained SRL here)")
     implementation = _IMPL
-    tool = "|srl:spacy-dep-rules"
+    reads = {"srl": "roles"}
     layer = ROLE
     rules = SegmentRules(metric_names, _describe, sr_scores)

@@ -71,7 +71,7 @@ class TerFamily(Family):
             ),
         ]
 
-    def signature(self, params: Params, nrefs: int) -> str:
+    def signature_body(self, params: Params, nrefs: int) -> str:
         metric = TER()
         metric.num_refs = nrefs
         return f"{self.name}|{metric.get_signature().format()}|family:{self.version}"

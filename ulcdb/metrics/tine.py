@@ -137,8 +137,10 @@ class TineFamily(SegmentFamily):
     implementation = "TINE (Rios et al. 2011; srl_mt_measure.pl), re-implemented"
     layer = ROLE
 
-    @property
-    def tool(self) -> str:
+    reads = {"srl": "roles"}
+
+    def method_fields(self) -> dict[str, object]:
+        """VerbNet, the thesaurus and VerbOcean installed, and the weights."""
         from ulcdb.metrics.tine_resources import (
             K_NEIGHBOURS,
             VERBNET_VERSION,
@@ -146,8 +148,8 @@ class TineFamily(SegmentFamily):
             verbocean_name,
         )
 
-        return (f"|srl:spacy-dep-rules|verbnet:{VERBNET_VERSION}|thesaurus:{thesaurus_name()}"
-                f"-k{K_NEIGHBOURS}|verbocean:{verbocean_name()}|alpha:{ALPHA:g}|beta:{BETA:g}")
+        return {"verbnet": VERBNET_VERSION, "thesaurus": f"{thesaurus_name()}-k{K_NEIGHBOURS}",
+                "verbocean": verbocean_name(), "alpha": f"{ALPHA:g}", "beta": f"{BETA:g}"}
 
     def names(self) -> list[str]:
         return list(NAMES)

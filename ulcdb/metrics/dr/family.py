@@ -25,6 +25,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 
+from ulcdb.annotation.annotators import annotation_name
 from ulcdb.annotation.model import OK, Analysis
 from ulcdb.metrics.base import (
     SEMANTIC,
@@ -87,7 +88,7 @@ class _DrBase(Family):
                            reference_implementation=_IMPL) for n in metric_names(self.prefix)]
 
     def signature_fields(self, params: Params) -> dict[str, object]:
-        return {"ann": params.annotation_tag()[4:] or "spacy",
+        return {"ann": annotation_name(params.annotator, params.annotator_model),
                 "drs": builder.VERSION if uses_builder(params) else "boxer-xml",
                 "multiref": "max", "0/0": 0, "failed": "null",
                 "doc": "doc-drs" if self.doc_level else "mean-seg",

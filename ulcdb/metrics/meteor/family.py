@@ -108,6 +108,10 @@ class MeteorFamily(Family):
         return {"tok": "ascii-ws", "norm": "no", **meteor_language(params.lang).fields(),
                 "impl": "meteor-1.5"}
 
+    def language_used(self, params: Params) -> str:
+        """Meteor runs English without a target language, as ULC assumes."""
+        return meteor_language(params.lang).code
+
     def metric_languages(self, metric: str) -> frozenset[str] | None:
         """MTR-exact: any language (Meteor's ``-l other`` where it has no settings);
         MTR-stem: Meteor's languages with a stemmer; the WordNet variants: English."""

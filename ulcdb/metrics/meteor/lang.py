@@ -54,8 +54,9 @@ class MeteorLanguage:
         return FUNCTION_WORDS  # English's for every language, as the jar does
 
     def fields(self) -> dict[str, str]:
-        """What the signature says: language, parameters and the weights used."""
-        return {"lang": self.name, "params": "_".join(str(p) for p in self.params),
+        """What the signature says: the parameters and weights used (the language is said
+        once, as every family's, by ``Family.signature``)."""
+        return {"params": "_".join(str(p) for p in self.params),
                 "weights": "_".join(str(w) for w in self.weights)}
 
 
