@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from ulcdb.errors import InputError
@@ -24,6 +24,9 @@ from ulcdb.ingest.model import Assessment, TestbedData, TranslatorText
 from ulcdb.ingest.plain import read_plain
 
 MISSING = frozenset({"None"})
+
+
+LP = re.compile(r"^[A-Za-z0-9_]+-[A-Za-z0-9_]+$")  # a language pair: src-tgt
 
 
 def mtme_name(name: str) -> str:
@@ -205,3 +208,41 @@ def _without_reference_copies(
                     f"from {ref.origin} on this line",
                 )
     return kept
+
+
+def find_human_files(root: str | Path, lp: str) -> list[Path]:
+    return sorted((Path(root) / "human-scores").glob(f"{lp}.*.score"))
+
+
+def language_pairs(root: str | Path) -> list[str]:
+    """The language pairs a test-set folder holds: sources, metric scores, human scores."""
+    root = Path(root)
+    found = {p.stem for p in (root / "sources").glob("*.txt")}
+    found |= {p.name for p in (root / "metric-scores").glob("*") if p.is_dir()}
+    found |= {p.name.split(".")[0] for p in (root / "human-scores").glob("*.score")}
+    return sorted(lp for lp in found if LP.match(lp))
+
+
+def only_pair(root: str | Path) -> str:
+    """The language pair of a folder that holds one; else an error listing them (--lp)."""
+    pairs = language_pairs(root)
+    if len(pairs) != 1:
+        held = f"holds {', '.join(pairs)}" if pairs else "holds no language pair"
+        raise InputError(root, None, f"this mt-metrics-eval folder {held}: give --lp "
+                         f"(e.g. --lp {pairs[0] if pairs else 'en-de'})")
+    return pairs[0]
+
+
+def human_items(path: Path, roles: Mapping[str, str], counts: Mapping[str, int]
+                ) -> list[Assessment]:
+    """Human scores of one file, with mt-metrics-eval names mapped to the test bed's;
+    ``counts``: the test bed's segments and documents ({"seg": n, "doc": n})."""
+    items = read_mtme_human(path)
+    check_mtme_units(path, counts["seg"], counts["doc"])
+    for a in items:
+        try:
+            a.translator = match_translator(path, a.translator, roles)
+        except InputError:
+            raise InputError(path, a.line, f"unknown system or reference {a.translator!r}") \
+                from None
+    return items

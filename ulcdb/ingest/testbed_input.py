@@ -113,8 +113,6 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
 def _mtme_human_scores(root: Path, lp: str, data: TestbedData) -> None:
     """The folder's ``human-scores/LP.*.score`` go with the test bed (domain level skipped:
     the store has none)."""
-    from ulcdb.interchange import mtme
-
     roles = {t.name: t.role for t in data.translators}
     counts = {"seg": len(data.segments), "doc": len(data.documents)}
     files = mtme.find_human_files(root, lp)

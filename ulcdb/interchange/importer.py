@@ -31,6 +31,7 @@ from pathlib import Path
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
+from ulcdb.ingest.mtme import find_human_files, human_items, only_pair
 from ulcdb.ingest.textio import check_file
 from ulcdb.interchange import comet, iqxml, mtme, nist, sacrebleu_json, table, wmt
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, load_scores, store_frame
@@ -273,20 +274,20 @@ def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str
     src_refs = tuple(sorted(req.refs)) or None
     if not path.is_dir():
         if path.parent.name == "human-scores" or HUMAN_NAME.match(path.name):
-            return [], [(path, mtme.human_items(path, roles, counts))], []
+            return [], [(path, human_items(path, roles, counts))], []
         return [mtme.read_mtme_metric(path, testbed, roles, counts, src_refs)], [], []
-    lp = req.lp or mtme.only_pair(path)  # a folder of one language pair needs no --lp
+    lp = req.lp or only_pair(path)  # a folder of one language pair needs no --lp
     files: list[Path] = []
     domain: list[Path] = []
     if (path / "metric-scores").is_dir():
         files, domain = mtme.find_metric_files(path, lp)
     frames = [mtme.read_mtme_metric(p, testbed, roles, counts, src_refs) for p in files]
-    human_files = mtme.find_human_files(path, lp)
+    human_files = find_human_files(path, lp)
     if not files and not domain and not human_files:
         raise InputError(path, None, f"no mt-metrics-eval scores here (metric-scores/{lp}/"
                          f"*.score or human-scores/{lp}.*.score)")
     domain += [p for p in human_files if p.name.endswith(".domain.score")]
-    human = [(p, mtme.human_items(p, roles, counts)) for p in human_files if p not in domain]
+    human = [(p, human_items(p, roles, counts)) for p in human_files if p not in domain]
     notes = [f"skipped {len(domain)} domain-level files (the store has no domain level)"] \
         if domain else []
     return frames, human, notes

@@ -32,13 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from ulcdb.errors import InputError, NotFound, UlcdbError
-from ulcdb.ingest.model import Assessment
 from ulcdb.ingest.mtme import (
+    LP,
     MISSING,
-    check_mtme_units,
     match_translator,
     mtme_name,
-    read_mtme_human,
 )
 from ulcdb.interchange.fetch import (
     Selection,
@@ -59,7 +57,6 @@ from ulcdb.interchange.model import (
 from ulcdb.store import Store
 
 METRIC_NAME = re.compile(r"^(?P<name>.+)-(?P<refs>[^-]+)\.(?P<level>[^.]+)\.score$")
-LP = re.compile(r"^[A-Za-z0-9_]+-[A-Za-z0-9_]+$")
 JACK = "system-vs-system"  # sub-folder of metric-scores/LP that mt-metrics-eval does not read
 
 
@@ -139,29 +136,6 @@ def find_metric_files(root: str | Path, lp: str) -> tuple[list[Path], list[Path]
     files = sorted([*folder.glob("*.score"), *(folder / JACK).glob("*.score")])
     domain = [p for p in files if p.name.endswith(".domain.score")]
     return [p for p in files if p not in domain], domain
-
-
-def find_human_files(root: str | Path, lp: str) -> list[Path]:
-    return sorted((Path(root) / "human-scores").glob(f"{lp}.*.score"))
-
-
-def language_pairs(root: str | Path) -> list[str]:
-    """The language pairs a test-set folder holds: sources, metric scores, human scores."""
-    root = Path(root)
-    found = {p.stem for p in (root / "sources").glob("*.txt")}
-    found |= {p.name for p in (root / "metric-scores").glob("*") if p.is_dir()}
-    found |= {p.name.split(".")[0] for p in (root / "human-scores").glob("*.score")}
-    return sorted(lp for lp in found if LP.match(lp))
-
-
-def only_pair(root: str | Path) -> str:
-    """The language pair of a folder that holds one; else an error listing them (--lp)."""
-    pairs = language_pairs(root)
-    if len(pairs) != 1:
-        held = f"holds {', '.join(pairs)}" if pairs else "holds no language pair"
-        raise InputError(root, None, f"this mt-metrics-eval folder {held}: give --lp "
-                         f"(e.g. --lp {pairs[0] if pairs else 'en-de'})")
-    return pairs[0]
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -305,18 +279,3 @@ def _write_human(store: Store, folder: Path, info: TestbedInfo,
         _write(path, lines)
         written.append(path)
     return written
-
-
-def human_items(path: Path, roles: Mapping[str, str], counts: Mapping[str, int]
-                ) -> list[Assessment]:
-    """Human scores of one file, with mt-metrics-eval names mapped to the test bed's;
-    ``counts``: the test bed's segments and documents ({"seg": n, "doc": n})."""
-    items = read_mtme_human(path)
-    check_mtme_units(path, counts["seg"], counts["doc"])
-    for a in items:
-        try:
-            a.translator = match_translator(path, a.translator, roles)
-        except InputError:
-            raise InputError(path, a.line, f"unknown system or reference {a.translator!r}") \
-                from None
-    return items
