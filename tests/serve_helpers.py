@@ -41,11 +41,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_serve(db: Path, port: int, log: Path, timeout: float = 90.0) -> subprocess.Popen:
-    """`ulcdb serve` in a subprocess; returns once /-/versions.json answers."""
+def start_serve(db: Path, port: int, log: Path, timeout: float = 90.0,
+                extra: tuple[str, ...] = ()) -> subprocess.Popen:
+    """`ulcdb serve` (with ``extra`` options) in a subprocess; returns once /-/versions.json
+    answers."""
     proc = subprocess.Popen(
         [sys.executable, "-c", "from ulcdb.cli.main import app; app()", "--db", str(db),
-         "serve", "--port", str(port)],
+         "serve", "--port", str(port), *extra],
         stdout=log.open("w"), stderr=subprocess.STDOUT, cwd=REPO,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + timeout

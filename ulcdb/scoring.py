@@ -277,7 +277,11 @@ class Scorer:
         return {n: int(i) for n, i in self.store.query("select name, metric_id from metric")}
 
     def pending(self, metrics: list[str], pairs: list[Pair], remake: bool = False) -> bool:
-        """Whether ``run`` would write anything (a read-only store suffices when not)."""
+        """Whether ``run`` would write anything (a read-only store suffices when not).  With
+        no pairs nothing is computed, so nothing is registered either: a request refused
+        after planning (compare --analysis without -r) leaves the catalogue as it was."""
+        if not pairs:
+            return False
         if remake:
             return True
         fams, derived = self._families(metrics)
@@ -301,7 +305,8 @@ class Scorer:
         try:
             for fam in fams:
                 ids = sync_catalogue(self.store, fam.specs()) if writable else self._catalogued()
-                metric_ids = [ids[m] for m in fam.metrics_for(self.params)]
+                # read-only with no pairs: a family not registered yet has nothing to report
+                metric_ids = [ids[m] for m in fam.metrics_for(self.params) if m in ids]
                 todo = pairs if remake else self.missing(fam, metric_ids, pairs)
                 report.skipped += len(pairs) - len(todo)
                 if progress:

@@ -37,7 +37,7 @@ from ulcdb.annotation import storage
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, ENTITY, OK, PREDICATE, ROLE, Analysis, Span, Token
 from ulcdb.errors import InputError
-from ulcdb.ingest.textio import read_text, split_lines
+from ulcdb.ingest.textio import check_file, read_text, split_lines
 from ulcdb.store import Store
 
 FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc")
@@ -303,8 +303,7 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
     """Read, align and store one file of annotations for one translator's segments."""
     if fmt not in FORMATS:
         raise InputError(path, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
-    if not path.is_file():
-        raise InputError(path, None, "no such file")
+    check_file(path)
     tid = store.testbed_id(testbed)
     ids = store.translators(tid)
     if translator not in ids:

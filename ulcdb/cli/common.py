@@ -7,7 +7,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -90,16 +90,8 @@ def _cell(value: Any) -> str:
 def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt.table,
            title: str | None = None) -> None:
     """Print a result as a rich table, CSV, TSV or JSON records."""
-    if fmt in (Fmt.csv, Fmt.tsv):
-        buf = io.StringIO()
-        writer = csv.writer(buf, delimiter="," if fmt == Fmt.csv else "\t", lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([["" if v is None else v for v in r] for r in rows])
-        typer.echo(buf.getvalue(), nl=False)
-        return
-    if fmt == Fmt.json:  # strict JSON: NaN and infinities become null
-        typer.echo(json.dumps([{c: _json_value(v) for c, v in zip(columns, r, strict=True)}
-                               for r in rows], default=str, ensure_ascii=False, indent=1))
+    if fmt != Fmt.table:
+        render_batches(columns, [rows], fmt)
         return
     # Text, not markup: a label like "BLEU [case:lc]" or a translation "[laughs]" is data.
     table = Table(title=Text(title) if title else None, show_lines=False)
@@ -108,6 +100,36 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt
     for r in rows:
         table.add_row(*[Text(_cell(v)) for v in r])
     console.print(table)
+
+
+def render_batches(columns: Sequence[str], batches: Iterable[Sequence[Sequence[Any]]],
+                   fmt: Fmt) -> None:
+    """Print CSV, TSV or JSON records batch by batch as they come (a result larger than memory
+    is written whole); the same text ``render`` prints for the rows all at once."""
+    if fmt == Fmt.table:
+        raise ValueError("a rich table is not printed in batches")
+    if fmt in (Fmt.csv, Fmt.tsv):
+        delimiter = "," if fmt == Fmt.csv else "\t"
+        typer.echo(_delimited([columns], delimiter), nl=False)
+        for rows in batches:
+            typer.echo(_delimited([["" if v is None else v for v in r] for r in rows],
+                                  delimiter), nl=False)
+        return
+    first = True  # strict JSON: NaN and infinities become null; json.dumps(rows, indent=1)'s text
+    for rows in batches:
+        for r in rows:
+            record = json.dumps({c: _json_value(v) for c, v in zip(columns, r, strict=True)},
+                                default=str, ensure_ascii=False, indent=1)
+            typer.echo(("[\n" if first else ",\n") + " " + record.replace("\n", "\n "),
+                       nl=False)
+            first = False
+    typer.echo("[]" if first else "\n]")
+
+
+def _delimited(rows: Iterable[Sequence[Any]], delimiter: str) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=delimiter, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
 
 
 class EngineName(str, Enum):

@@ -34,8 +34,8 @@ def _carry_out(store: Store, deletion: Deletion, yes: bool) -> None:
                                "terminal to confirm on")
         if not typer.confirm(f"Delete {deletion.what}?"):
             raise NotConfirmed("nothing deleted")
-    deletion.apply(store)
-    typer.echo(f"deleted {deletion.what}")
+    freed = deletion.apply(store)
+    typer.echo(f"deleted {deletion.what}; {freed}")
 
 
 @app.command("testbed")

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ulcdb.cli.common import Fmt, open_store, render, state
+from ulcdb.cli.common import Fmt, open_store, render, render_batches, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
 from ulcdb.errors import StoreError
 
 if TYPE_CHECKING:  # the store (duckdb) is imported when a command runs, not for --help
     from ulcdb.store import Store
+
+SQL_BATCH = 10_000  # rows `ulcdb sql` fetches and writes at a time (csv, tsv, json)
 
 list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
 
@@ -68,6 +70,7 @@ def sql(
 def run_sql(store: Store, query: str, fmt: Fmt) -> None:
     import duckdb
 
+    store.con.execute("set enable_progress_bar = false")  # DuckDB draws it into stdout
     try:
         cur = store.con.execute(query)
     except duckdb.Error as exc:
@@ -77,7 +80,11 @@ def run_sql(store: Store, query: str, fmt: Fmt) -> None:
     if cur.description is None:
         typer.echo("ok")
         return
-    render([d[0] for d in cur.description], cur.fetchall(), fmt)
+    columns = [d[0] for d in cur.description]
+    if fmt == Fmt.table:
+        render(columns, cur.fetchall(), fmt)
+    else:  # fetched and written in batches: a result larger than memory still fits a file
+        render_batches(columns, iter(lambda: cur.fetchmany(SQL_BATCH), []), fmt)
 
 
 def _list(sql_text: str, params: list[Any], fmt: Fmt, title: str) -> None:

@@ -43,6 +43,13 @@ def serve(
     ] = None,
     mirror: Annotated[Path | None, typer.Option(
         "--mirror", help="Mirror file (default: next to the store, STORE.sqlite).")] = None,
+    compare_time_limit: Annotated[float, typer.Option(
+        "--compare-time-limit", min=0.1,
+        help="Seconds one comparison on /-/compare may take (a longer one is stopped and "
+             "the page says to narrow it or run `ulcdb compare`).")] = 20.0,
+    compare_at_once: Annotated[int, typer.Option(
+        "--compare-at-once", min=1,
+        help="Comparisons /-/compare computes at the same time (the others wait).")] = 2,
 ) -> None:
     """Browse the store in Datasette: every table and analysis view, canned queries, plots.
 
@@ -50,10 +57,13 @@ def serve(
     ULC, QUEEN, KING and meta-evaluation materialised for the stored metric sets and criteria.
     When the store changed since the mirror was made, only the mirror's parts whose sources
     changed are rewritten (--refresh rewrites it whole); the DuckDB store itself is not
-    locked while serving.  Ad-hoc SQL in the browser is SQLite's.
+    locked while serving.  Ad-hoc SQL in the browser is SQLite's.  The comparison page's work
+    is bounded: --compare-time-limit seconds each, --compare-at-once at a time, results reused
+    for the same choices, stopped when the browser goes.
 
     Example: ulcdb --db wmt21.duckdb serve --port 8001 --open
     """
+    from ulcdb.serve.bounded import Limits
     from ulcdb.serve.config import datasette_command, write_metadata
     from ulcdb.serve.mirror import build_mirror, mirror_is_fresh, mirror_path
 
@@ -77,7 +87,8 @@ def serve(
         for what, why in report.skipped.items():
             err_console.print(f"  skipped {what}: {why}")
     with tempfile.TemporaryDirectory(prefix="ulcdb-serve-") as tmp:
-        meta = write_metadata(out, Path(tmp) / "metadata.json")
+        meta = write_metadata(out, Path(tmp) / "metadata.json",
+                              Limits(compare_time_limit, compare_at_once))
         proc = subprocess.Popen(datasette_command(out, meta, host, port))
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
         try:

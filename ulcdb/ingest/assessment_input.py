@@ -11,6 +11,7 @@ from ulcdb.errors import InputError, UlcdbError
 from ulcdb.ingest import assessments as ar
 from ulcdb.ingest import mtme
 from ulcdb.ingest.model import Assessment
+from ulcdb.ingest.textio import check_file, head_line
 
 if TYPE_CHECKING:  # `ulcdb --help` reads AssessmentFormat without loading the store
     from ulcdb.store import Store
@@ -70,8 +71,7 @@ def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, st
     """(mapping, criterion) per score column of a CSV/TSV whose header names a system column
     and score columns WMT releases use (da_raw, da_z, ...); [] when the file is not one (a
     NIST CSV, headered or not)."""
-    with path.open("rb") as fh:
-        first = fh.readline().decode("utf-8", "replace").rstrip("\r\n")
+    first = head_line(path)
     fields = [f.strip() for f in first.split("\t" if "\t" in first else ",")]
     lower = [f.lower() for f in fields]
     system = next((fields[lower.index(c)] for c in SYSTEM_COLUMNS if c in lower), None)
@@ -104,8 +104,7 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
                          ) -> list[Assessment]:
     """Read ``path`` in its format, with --rename OLD=NEW applied to every format; rows that
     name no criterion get ``criterion``."""
-    if not path.exists():
-        raise InputError(path, None, "no such file")
+    check_file(path)  # a FIFO or device is refused before anything reads it
     renames = parse_renames(rename)
     fmt = assessment_format(path, fmt, mapping)
     if fmt == AssessmentFormat.mtme:

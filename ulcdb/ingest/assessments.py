@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Assessment
-from ulcdb.ingest.textio import numbered_lines, parse_number
+from ulcdb.ingest.textio import numbered_lines, parse_number, parse_position
 
 LEVELS = ("seg", "doc", "sys")
 MISSING = frozenset({"None"})
@@ -77,10 +77,7 @@ def _score(path: str | Path, line: int, text: str) -> float:
 
 def _position(path: str | Path, line: int, text: str, what: str) -> int:
     """A 1-based position such as a segment number."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise InputError(path, line, f"{what} {text!r} is not a positive integer")
-    return int(text)
+    return parse_position(path, line, text, what)
 
 
 def _name(path: str | Path, line: int, text: str, what: str) -> str:

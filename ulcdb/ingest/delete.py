@@ -25,10 +25,15 @@ class Deletion:
     what: str
     run: Callable[[Store], None]
 
-    def apply(self, store: Store) -> None:
+    def apply(self, store: Store) -> str:
+        """Delete, then give the space back (``Store.compact``); says what that freed."""
         with store.transaction():
             self.run(store)
             store.drop_orphan_batches()
+        before, after = store.compact()
+        mb = 1e6
+        return (f"store file {before / mb:.1f} MB -> {after / mb:.1f} MB "
+                f"({max(0, before - after) / mb:.1f} MB freed)")
 
 
 def plan_testbed(store: Store, name: str) -> Deletion:

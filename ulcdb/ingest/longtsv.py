@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Assessment, Document, Segment, TestbedData, TranslatorText
-from ulcdb.ingest.textio import read_lines
+from ulcdb.ingest.textio import head_line, parse_position, read_lines
 
 REQUIRED = ("seg_id", "doc_id", "source", "translator", "kind", "translation")
 OPTIONAL = ("seg_in_doc", "orig_lang")
@@ -52,8 +52,7 @@ class _Rows:
 
 def is_long_tsv(path: Path) -> bool:
     """True when the first line is a header with the required columns."""
-    with path.open("rb") as fh:
-        header = fh.readline().decode("utf-8", "replace").rstrip("\r\n").split("\t")
+    header = head_line(path).split("\t")
     return all(col in header for col in REQUIRED)
 
 
@@ -163,15 +162,11 @@ def _add_row(path: Path, number: int, row: list[str], col: dict[str, int], found
 
 
 def _seg_id(path: Path, number: int, text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise InputError(path, number, f"seg_id {text!r} is not a positive integer")
-    return int(text)
+    return parse_position(path, number, text, "seg_id")
 
 
 def _seg_in_doc(path: Path, number: int, text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise InputError(path, number, f"seg_in_doc {text!r} is not a positive integer")
-    return int(text)
+    return parse_position(path, number, text, "seg_in_doc")
 
 
 def _check_complete(path: Path, found: _Rows) -> list[Segment]:

@@ -25,9 +25,18 @@ _BOM = codecs.BOM_UTF8
 MAX_DECOMPRESSED = int(os.environ.get("ULCDB_MAX_INPUT_MB", "1024")) * 2**20
 _GZIP = b"\x1f\x8b"
 
+# No line of any input may be longer than this (a file without line breaks, such as a device
+# or a binary, must not be read as one endless line); ULCDB_MAX_LINE_MB changes it.
+MAX_LINE = int(os.environ.get("ULCDB_MAX_LINE_MB", "16")) * 2**20
+
+# Positions (segment, document numbers) are stored as 32-bit integers.
+MAX_POSITION = 2**31 - 1
+
 
 def check_file(path: Path) -> None:
-    """A readable regular file, or an ``InputError``; never blocks (a FIFO is refused)."""
+    """A readable regular file, or an ``InputError``; never blocks (a FIFO is refused).  Every
+    reader calls this before it opens a file given on the command line: a FIFO, socket or
+    device (``/dev/zero``, also through a symlink named ``x.csv``) is refused at once."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -39,6 +48,50 @@ def check_file(path: Path) -> None:
     if not stat.S_ISREG(mode):
         raise InputError(path, None, "is not a regular file (a FIFO, socket or device): "
                          "give a file")
+
+
+def head_line(path: Path) -> str:
+    """The first line of ``path`` (checked by ``check_file``; undecodable bytes replaced),
+    read no further than ``MAX_LINE`` bytes."""
+    check_file(path)
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(MAX_LINE + 1)
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read file: {exc.strerror}") from None
+    if len(first) > MAX_LINE:
+        raise _too_long(path, 1)
+    return first.decode("utf-8", "replace").rstrip("\r\n")
+
+
+def _too_long(path: str | Path, line: int) -> InputError:
+    return InputError(path, line, f"line longer than {MAX_LINE >> 20} MiB: not a text file of "
+                      "lines? (set ULCDB_MAX_LINE_MB to allow longer lines)")
+
+
+def check_line_lengths(path: str | Path, data: bytes) -> None:
+    """An ``InputError`` naming the first line of ``data`` longer than ``MAX_LINE``."""
+    if len(data) <= MAX_LINE:
+        return
+    start, number = 0, 1
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if end - start > MAX_LINE:
+            raise _too_long(path, number)
+        start, number = end + 1, number + 1
+
+
+def parse_position(path: str | Path, line: int | None, text: str, what: str,
+                   first: int = 1) -> int:
+    """A whole number from ``first`` to ``MAX_POSITION`` (a segment or document position)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) < first:
+        wanted = "a positive integer" if first == 1 else f"a whole number >= {first}"
+        raise InputError(path, line, f"{what} {text!r} is not {wanted}")
+    if int(text) > MAX_POSITION:
+        raise InputError(path, line, f"{what} {text} is too large (at most {MAX_POSITION})")
+    return int(text)
 
 
 def _gunzip(path: Path) -> bytes:
@@ -72,6 +125,7 @@ def read_bytes(path: Path, gunzip: bool = False) -> bytes:
         data = _gunzip(Path(path))
     if not data:
         raise InputError(path, None, "empty file")
+    check_line_lengths(path, data)
     return data
 
 

@@ -196,13 +196,7 @@ def parse_score(path: str | Path, line: int | None, text: str,
     return textio.parse_number(path, line, text)
 
 
-def parse_position(path: str | Path, line: int | None, text: str, what: str,
-                   first: int = 1) -> int:
-    """A whole number >= ``first`` (segment or document position)."""
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or int(text) < first:
-        raise InputError(path, line, f"{what} {text!r} is not a whole number >= {first}")
-    return int(text)
+parse_position = textio.parse_position
 
 
 def split_names(token: str, sep: str, names: Collection[str]) -> list[tuple[str, ...]]:

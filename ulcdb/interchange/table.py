@@ -30,6 +30,7 @@ import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 
 from ulcdb.errors import InputError, NotFound
+from ulcdb.ingest.textio import check_file
 from ulcdb.interchange.model import (
     FRAME_SCHEMA,
     ScoreFrame,
@@ -64,6 +65,7 @@ def table_format(path: str | Path) -> str:
 def _read_arrow(path: Path) -> tuple[pa.Table, int]:
     """The table as strings where text, and the line of its first record."""
     fmt = table_format(path)
+    check_file(path)  # Parquet and JSON are read by pyarrow and DuckDB: not a FIFO or device
     try:
         if fmt == "parquet":
             return pq.read_table(path), 1

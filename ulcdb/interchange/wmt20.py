@@ -29,6 +29,7 @@ from ulcdb.errors import InputError
 from ulcdb.ingest.load import save_set
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
+from ulcdb.ingest.textio import check_file
 from ulcdb.interchange import wmt
 from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, is_builtin_name, store_frame
 from ulcdb.interchange.model import MetricInfo, numbered_lines, parse_position, parse_score
@@ -185,6 +186,7 @@ def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
     report.notes.append(f"{len(lps)} test beds ({', '.join(lps)})")
     absent = root / "metrics" / "ABSENT_in_snapshot.txt"
     if absent.exists():
+        check_file(absent)
         n = sum(1 for ln in absent.read_text(encoding="utf-8").splitlines() if ln.strip())
         report.notes.append(f"{n} metric files absent from the release ({absent.name})")
     return report

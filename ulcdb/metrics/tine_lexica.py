@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from ulcdb.errors import Conflict, InputError, UlcdbError
+from ulcdb.ingest.textio import check_file, parse_number, read_bytes
 
 LIN, VERBOCEAN = "lin-thesaurus", "verbocean"
 KINDS = (LIN, VERBOCEAN)
@@ -60,10 +61,11 @@ def _digest(paths: Iterable[Path]) -> str:
 
 
 def _lines(path: Path) -> Iterable[tuple[int, str]]:
+    data = read_bytes(path)  # a regular file with bounded lines, or an InputError
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")  # Lin's files predate UTF-8
+        text = data.decode("latin-1")  # Lin's files predate UTF-8
     for number, line in enumerate(text.splitlines(), 1):
         yield number, line.strip()
 
@@ -91,7 +93,8 @@ def read_lin(paths: list[Path]) -> dict[str, list[str]]:
                     raise InputError(path, number, "expected 'NEIGHBOUR<TAB>SCORE' or "
                                      f"'))', got {line[:60]!r}")
                 old = scored[word].get(item.group(1), float("-inf"))
-                scored[word][item.group(1)] = max(old, float(item.group(2)))
+                value = parse_number(path, number, item.group(2), "similarity")
+                scored[word][item.group(1)] = max(old, value)
         if word is not None:
             raise InputError(path, None, f"the entry of {word!r} is not closed with '))'")
     if not scored:
@@ -124,8 +127,7 @@ def install(kind: str, paths: list[Path], replace: bool = False) -> tuple[Path, 
     if kind not in KINDS:
         raise UlcdbError(f"unknown resource {kind!r} (known: {', '.join(KINDS)})")
     for path in paths:
-        if not path.is_file():
-            raise InputError(path, None, "no such file")
+        check_file(path)
     data: Lexicon = read_lin(paths) if kind == LIN else read_verbocean(_one(paths))
     ident = _digest(paths)
     target = _path(kind)

@@ -9,8 +9,10 @@ scores with their intervals, whole set and per bucket.
 The choices come from the SQLite mirror Datasette serves; the tests need the per-segment
 sufficient statistics (BLEU, chrF and TER by their corpus formulas), which only the DuckDB
 store holds, so the page opens the store the mirror was built from (its path is recorded in
-the mirror's ``ulcdb_mirror`` table) read-only for the length of one computation, and caches
-the result per store modification time.  Nothing is scored here: a metric must be stored.
+the mirror's ``ulcdb_mirror`` table) read-only for the length of one computation.  Each
+computation is bounded (ulcdb.serve.bounded): a child process with a time limit, stopped when
+its client goes, a few at once, and its result cached per parameters and store modification
+time.  Nothing is scored here: a metric must be stored.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
 from ulcdb.scoring import variant_of
+from ulcdb.serve.bounded import Gone, Limits, Pool, watch_disconnect
 from ulcdb.store import Store
 
 BUCKETINGS = ("", "length", "doc", "domain", "genre", "orig-lang")
@@ -110,11 +112,9 @@ def _default_variant(store: Store, testbed: str) -> str:
 Computed = tuple[CompareReport, CompareReport | None, AnalysisTable | str | None]
 
 
-@lru_cache(maxsize=32)
-def _compute(store_path: str, mtime: float, choice: Choice) -> Computed:
+def compute(store_path: Path, choice: Choice) -> Computed:
     """The whole-set comparison, with a bucketing the one per bucket, and the word-level
-    analysis asked for (``mtime`` keys the cache: a changed store is read again)."""
-    del mtime
+    analysis asked for (run in a child process by ``POOL``)."""
     with Store(Path(store_path), read_only=True) as store:
         task = CompareTask(choice.testbed, (choice.metric,), choice.systems, choice.refset,
                            _default_variant(store, choice.testbed), choice.baseline or None,
@@ -130,8 +130,18 @@ def _compute(store_path: str, mtime: float, choice: Choice) -> Computed:
         return whole, buckets, extra
 
 
-def compute(store_path: Path, choice: Choice) -> Computed:
-    return _compute(str(store_path), store_path.stat().st_mtime, choice)
+POOL = Pool()
+
+
+async def bounded_compute(store_path: Path, choice: Choice, limits: Limits,
+                          gone: asyncio.Event | None = None) -> Computed:
+    """``compute`` within ``limits``, reused for the same choice and store modification time
+    (a changed store is read again)."""
+    if POOL.limits != limits:
+        POOL.limits = limits
+    key = (str(store_path), store_path.stat().st_mtime, choice)
+    result: Computed = await POOL.get(key, compute, (store_path, choice), gone)
+    return result
 
 
 def _record(r: Result) -> dict[str, Any]:
@@ -277,9 +287,13 @@ async def compare_page(request: Any, datasette: Any) -> Response:
     elif len(choice.systems) < 2 or not choice.metric:
         context["error"] = "choose a metric with segment scores and at least two systems"
     else:
+        gone = asyncio.Event()
+        watcher = asyncio.ensure_future(watch_disconnect(request.receive, gone))
         try:
-            whole, buckets, extra = await asyncio.get_running_loop().run_in_executor(
-                None, compute, path, choice)
+            whole, buckets, extra = await bounded_compute(
+                path, choice, Limits.from_config(datasette.plugin_config("ulcdb")), gone)
+        except Gone:  # no one to answer
+            return Response.text("client gone", status=499)
         except UlcdbError as exc:
             context["error"] = str(exc)
         else:
@@ -297,6 +311,8 @@ async def compare_page(request: Any, datasette: Any) -> Response:
                 context["notes"] = buckets.notes
                 context["buckets_json"] = script_json(
                     _schema(bucket_spec(buckets, choice.metric, choice.by)))
+        finally:
+            watcher.cancel()
     return Response.html(await datasette.render_template("ulcdb_compare.html", context,
                                                          request=request))
 

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from ulcdb.errors import InputError
+from ulcdb.serve.bounded import Limits
 from ulcdb.store import data_dir
 
 HERE = Path(__file__).parent
@@ -122,8 +123,14 @@ def provenance(mirror: Path) -> dict[str, str]:
             "license_url": "https://www.apache.org/licenses/LICENSE-2.0"}
 
 
-def write_metadata(mirror: Path, out: Path) -> Path:
-    out.write_text(json.dumps(metadata(mirror), indent=1, ensure_ascii=False), encoding="utf-8")
+def write_metadata(mirror: Path, out: Path, compare: Limits | None = None) -> Path:
+    """The metadata file, with the comparison page's limits as the ``ulcdb`` plugin's
+    configuration."""
+    meta = metadata(mirror)
+    limits = compare or Limits()
+    meta.setdefault("plugins", {})["ulcdb"] = {"compare_time_limit": limits.seconds,
+                                               "compare_at_once": limits.at_once}
+    out.write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     return out
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError
+from ulcdb.ingest.textio import read_bytes
 from ulcdb.metrics.dr.drs import Cond, FlatDrs
 
 
@@ -36,10 +37,7 @@ class _Node:
 def parse_xml(path: Path) -> _Node:
     """The document element as a small tree with line numbers; malformed XML raises
     ``InputError`` with the line expat stopped at."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(path)  # a regular file (not a FIFO or device), or an InputError
     parser = xml.parsers.expat.ParserCreate()
     stack: list[_Node] = [_Node("#document", {}, 0)]
 
