@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Meta-evaluate the official WMT20 metrics-task scores the way the task did (Mathur et al.
-# 2020, "Results of the WMT20 Metrics Shared Task"), for every language pair, reference set,
-# level and system selection the release holds:
-# - system level: Pearson and Kendall tau-b on the DA z-score means (Tables 5-7); human
-#   translations are not systems, except the standard reference translation (Human-A) when
-#   it is not among the references scored against (Table 7 counts it as a system);
+# 2020, "Results of the WMT20 Metrics Shared Task"; its scripts and result files are
+# github.com/WMT-Metrics-task/wmt20-metrics, results/), for every language pair, reference
+# set, level and system selection the release holds:
+# - system level: Pearson and Kendall tau-b on the DA z-score means over the MT systems (no
+#   human translation is a system: results/output/system-level, Tables 5-6); in addition,
+#   for the reference sets without reference A, the selection no-outliers+Human-A counts the
+#   standard reference translation as a system (Table 7);
 # - document and segment level: the DARR Kendall-like tau on raw DA, threshold 25, metric ties
 #   counted as discordant (documents with fewer than 2 scored segments skipped); judged
 #   human translations that are neither the test set's references (A, B) nor among the
@@ -16,8 +18,9 @@
 # - each metric is correlated on the items it scores (--own-items), as the task did.
 # Builds a fresh store from ../shared/testbeds/wmt20_metrics and prints one TSV on stdout:
 #   lp  level  refset  systems  metric  coefficient  n  value
-# (systems = all | no-outliers; n = systems at sys level, pairs at doc/seg level); the last
-# line on stderr counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the language pairs.
+# (systems = all | no-outliers | no-outliers+Human-A; n = systems at sys level, pairs at doc/seg
+# level); the last line on stderr counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the
+# language pairs.
 #
 # Usage: examples/wmt20-metrics.sh [WMT20_DIR] [STORE]
 set -euo pipefail
@@ -38,7 +41,7 @@ meta() {
               --include-human)
   [ -n "$metrics" ] && args+=(-m "$metrics")
   [ -n "$excluded" ] && args+=(--exclude "$excluded")
-  [ "$systems" = no-outliers ] && args+=(--exclude outliers)
+  [[ "$systems" == no-outliers* ]] && args+=(--exclude outliers)
   case $level in
     sys) args+=(-c DA-z --coef pearson,kendall_tau_b) ;;
     doc) args+=(-c DA-raw --coef darr_tau --threshold 25 --min-segments 2) ;;
@@ -48,17 +51,19 @@ meta() {
     python3 "$here/meta_csv_to_tsv.py" "$lp" "$level" "$label" "$systems"
 }
 
-# The humans that are not systems at LEVEL when scoring against REFSET (comma-separated).
+# The humans that are not systems at LEVEL and in SYSTEMS when scoring against REFSET
+# (comma-separated): at sys level all but Human-A in no-outliers+Human-A, at doc and seg level
+# the test set's references A and B and those among REFSET.
 excluded_humans() {
-  local tb=$1 refset=$2 level=$3 out=() h
+  local tb=$1 refset=$2 level=$3 systems=$4 out=() h
   for h in $(sql "select m.member from named_set s join named_set_member m using (set_id)
                   join testbed t using (testbed_id) where t.name = '$tb' and s.name = 'human'
                   order by 1"); do
     local ref="ref-${h#Human-}"; ref=${ref%.0}
-    if [[ "+$refset+" == *"+$ref+"* ]]; then out+=("$h")            # a reference scored against
-    elif [ "$level" = sys ] && [ "$h" != Human-A.0 ]; then out+=("$h")  # sys: only Human-A
-    elif [ "$level" != sys ] && [[ "$h" == Human-[AB].0 ]]; then out+=("$h")  # doc/seg: not A, B
-    fi
+    case $level in
+      sys) [[ "$systems" == *+Human-A && "$h" == Human-A.0 ]] || out+=("$h") ;;
+      *) if [[ "+$refset+" == *"+$ref+"* || "$h" == Human-[AB].0 ]]; then out+=("$h"); fi ;;
+    esac
   done
   join "${out[@]}"
 }
@@ -83,8 +88,10 @@ for tb in $(sql "select name from testbed order by name"); do
       fi
     done
     for level in sys doc seg; do
-      excluded=$(excluded_humans "$tb" "$refset" "$level")
-      for systems in all no-outliers; do
+      selections="all no-outliers"
+      [ $level = sys ] && [[ "+$refset+" != *+ref-A+* ]] && selections+=" no-outliers+Human-A"
+      for systems in $selections; do
+        excluded=$(excluded_humans "$tb" "$refset" "$level" "$systems")
         meta "$lp" "$tb" "$refset" "$refset" "" "$level" "$systems" "$excluded"
         if [ ${#borrowed[@]} -gt 0 ]; then
           meta "$lp" "$tb" ref-A "$refset" "$(join "${borrowed[@]}")" "$level" "$systems" \
