@@ -15,6 +15,8 @@
 # - reference-free metrics (COMET-QE, OpenKiwi-*, YiSi-2) are listed under every reference
 #   set, as the official tables list them; a metric with no multi-reference (newstestM2020)
 #   score is listed there with its newstest2020 value;
+# - at system level the task names every row of the bleurt-combi file bleurt-Yisi-combi (the
+#   name on the file's first row; its newstestP2020 rows carry it): so does the output here;
 # - each metric is correlated on the items it scores (--own-items), as the task did.
 # Builds a fresh store from ../shared/testbeds/wmt20_metrics and prints one TSV on stdout:
 #   lp  level  refset  systems  metric  coefficient  n  value

@@ -91,3 +91,16 @@ def test_metrics_without_multi_reference_scores_take_their_newstest2020_value(ro
     assert a <= m
     assert value(rows, "sys", "ref-A+ref-B", "all", "COMET-QE", "pearson") == \
         pytest.approx(value(rows, "sys", "ref-A", "all", "COMET-QE", "pearson"), abs=1e-12)
+
+
+def test_bleurt_combi_takes_the_task_s_system_level_name(rows) -> None:
+    """The task's system-level tables call every row of the bleurt-combi file
+    bleurt-Yisi-combi (the name of its first row); document and segment level keep
+    bleurt-combi."""
+    for refset in ("ref-A", "ref-B", "ref-P", "ref-A+ref-B"):
+        assert value(rows, "sys", refset, "all", "bleurt-Yisi-combi", "pearson") is not None
+    assert not [r for r in rows if r["level"] == "sys" and r["metric"] == "bleurt-combi"]
+    for level in ("doc", "seg"):
+        assert value(rows, level, "ref-A", "all", "bleurt-combi", "darr_tau") is not None
+        assert not [r for r in rows if r["level"] == level and r["refset"] == "ref-A"
+                    and r["metric"] == "bleurt-Yisi-combi"]
