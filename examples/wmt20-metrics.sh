@@ -13,8 +13,9 @@
 #   references scored against count as systems (for en-de the paraphrased Human-P);
 # - both selections everywhere: all systems, and without the task's outliers;
 # - reference-free metrics (COMET-QE, OpenKiwi-*, YiSi-2) are listed under every reference
-#   set, as the official tables list them; a metric with no multi-reference (newstestM2020)
-#   score is listed there with its newstest2020 value;
+#   set with their one score, as the official tables list them;
+# - MEE has no multi-reference (newstestM2020) scores: as the task did, its system score
+#   against both references is the maximum of its single-reference scores;
 # - at system level the task names every row of the bleurt-combi file bleurt-Yisi-combi (the
 #   name on the file's first row; its newstestP2020 rows carry it): so does the output here;
 # - each metric is correlated on the items it scores (--own-items), as the task did.
@@ -35,6 +36,28 @@ reference_free="COMET-QE,OpenKiwi-Bert,OpenKiwi-XLMR,YiSi-2"
 
 sql() { ulcdb --db "$db" sql "$1" -f tsv | tail -n +2; }
 join() { local IFS=,; echo "$*"; }
+
+# MEE's system scores against both references (newstestM2020): the maximum of its scores
+# against each single reference, where it has them all (combine-scores-sys-DA.py).
+mee_max=$(mktemp -d)/MEE.sys.tsv
+sql "with single as (
+       select testbed, translator, value from scores
+       where metric = 'MEE' and level = 'sys' and refset_kind = 'reference'
+         and refset not like '%+%'),
+     refs as (
+       select testbed, count(distinct refset) as n from scores
+       where metric = 'MEE' and level = 'sys' and refset_kind = 'reference'
+         and refset not like '%+%' group by testbed)
+     select 'MEE', split_part(testbed, ':', 2), split_part(testbed, ':', 1), 'newstestM2020',
+            translator, max(value)::varchar
+     from single join refs using (testbed)
+     where testbed in (select testbed from scores where refset = 'ref-A+ref-B')
+       and testbed not in (select testbed from scores where metric = 'MEE'
+                           and refset = 'ref-A+ref-B')
+     group by testbed, translator, n having count(*) = n order by 2, 5" > "$mee_max"
+if [ -s "$mee_max" ]; then
+  ulcdb --db "$db" ingest scores "$mee_max" --format wmt >&2
+fi
 
 # meta LP TB REFSET(scored against) LABEL(refset printed) METRICS(or '') LEVEL SYSTEMS EXCLUDED
 meta() {
@@ -82,10 +105,9 @@ for tb in $(sql "select name from testbed order by name"); do
   for refset in $refsets; do
     own=$(sql "select distinct metric from scores where testbed = '$tb' and refset = '$refset'
                order by 1")
-    borrowed=()  # listed under this reference set with their ref-A scores
+    borrowed=()  # reference-free: listed under this reference set with their one score
     for m in $on_a; do
-      grep -qx -- "$m" <<< "$own" && continue
-      if [[ ",$reference_free," == *",$m,"* ]] || [ "$refset" = ref-A+ref-B ]; then
+      if [[ ",$reference_free," == *",$m,"* ]] && ! grep -qx -- "$m" <<< "$own"; then
         borrowed+=("$m")
       fi
     done
