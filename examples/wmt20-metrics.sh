@@ -8,9 +8,11 @@
 #   for the reference sets without reference A, the selection no-outliers+Human-A counts the
 #   standard reference translation as a system (Table 7);
 # - document and segment level: the DARR Kendall-like tau on raw DA, threshold 25, metric ties
-#   counted as discordant (documents with fewer than 2 scored segments skipped); judged
-#   human translations that are neither the test set's references (A, B) nor among the
-#   references scored against count as systems (for en-de the paraphrased Human-P);
+#   counted as discordant (documents with fewer than 2 scored segments skipped).  Segment
+#   level pairs only MT systems (the task's DArr-seglevel pairs hold no human translation);
+#   document level also counts judged human translations that are neither the test set's
+#   references (A, B) nor among the references scored against (for en-de the paraphrased
+#   Human-P, as the task's document-level pairs do);
 # - both selections everywhere: all systems, and without the task's outliers;
 # - reference-free metrics (COMET-QE, OpenKiwi-*, YiSi-2) are listed under every reference
 #   set with their one score, as the official tables list them;
@@ -77,8 +79,8 @@ meta() {
 }
 
 # The humans that are not systems at LEVEL and in SYSTEMS when scoring against REFSET
-# (comma-separated): at sys level all but Human-A in no-outliers+Human-A, at doc and seg level
-# the test set's references A and B and those among REFSET.
+# (comma-separated): at sys level all but Human-A in no-outliers+Human-A, at seg level all, at
+# doc level the test set's references A and B and those among REFSET.
 excluded_humans() {
   local tb=$1 refset=$2 level=$3 systems=$4 out=() h
   for h in $(sql "select m.member from named_set s join named_set_member m using (set_id)
@@ -87,7 +89,8 @@ excluded_humans() {
     local ref="ref-${h#Human-}"; ref=${ref%.0}
     case $level in
       sys) [[ "$systems" == *+Human-A && "$h" == Human-A.0 ]] || out+=("$h") ;;
-      *) if [[ "+$refset+" == *"+$ref+"* || "$h" == Human-[AB].0 ]]; then out+=("$h"); fi ;;
+      seg) out+=("$h") ;;
+      doc) if [[ "+$refset+" == *"+$ref+"* || "$h" == Human-[AB].0 ]]; then out+=("$h"); fi ;;
     esac
   done
   join "${out[@]}"

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,18 @@ def test_bleurt_combi_takes_the_task_s_system_level_name(rows) -> None:
         assert value(rows, level, "ref-A", "all", "bleurt-combi", "darr_tau") is not None
         assert not [r for r in rows if r["level"] == level and r["refset"] == "ref-A"
                     and r["metric"] == "bleurt-Yisi-combi"]
+
+
+def test_segment_pairs_hold_mt_systems_only(rows, release) -> None:
+    """The task's segment-level DARR pairs two MT outputs of a segment whose raw DA differ by
+    25 or more (Human-P too is left out); counted by hand from the release's DA file."""
+    scores: dict[str, list[float]] = defaultdict(list)
+    with (release / "human" / "da_seg.en-de.tsv").open(encoding="utf-8") as f:
+        for r in csv.DictReader(f, delimiter="\t"):
+            if not r["system"].startswith("Human-"):
+                scores[r["line_id"]].append(float(r["da_raw"]))
+    pairs = sum(abs(a - b) >= 25 for s in scores.values() for i, a in enumerate(s)
+                for b in s[i + 1:])
+    n = {int(r["n"]) for r in rows if (r["lp"], r["level"], r["refset"], r["systems"]) ==
+         ("en-de", "seg", "ref-A", "all") and r["metric"] in ("TER", "wmt20:chrF")}
+    assert n == {pairs}
