@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # Meta-evaluate the official WMT20 metrics-task scores the way the task did (Mathur et al.
-# 2020, "Results of the WMT20 Metrics Shared Task"), for every language pair, reference set,
-# level and system selection the release holds:
-# - system level: Pearson and Kendall tau-b on the DA z-score means (Tables 5-7); human
-#   translations are not systems, except the standard reference translation (Human-A) when
-#   it is not among the references scored against (Table 7 counts it as a system);
+# 2020, "Results of the WMT20 Metrics Shared Task"; its scripts and result files are
+# github.com/WMT-Metrics-task/wmt20-metrics, results/), for every language pair, reference
+# set, level and system selection the release holds:
+# - system level: Pearson and Kendall tau-b on the DA z-score means over the MT systems (no
+#   human translation is a system: results/output/system-level, Tables 5-6); in addition,
+#   for the reference sets without reference A, the selection no-outliers+Human-A counts the
+#   standard reference translation as a system (Table 7);
 # - document and segment level: the DARR Kendall-like tau on raw DA, threshold 25, metric ties
-#   counted as discordant (documents with fewer than 2 scored segments skipped); judged
-#   human translations that are neither the test set's references (A, B) nor among the
-#   references scored against count as systems (for en-de the paraphrased Human-P);
+#   counted as discordant (documents with fewer than 2 scored segments skipped).  Segment
+#   level pairs only MT systems (the task's DArr-seglevel pairs hold no human translation);
+#   document level also counts judged human translations that are neither the test set's
+#   references (A, B) nor among the references scored against (for en-de the paraphrased
+#   Human-P, as the task's document-level pairs do);
 # - both selections everywhere: all systems, and without the task's outliers;
 # - reference-free metrics (COMET-QE, OpenKiwi-*, YiSi-2) are listed under every reference
-#   set, as the official tables list them; a metric with no multi-reference (newstestM2020)
-#   score is listed there with its newstest2020 value;
+#   set with their one score, as the official tables list them;
+# - MEE has no multi-reference (newstestM2020) scores: as the task did, its system score
+#   against both references is the maximum of its single-reference scores;
+# - at system level the task names every row of the bleurt-combi file bleurt-Yisi-combi (the
+#   name on the file's first row; its newstestP2020 rows carry it): so does the output here;
 # - each metric is correlated on the items it scores (--own-items), as the task did.
 # Builds a fresh store from ../shared/testbeds/wmt20_metrics and prints one TSV on stdout:
 #   lp  level  refset  systems  metric  coefficient  n  value
-# (systems = all | no-outliers; n = systems at sys level, pairs at doc/seg level); the last
-# line on stderr counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the language pairs.
+# (systems = all | no-outliers | no-outliers+Human-A; n = systems at sys level, pairs at doc/seg
+# level); the last line on stderr counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the
+# language pairs.
 #
 # Usage: examples/wmt20-metrics.sh [WMT20_DIR] [STORE]
 set -euo pipefail
@@ -31,6 +39,28 @@ reference_free="COMET-QE,OpenKiwi-Bert,OpenKiwi-XLMR,YiSi-2"
 sql() { ulcdb --db "$db" sql "$1" -f tsv | tail -n +2; }
 join() { local IFS=,; echo "$*"; }
 
+# MEE's system scores against both references (newstestM2020): the maximum of its scores
+# against each single reference, where it has them all (combine-scores-sys-DA.py).
+mee_max=$(mktemp -d)/MEE.sys.tsv
+sql "with single as (
+       select testbed, translator, value from scores
+       where metric = 'MEE' and level = 'sys' and refset_kind = 'reference'
+         and refset not like '%+%'),
+     refs as (
+       select testbed, count(distinct refset) as n from scores
+       where metric = 'MEE' and level = 'sys' and refset_kind = 'reference'
+         and refset not like '%+%' group by testbed)
+     select 'MEE', split_part(testbed, ':', 2), split_part(testbed, ':', 1), 'newstestM2020',
+            translator, max(value)::varchar
+     from single join refs using (testbed)
+     where testbed in (select testbed from scores where refset = 'ref-A+ref-B')
+       and testbed not in (select testbed from scores where metric = 'MEE'
+                           and refset = 'ref-A+ref-B')
+     group by testbed, translator, n having count(*) = n order by 2, 5" > "$mee_max"
+if [ -s "$mee_max" ]; then
+  ulcdb --db "$db" ingest scores "$mee_max" --format wmt >&2
+fi
+
 # meta LP TB REFSET(scored against) LABEL(refset printed) METRICS(or '') LEVEL SYSTEMS EXCLUDED
 meta() {
   local lp=$1 tb=$2 against=$3 label=$4 metrics=$5 level=$6 systems=$7 excluded=$8
@@ -38,7 +68,7 @@ meta() {
               --include-human)
   [ -n "$metrics" ] && args+=(-m "$metrics")
   [ -n "$excluded" ] && args+=(--exclude "$excluded")
-  [ "$systems" = no-outliers ] && args+=(--exclude outliers)
+  [[ "$systems" == no-outliers* ]] && args+=(--exclude outliers)
   case $level in
     sys) args+=(-c DA-z --coef pearson,kendall_tau_b) ;;
     doc) args+=(-c DA-raw --coef darr_tau --threshold 25 --min-segments 2) ;;
@@ -48,17 +78,20 @@ meta() {
     python3 "$here/meta_csv_to_tsv.py" "$lp" "$level" "$label" "$systems"
 }
 
-# The humans that are not systems at LEVEL when scoring against REFSET (comma-separated).
+# The humans that are not systems at LEVEL and in SYSTEMS when scoring against REFSET
+# (comma-separated): at sys level all but Human-A in no-outliers+Human-A, at seg level all, at
+# doc level the test set's references A and B and those among REFSET.
 excluded_humans() {
-  local tb=$1 refset=$2 level=$3 out=() h
+  local tb=$1 refset=$2 level=$3 systems=$4 out=() h
   for h in $(sql "select m.member from named_set s join named_set_member m using (set_id)
                   join testbed t using (testbed_id) where t.name = '$tb' and s.name = 'human'
                   order by 1"); do
     local ref="ref-${h#Human-}"; ref=${ref%.0}
-    if [[ "+$refset+" == *"+$ref+"* ]]; then out+=("$h")            # a reference scored against
-    elif [ "$level" = sys ] && [ "$h" != Human-A.0 ]; then out+=("$h")  # sys: only Human-A
-    elif [ "$level" != sys ] && [[ "$h" == Human-[AB].0 ]]; then out+=("$h")  # doc/seg: not A, B
-    fi
+    case $level in
+      sys) [[ "$systems" == *+Human-A && "$h" == Human-A.0 ]] || out+=("$h") ;;
+      seg) out+=("$h") ;;
+      doc) if [[ "+$refset+" == *"+$ref+"* || "$h" == Human-[AB].0 ]]; then out+=("$h"); fi ;;
+    esac
   done
   join "${out[@]}"
 }
@@ -75,16 +108,17 @@ for tb in $(sql "select name from testbed order by name"); do
   for refset in $refsets; do
     own=$(sql "select distinct metric from scores where testbed = '$tb' and refset = '$refset'
                order by 1")
-    borrowed=()  # listed under this reference set with their ref-A scores
+    borrowed=()  # reference-free: listed under this reference set with their one score
     for m in $on_a; do
-      grep -qx -- "$m" <<< "$own" && continue
-      if [[ ",$reference_free," == *",$m,"* ]] || [ "$refset" = ref-A+ref-B ]; then
+      if [[ ",$reference_free," == *",$m,"* ]] && ! grep -qx -- "$m" <<< "$own"; then
         borrowed+=("$m")
       fi
     done
     for level in sys doc seg; do
-      excluded=$(excluded_humans "$tb" "$refset" "$level")
-      for systems in all no-outliers; do
+      selections="all no-outliers"
+      [ $level = sys ] && [[ "+$refset+" != *+ref-A+* ]] && selections+=" no-outliers+Human-A"
+      for systems in $selections; do
+        excluded=$(excluded_humans "$tb" "$refset" "$level" "$systems")
         meta "$lp" "$tb" "$refset" "$refset" "" "$level" "$systems" "$excluded"
         if [ ${#borrowed[@]} -gt 0 ]; then
           meta "$lp" "$tb" ref-A "$refset" "$(join "${borrowed[@]}")" "$level" "$systems" \
