@@ -40,3 +40,15 @@ class MetaError(UlcdbError):
 
 class OutputError(UlcdbError):
     """A file or folder the command was asked to write cannot be written."""
+
+
+class ChoiceError(UlcdbError):
+    """A value outside an argument's choices (a level, a format...)."""
+
+
+class QueryError(UlcdbError):
+    """SQL the store cannot run (``Database.sql``, `ulcdb sql`): DuckDB's own message."""
+
+
+class ReadOnly(StoreError):
+    """The command must write to a store opened read-only."""

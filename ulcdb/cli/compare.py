@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, render
+from ulcdb.cli.common import Fmt, console, err_console, render, store_file
 from ulcdb.cli.options import (
     CaseOpt,
     FmtOpt,
@@ -17,13 +17,10 @@ from ulcdb.cli.options import (
     SystemsOpt,
     TestbedOpt,
 )
-from ulcdb.cli.score import scoring_store
+from ulcdb.cli.score import request, scoring
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
-    from ulcdb.compare import CompareReport, CompareTask
-    from ulcdb.scoring import Pair
-    from ulcdb.selection import Selection
-    from ulcdb.store import Store
+    from ulcdb.compare import CompareReport
 
 Method = Literal["bs", "ar"]
 Unit = Literal["seg", "doc"]
@@ -86,42 +83,27 @@ def compare(
 
     Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER --by length
     """
-    from ulcdb.compare import CompareError, run, run_by
-    from ulcdb.compare.analysis import analyse
-    from ulcdb.compare.buckets import segment_labels
-    from ulcdb.compare.plan import DEFAULT_METRICS, plan
+    from ulcdb.ops.compare import Tests, compare
 
-    if analysis is not None and by:
-        raise CompareError("--analysis and --by are separate views: give one of them")
-    picked = SelectionOpts(testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
-                           systems, refs)
-    tasks: list[CompareTask] = []
-
-    def planned(store: Store, sel: Selection) -> list[Pair]:
-        """The task, its --where and --by resolved on the read-only store before anything
-        is scored (a bad predicate or bucketing leaves the store as it was)."""
-        p = plan(store, sel, baseline)
-        tasks.append(p.task(store, variant=variant, method=method, resamples=resamples,
-                            seed=seed, unit=unit, where=where, alpha=alpha))
-        if by:
-            segment_labels(store, tasks[0], by)
-        return [] if analysis else p.pairs
-
-    with scoring_store(picked, case=case, jobs=jobs, pairs=planned) as scored:
-        if scored.computed:
-            err_console.print(scored.summary, style="dim", highlight=False)
-        store, task = scored.store, tasks[0]
-        if analysis is not None:
-            table = analyse(store, task, analysis, metrics)
-            for line in table.notes:
-                err_console.print(line, style="dim", highlight=False, soft_wrap=True)
-            wide = fmt == Fmt.table
-            render(table.wide_columns if wide else table.columns,
-                   table.wide_rows if wide else table.rows, fmt)
-            return
-        report = run_by(store, task, by) if by else run(store, task)
-    _header(report, where)
-    _emit(report, fmt, pairs)
+    done = compare(store_file, request(SelectionOpts(testbed, metrics, systems, refs),
+                                       case=case),
+                   Tests(baseline, method, resamples, seed, unit, where, by, variant, alpha),
+                   scoring(jobs=jobs), analysis)
+    for note in done.notes:
+        err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
+    if done.computed:
+        err_console.print(done.summary, style="dim", highlight=False)
+    if done.analysis is not None:
+        table = done.analysis
+        for line in table.notes:
+            err_console.print(line, style="dim", highlight=False, soft_wrap=True)
+        wide = fmt == Fmt.table
+        render(table.wide_columns if wide else table.columns,
+               table.wide_rows if wide else table.rows, fmt)
+        return
+    assert done.report is not None  # a report when there is no analysis
+    _header(done.report, where)
+    _emit(done.report, fmt, pairs)
 
 
 def _header(report: CompareReport, where: str | None) -> None:
@@ -146,24 +128,14 @@ def _header(report: CompareReport, where: str | None) -> None:
 
 
 def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
-    t = report.task
-    by = ["bucket"] if any(r.bucket is not None for r in report.results) else []
-    if pairs and t.baseline is None and fmt != Fmt.table:
-        render(by + ["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
-               [[p.bucket][:len(by)] + [p.metric, p.system_a, p.system_b, p.delta, p.p_value,
-                                        p.p_holm] for p in report.pairs], fmt)
-        return
-    if fmt == Fmt.table:
+    from ulcdb.ops import compare
+
+    if pairs and report.task.baseline is None and fmt != Fmt.table:
+        render(*compare.pairs(report), fmt)
+    elif fmt == Fmt.table:
         _table(report)
-        return
-    cols = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",
-            "p_value", "method", "n_samples", "seed", "n_units"]
-    extra = ["rank", "cluster"] if t.baseline is None else []
-    render(by + cols + extra,
-           [[r.bucket][:len(by)] + [r.system, r.baseline, r.metric, r.score, r.mean, r.ci,
-                                    r.ci_low, r.ci_high, r.p_value, t.method, t.n_samples,
-                                    t.seed, r.n_units]
-            + ([r.rank, r.cluster] if extra else []) for r in report.results], fmt)
+    else:
+        render(*compare.results(report), fmt)
 
 
 def _table(report: CompareReport) -> None:
