@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, open_store, render
-from ulcdb.cli.options import Level, TestbedOpt
+from ulcdb.cli.common import Fmt, err_console, render, store_file
+from ulcdb.cli.options import Level, OneLevelOpt, TestbedOpt
 from ulcdb.errors import MetaError
 from ulcdb.outputs import file_option
 
@@ -52,8 +52,7 @@ def meta(
     refs: Annotated[str | None, typer.Option(
         "-r", "--refs", help="Reference set: a stored reference-set name, or references / "
         "reference sets, comma-separated (default: all references).")] = None,
-    level: Annotated[Level | None, typer.Option(
-        "-G", "--level", help="seg, doc or sys (default sys).", show_default=False)] = None,
+    level: OneLevelOpt = None,
     criterion: Annotated[str | None, typer.Option(
         "--criterion", "-c", help="Human criterion, e.g. MQM, DA-raw, DA-z, adequacy "
         "(default: the only one).")] = None,
@@ -160,10 +159,9 @@ def meta(
     Example: ulcdb meta --protocol wmt24 -c MQM -m BLEU,chrF
     """
     from ulcdb.cli.meta_protocol import Selection, refuse, run_protocol
-    from ulcdb.meta import compare, comparison_records, evaluate, records_csv, select
-    from ulcdb.meta.plan import meta_task
+    from ulcdb.meta import comparison_records, records_csv, select
     from ulcdb.meta.protocol import Settings
-    from ulcdb.scoring import imported_metrics
+    from ulcdb.ops.meta import meta as ops_meta
 
     if protocol is not None:
         refuse(protocol, {
@@ -182,40 +180,27 @@ def meta(
         return
     if testbeds:
         raise MetaError("--testbeds goes with --protocol; without it give one test bed with -t")
-    chosen_level: Level = level or "sys"
     if sig and fmt == "csv" and sig_out is None:
         raise MetaError("with --format csv, --sig needs --sig-out FILE for its table (stdout "
                         "holds one CSV of results)")
-    reading_name = "doc_mean" if dr else reading.replace("-", "_")
-    with open_store(read_only=True) as store:
-        task, missing = meta_task(
-            store, testbed=testbed, level=chosen_level, criterion=criterion, refs=refs,
-            metrics=metrics, systems=systems, exclude=tuple(exclude or []),
-            exclude_human=exclude_human, include_human=include_human,
-            items="own" if own_items else "common", variant=variant,
-            coefficients=tuple(select.split(coef)), grouping=grouping, threshold=threshold,
-            accuracy_ties=acc_ties, reading=reading_name, human_from=human,
-            min_segments=min_segments, resample=resample, n_resamples=bootstrap, seed=seed,
-            ci_levels=_ci_levels(ci), where=where)
-        if missing:
-            err_console.print(f"not scored yet, left out (run `ulcdb score` first): "
-                              f"{', '.join(missing)}", style="yellow", highlight=False)
-        report = evaluate(store, task)
-        imported = imported_metrics(store, store.testbed_id(task.testbed), task.refset,
-                                    list(task.metrics or ()))
-    if imported:
-        err_console.print(f"imported scores used as they are: {', '.join(imported)}",
-                          highlight=False, soft_wrap=True)
-    if sort and sort not in report.task.coefs:
-        raise MetaError(f"--sort {sort!r} is not among the coefficients "
-                        f"({', '.join(report.task.coefs)})")
-    comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
-                   if sig else [])
-    for line in report.warnings:
+    done = ops_meta(
+        store_file, testbed=testbed, level=level or "sys", criterion=criterion, refs=refs,
+        metrics=metrics, systems=systems, exclude=tuple(exclude or []),
+        exclude_human=exclude_human, include_human=include_human,
+        items="own" if own_items else "common", variant=variant,
+        coefficients=tuple(select.split(coef)), grouping=grouping, threshold=threshold,
+        accuracy_ties=acc_ties, reading="doc_mean" if dr else reading.replace("-", "_"),
+        human_from=human, min_segments=min_segments, resample=resample, n_resamples=bootstrap,
+        seed=seed, ci_levels=_ci_levels(ci), where=where, sort=sort, sig=sig,
+        sig_coef=sig_coef)
+    for i, line in enumerate(done.notes()):
+        err_console.print(line, highlight=False, soft_wrap=True,
+                          style="yellow" if i == 0 and done.missing else None)
+    for line in done.report.warnings:
         err_console.print(line, style="yellow", highlight=False, soft_wrap=True)
-    _emit(report, comparisons, sort, fisher, fmt)
+    _emit(done.report, done.comparisons, sort, fisher, fmt)
     if sig_out is not None:
-        records = comparison_records(comparisons, report.labels())
+        records = comparison_records(done.comparisons, done.report.labels())
         text = (json.dumps(records, ensure_ascii=False, indent=1) + "\n"
                 if sig_out.suffix == ".json" else records_csv(records))
         sig_out.write_text(text, encoding="utf-8")
