@@ -46,8 +46,8 @@ class ChoiceError(UlcdbError):
     """A value outside an argument's choices (a level, a format...)."""
 
 
-class QueryError(UlcdbError):
-    """SQL the store cannot run (``Database.sql``, `ulcdb sql`): DuckDB's own message."""
+class QueryError(StoreError):
+    """SQL the store cannot run (`ulcdb sql`, ``Database.sql``): DuckDB's message."""
 
 
 class ReadOnly(StoreError):

@@ -10,7 +10,6 @@ import typer
 
 from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
-from ulcdb.errors import StoreError
 
 if TYPE_CHECKING:  # the store (duckdb) is imported when a command runs, not for --help
     from ulcdb.store import Store
@@ -66,18 +65,13 @@ def sql(
 
 
 def run_sql(store: Store, query: str, fmt: Fmt) -> None:
-    import duckdb
+    from ulcdb.ops.query import rows
 
-    try:
-        cur = store.con.execute(query)
-    except duckdb.Error as exc:
-        raise StoreError(f"SQL error: {str(exc).splitlines()[0]}") from exc
-    if cur is None:  # DuckDB returns no cursor for an empty statement
-        raise StoreError("no SQL statement given (the query is empty or only comments)")
-    if cur.description is None:
+    result = rows(store, query)
+    if result is None:
         typer.echo("ok")
         return
-    render([d[0] for d in cur.description], cur.fetchall(), fmt)
+    render(*result, fmt)
 
 
 def _list(sql_text: str, params: list[Any], fmt: Fmt, title: str) -> None:
