@@ -183,6 +183,24 @@ class Database:
                             **settings)
         return pa.Table.from_pylist(done.report.records(sort, fisher))
 
+    def meta_protocol(self, protocol: str, criterion: str | None = None, *,
+                      testbeds: Sequence[str] = (), metrics: str | None = None,
+                      systems: str | None = None, refs: str | None = None,
+                      exclude: Sequence[str] = (), include_human: bool = False,
+                      variant: str | None = None, reading: str = "metric",
+                      human_from: str = "auto", min_segments: int = 1,
+                      n_resamples: int = 1000, seed: int = 1234) -> pa.Table:
+        """The WMT23 or WMT24 (``protocol``) metrics-task table of ``testbeds`` (default: the
+        only one), one row per metric with each statistic and its rank: the results of
+        `ulcdb meta protocol NAME -f json`."""
+        from ulcdb.meta.protocol_report import records
+
+        beds = meta_op.Beds(tuple(testbeds), metrics, systems, refs, criterion,
+                            tuple(exclude), False, include_human, variant, reading,
+                            human_from, min_segments)
+        report, _ = meta_op.protocol(self._access, protocol, beds, n_resamples, seed)
+        return pa.Table.from_pylist(records(report))
+
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
                 refs: str | None = None, method: str = "bs", resamples: int | None = None,
