@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from ulcdb.api import Database
 from ulcdb.errors import ChoiceError, MetaError, NotFound, QueryError, ReadOnly, UlcdbError
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
+NOWHERE = Path(tempfile.gettempdir()) / "ulcdb-parity-not-written"  # errors come first
 SYSTEM_ONLY = "Xsys"  # a metric imported with system-level scores only
 
 
@@ -165,6 +167,16 @@ MISTAKES: list[tuple[tuple[str, ...], Callable[[Database], Any], type[UlcdbError
      MetaError),
     (("sql", "select * from scroes"), lambda d: d.sql("select * from scroes"), QueryError),
     (("sql", "-- nothing"), lambda d: d.sql("-- nothing"), QueryError),
+    (("tune", "BLEU"), lambda d: d.tune("BLEU"), UlcdbError),
+    (("tune", "TINE", "-G", "doc"), lambda d: d.tune("TINE", level="doc"), ChoiceError),
+    (("tune", "TINE", "-c", "MQM"), lambda d: d.tune("TINE", criterion="MQM"), MetaError),
+    (("export", "nist", str(NOWHERE), "--level", "system"),
+     lambda d: d.export("nist", str(NOWHERE), levels=["system"]), ChoiceError),
+    (("export", "nist", str(NOWHERE), "-m", "BLUE"),
+     lambda d: d.export("nist", str(NOWHERE), metrics=["BLUE"]), UlcdbError),
+    (("delete", "system", "sysE", "--yes"), lambda d: d.delete_translator("sysE"), NotFound),
+    (("delete", "scores", "-m", "BLUE", "--yes"), lambda d: d.delete_scores("BLUE"),
+     UlcdbError),
 ]
 
 
