@@ -209,3 +209,15 @@ def test_read_only_store_refuses_to_compute_in_one_message(db: Path, tmp_path: P
         _api(copy, lambda d: d.score("BLEU"), read_only=True))
     assert _api(copy, lambda d: d.sql("select count(*) as n from scores where metric = "
                                       "'-WER'")).to_pylist() == [{"n": 0}]
+
+
+def test_read_only_cli_writes_nothing(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    before = copy.read_bytes()
+    for args in (("init", "--force"), ("delete", "system", "sysA", "--yes"),
+                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c", "other"),
+                 ("demo", SAMPLE)):
+        result = cli(copy, "--read-only", *args)
+        assert result.exit_code == 1 and "is open read-only" in result.output, args
+        assert copy.read_bytes() == before, args

@@ -9,11 +9,15 @@
     table = db.score("BLEU,chrF", level="sys")        # a pyarrow.Table; .to_pandas()
     db.queen("BLEU,NIST", level="sys")
     db.meta("MQM", level="sys")
+    db.meta_protocol("wmt24", "MQM")
+    db.compare("BLEU", baseline="S1")
     db.testbeds()                                     # typed rows (ulcdb.models.Testbed)
 
-Tables come back as pyarrow Tables (``.to_pandas()`` gives a DataFrame where pandas is
-installed); store entities as the SQLModel classes of ``ulcdb.models``.  Errors are the
-exceptions of ``ulcdb.errors`` (``UlcdbError`` and its subclasses) with the CLI's messages.
+Every method calls the layer the CLI calls (``ulcdb.ops``): a table holds the rows the
+command prints with ``-f json``, and a mistake raises the ``ulcdb.errors`` exception whose
+message the command prints.  Tables come back as pyarrow Tables (``.to_pandas()`` gives a
+DataFrame where pandas is installed); store entities as the SQLModel classes of
+``ulcdb.models``.  A store opened ``read_only`` raises ``ReadOnly`` where scores are missing.
 """
 
 from __future__ import annotations

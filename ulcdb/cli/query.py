@@ -10,6 +10,7 @@ import typer
 
 from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
+from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb) is imported when a command runs, not for --help
     from ulcdb.store import Store
@@ -26,6 +27,8 @@ def init(
     """
     from ulcdb.store import ensure_unlocked
 
+    if state.read_only:  # before anything is deleted
+        raise refuse_write(state.db, "a new store")
     if force and state.db.exists():
         ensure_unlocked(state.db)  # never delete a store another process is writing
         state.db.unlink()
