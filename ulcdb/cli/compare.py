@@ -17,7 +17,7 @@ from ulcdb.cli.options import (
     SystemsOpt,
     TestbedOpt,
 )
-from ulcdb.cli.score import request, scoring
+from ulcdb.cli.score import print_notes, request, scoring
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
     from ulcdb.compare import CompareReport
@@ -89,10 +89,7 @@ def compare(
                                        case=case),
                    Tests(baseline, method, resamples, seed, unit, where, by, variant, alpha),
                    scoring(jobs=jobs), analysis)
-    for note in done.notes:
-        err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
-    if done.computed:
-        err_console.print(done.summary, style="dim", highlight=False)
+    print_notes(done.notes, done.summary if done.computed else None)
     if done.analysis is not None:
         table = done.analysis
         for line in table.notes:

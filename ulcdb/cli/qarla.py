@@ -20,7 +20,7 @@ from ulcdb.cli.options import (
     SelectionOpts,
     grouped,
 )
-from ulcdb.cli.score import request, scoring
+from ulcdb.cli.score import print_notes, request, scoring
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ulcdb.ops.qarla import King, Over, Qarla, Queen
@@ -80,12 +80,6 @@ def _args(picked: SelectionOpts, opts: ScopeOpts, run: RunOpts) -> tuple[Request
             scoring(run.remake, run.jobs))
 
 
-def _notes(result: Qarla) -> None:
-    for note in result.notes:
-        err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
-    err_console.print(result.summary, style="dim", highlight=False)
-
-
 @grouped
 def queen(
     picked: SelectionOpts,
@@ -107,7 +101,7 @@ def queen(
 
     result = qarla.queen(store_file, *_args(picked, opts, run), _over(opts),
                          asiya_doc=asiya_doc, doref=doref)
-    _notes(result)
+    print_notes(result.notes, result.summary)
     _print_queen(result, run.fmt)
 
 
@@ -168,7 +162,7 @@ def king(
     result = qarla.king(store_file, *_args(picked, opts, run), _over(opts), by=by,
                         asiya_doc=asiya_doc, search=search,
                         log=lambda line: out.print(line, highlight=False))
-    _notes(result)
+    print_notes(result.notes, result.summary)
     if search is not None:
         if run.fmt != Fmt.table:
             render(result.columns(), result.records(), run.fmt)
@@ -200,7 +194,7 @@ def jack(picked: SelectionOpts, opts: ScopeOpts, *, run: RunOpts) -> None:
     from ulcdb.ops import qarla
 
     result = qarla.jack(store_file, *_args(picked, opts, run), _over(opts))
-    _notes(result)
+    print_notes(result.notes, result.summary)
     scope = result.scope
     render(result.COLUMNS, result.records(), run.fmt,
            title=f"JACK over {{{', '.join(scope.metrics)}}}, references "

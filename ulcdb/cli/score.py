@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -37,7 +37,7 @@ from ulcdb.outputs import folder_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ulcdb.engines import Engine
-    from ulcdb.ops.score import Request, Scored, Scoring
+    from ulcdb.ops.score import Request, Scoring
     from ulcdb.report import Matrix
 
 OutFmt = Literal["table", "rankings", "csv", "tsv", "json", "scr"]
@@ -89,13 +89,13 @@ def scoring(remake: bool = False, jobs: int | None = None,
     return Scoring(remake, jobs, engine, progress_bar)
 
 
-def print_notes(scored: Scored, summary: bool = True) -> None:
+def print_notes(notes: Sequence[str], summary: str | None = None) -> None:
     """The selection's notes (metrics left out for the language) and the scoring summary,
     to stderr."""
-    for note in scored.selection.notes:
+    for note in notes:
         err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
-    if summary:
-        err_console.print(scored.summary, style="dim", highlight=False)
+    if summary is not None:
+        err_console.print(summary, style="dim", highlight=False)
 
 
 @grouped
@@ -140,7 +140,7 @@ def score(
     with ops.score(store_file, request(picked, segments, case, (annotator, annotator_model)),
                    scoring(remake, jobs, runner), level=level, ulc=ulc, queen=queen,
                    jack=jack, sort=sort, sort_last=fmt == "table") as (scored, report):
-        print_notes(scored, summary=False)
+        print_notes(scored.selection.notes)
         console.print(scored.summary, style="dim", highlight=False) if fmt == "table" else None
         if fmt == "scr":
             for path in write_scr(scored.store, scored.selection.testbed, report.matrices,
