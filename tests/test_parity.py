@@ -85,6 +85,8 @@ ROWS = [
      lambda d: d.compare("BLEU", resamples=200, by="doc")),
     (("compare", "-m", "chrF", "-n", "200", "--pairs"),
      lambda d: d.compare("chrF", resamples=200, pairs=True)),
+    (("compare", "--analysis", "word-freq", "-b", "sysA", "-r", "ref-A"),
+     lambda d: d.compare(analysis="word-freq", baseline="sysA", refs="ref-A")),
     (("sql", "select metric, translator, value from scores where level = 'sys' "
       "order by all"),
      lambda d: d.sql("select metric, translator, value from scores where level = 'sys' "

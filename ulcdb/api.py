@@ -209,17 +209,24 @@ class Database:
                 testbed: str | None = None, systems: str | None = None,
                 refs: str | None = None, method: str = "bs", resamples: int | None = None,
                 seed: int = 12345, unit: str = "seg", where: str | None = None,
-                by: str | None = None, pairs: bool = False, jobs: int | None = 1) -> pa.Table:
+                by: str | None = None, pairs: bool = False, variant: str | None = None,
+                lowercase: bool | None = None, alpha: float = 0.05,
+                analysis: str | None = None, jobs: int | None = 1) -> pa.Table:
         """Paired significance tests as `ulcdb compare -f json` (missing scores computed
         first; metrics default to sacrebleu's BLEU, chrF, 1-TER): one row per system and
         metric; without ``baseline`` every pair is tested and the rows carry rank and
         cluster (with ``pairs``: one row per pair). ``by`` (length, doc, domain, genre,
         orig-lang, set:NAME, where:SQL) runs the same tests within each bucket of segments,
-        named in the rows' ``bucket``."""
-        tests = compare_op.Tests(baseline, method, resamples, seed, unit, where, by)
-        done = compare_op.compare(self._access, Request(testbed, metrics, systems, refs),
-                                  tests, Scoring(jobs=jobs))
-        assert done.report is not None  # no analysis asked
+        named in the rows' ``bucket``.  ``analysis`` (word-freq, category) gives instead
+        compare-mt's analysis, as `ulcdb compare --analysis`."""
+        tests = compare_op.Tests(baseline, method, resamples, seed, unit, where, by, variant,
+                                 alpha)
+        done = compare_op.compare(self._access, Request(testbed, metrics, systems, refs,
+                                                        None, lowercase),
+                                  tests, Scoring(jobs=jobs), analysis)
+        if done.analysis is not None:
+            return _table(done.analysis.columns, done.analysis.rows)
+        assert done.report is not None  # a report where no analysis was asked
         if pairs and baseline is None:
             return _table(*compare_op.pairs(done.report))
         return _table(*compare_op.results(done.report))
