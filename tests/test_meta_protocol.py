@@ -236,6 +236,13 @@ def test_the_api_gives_the_commands_rows(db: Path) -> None:
     assert table.to_pylist() == out["results"]
 
 
+def test_options_before_the_command_are_refused(db: Path) -> None:
+    result = ulcdb(db, "meta", "-c", "MQM", "protocol", "wmt24", "-t", "ende")
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: --criterion given before `protocol`: put the options "
+                             "after `ulcdb meta protocol NAME`\n")
+
+
 @pytest.mark.parametrize("option", [("--sig", "permutation"), ("-G", "seg"),
                                     ("--coef", "pearson"), ("--where", "doc_id = 'x'"),
                                     ("--testbeds", "ende")])

@@ -165,6 +165,7 @@ def meta(
     Example: ulcdb meta -G seg --criterion MQM --sort pearson
     """
     if ctx.invoked_subcommand is not None:  # `ulcdb meta protocol ...`
+        _none_before(ctx)
         return
     from ulcdb.cli.meta_protocol import refuse, run_protocol
     from ulcdb.meta import comparison_records, records_csv, select
@@ -212,6 +213,15 @@ def meta(
         text = (json.dumps(records, ensure_ascii=False, indent=1) + "\n"
                 if sig_out.suffix == ".json" else records_csv(records))
         sig_out.write_text(text, encoding="utf-8")
+
+
+def _none_before(ctx: typer.Context) -> None:
+    """Options between `meta` and its command would be silently lost: refuse them."""
+    given = [p.opts[0] for p in ctx.command.params if p.name is not None and (
+        src := ctx.get_parameter_source(p.name)) is not None and src.name != "DEFAULT"]
+    if given:
+        raise MetaError(f"{', '.join(given)} given before `{ctx.invoked_subcommand}`: put "
+                        f"the options after `ulcdb meta {ctx.invoked_subcommand} NAME`")
 
 
 def _emit(report: MetaReport, comparisons: list[MetricComparison], sort: str | None,
