@@ -121,13 +121,15 @@ class Database:
 
     def score(self, metrics: str | None = None, *, level: str = "sys",
               testbed: str | None = None, systems: str | None = None, refs: str | None = None,
-              segments: str | None = None, lowercase: bool | None = None, ulc: str = "asiya",
+              segments: str | None = None, lowercase: bool | None = None,
+              annotator: str = "spacy", annotator_model: str | None = None, ulc: str = "asiya",
               queen: bool = False, sort: str | None = None, jack: bool = False,
               remake: bool = False, jobs: int | None = 1) -> pa.Table:
         """Compute the missing scores, store them, and return one row per translator and unit
         of ``level`` (seg, doc, sys or all), one column per metric plus ULC (and QUEEN),
         against the whole reference set: the table `ulcdb score -f json` prints."""
-        request = Request(testbed, metrics, systems, refs, segments, lowercase)
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
         with score_op.score(self._access, request, Scoring(remake, jobs), level=level,
                             ulc=ulc, queen=queen, jack=jack, sort=sort) as (_, report):
             return _table(report.columns, report.rows())
@@ -135,11 +137,13 @@ class Database:
     def queen(self, metrics: str | None = None, *, level: str = "sys",
               testbed: str | None = None, systems: str | None = None, refs: str | None = None,
               segments: str | None = None, lowercase: bool | None = None,
+              annotator: str = "spacy", annotator_model: str | None = None,
               strict: bool = False, trans_topic: bool = False, asiya_doc: bool = False,
               doref: bool = False, jobs: int | None = 1) -> pa.Table:
         """QUEEN of every system over the metric set (3+ references; scores computed first),
         as `ulcdb queen -f json`."""
-        request = Request(testbed, metrics, systems, refs, segments, lowercase)
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
         result = qarla_op.queen(self._access, request, Scoring(jobs=jobs),
                                 qarla_op.Over(level, strict, trans_topic),
                                 asiya_doc=asiya_doc, doref=doref)
@@ -147,12 +151,14 @@ class Database:
 
     def king(self, metrics: str | None = None, *, level: str = "seg",
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
-             segments: str | None = None, lowercase: bool | None = None, by: str = "auto",
+             segments: str | None = None, lowercase: bool | None = None,
+             annotator: str = "spacy", annotator_model: str | None = None, by: str = "auto",
              orange: bool = False, search: str | None = None, asiya_doc: bool = False,
              jobs: int | None = 1) -> pa.Table:
         """KING (with ``orange``, ORANGE) of each metric, ULC and QUEEN, or with ``search``
         (optimize, exhaustive) the metric set of highest KING, as `ulcdb king -f json`."""
-        request = Request(testbed, metrics, systems, refs, segments, lowercase)
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
         result = qarla_op.king(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level),
                                by=by, asiya_doc=asiya_doc, search=search)
         return _table(result.columns(orange), result.records(orange))
@@ -160,9 +166,11 @@ class Database:
     def jack(self, metrics: str | None = None, *, level: str = "seg",
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
              segments: str | None = None, lowercase: bool | None = None,
+             annotator: str = "spacy", annotator_model: str | None = None,
              jobs: int | None = 1) -> pa.Table:
         """JACK of the test set, as `ulcdb jack -f json`."""
-        request = Request(testbed, metrics, systems, refs, segments, lowercase)
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
         result = qarla_op.jack(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level))
         return _table(result.COLUMNS, result.records())
 
