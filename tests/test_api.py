@@ -13,7 +13,7 @@ from scipy.stats import pearsonr
 
 import ulcdb
 from tests.cli_helpers import ulcdb as cli
-from ulcdb.errors import NotFound, UlcdbError
+from ulcdb.errors import ChoiceError, NotFound, QueryError, UlcdbError
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
 PLAIN = SAMPLE / "plain"
@@ -104,6 +104,21 @@ def test_sql_and_errors(db: ulcdb.api.Database) -> None:
     assert table.to_pylist() == [{"n": 12}]
     with pytest.raises(NotFound, match="did you mean BLEU"):
         db.score("bleu")
+
+
+def test_api_refuses_what_the_cli_refuses(db: ulcdb.api.Database) -> None:
+    # issue 26: these returned empty tables, rows labelled 'system', "run ulcdb score first"
+    # and duckdb.CatalogException
+    with pytest.raises(ChoiceError, match=r"^level 'system': choose seg, doc, sys or all "
+                       r"\(did you mean sys\?\)$"):
+        db.score("BLEU", level="system")
+    with pytest.raises(ChoiceError, match="did you mean sys"):
+        db.queen("BLEU,NIST", level="sytem")
+    with pytest.raises(ChoiceError, match=r"^level 'system': choose seg, doc or sys "):
+        db.meta("DA-raw", level="system")
+    with pytest.raises(QueryError, match=r"^SQL error: Catalog Error: Table with name scroes "
+                       r"does not exist! Did you mean \"scores\"\?$"):
+        db.sql("select * from scroes")
 
 
 def test_compare_equals_sacrebleu_paired_bootstrap(db: ulcdb.api.Database) -> None:

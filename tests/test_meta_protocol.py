@@ -98,11 +98,10 @@ def _sys(db: Path, testbed: str = "ende") -> Arrays:
                   {m: np.array([by[m, s] for s in systems]) for m in METRICS})
 
 
-def _protocol(db: Path, *args: object) -> dict:
-    beds = () if "--testbeds" in args else ("-t", "ende")
-    return json.loads(_ok(ulcdb(db, "meta", "--protocol", *args, *beds, "-c", "MQM", "-m",
-                                ",".join(METRICS), "--bootstrap", K, "--seed", SEED, "-f",
-                                "json")))
+def _protocol(db: Path, name: str, testbeds: str = "ende") -> dict:
+    return json.loads(_ok(ulcdb(db, "meta", "protocol", name, "-t", testbeds, "-c", "MQM",
+                                "-m", ",".join(METRICS), "--bootstrap", K, "--seed", SEED,
+                                "-f", "json")))
 
 
 def _rows(out: dict) -> dict[str, dict]:
@@ -162,7 +161,7 @@ def test_wmt24_spa_and_acc_t_equal_the_mtme_ports_on_sql_arrays(db: Path) -> Non
 
 
 def test_wmt24_table_and_csv_hold_the_json_numbers(db: Path) -> None:
-    base = ["meta", "--protocol", "wmt24", "-t", "ende", "-c", "MQM", "-m", ",".join(METRICS),
+    base = ["meta", "protocol", "wmt24", "-t", "ende", "-c", "MQM", "-m", ",".join(METRICS),
             "--bootstrap", 0]
     table = _ok(ulcdb(db, *base))
     assert "block size" not in table and "--bootstrap 0" in table
@@ -205,7 +204,7 @@ def test_wmt23_columns_equal_the_ports_and_scipy(db: Path) -> None:
 
 
 def test_wmt23_global_accuracy_pools_the_test_beds(db: Path) -> None:
-    out = _protocol(db, "wmt23", "--testbeds", "ende,ende2")
+    out = _protocol(db, "wmt23", "ende,ende2")
     rows = _rows(out)
     beds = [_sys(db, "ende"), _sys(db, "ende2")]
     for m in METRICS:
@@ -217,6 +216,39 @@ def test_wmt23_global_accuracy_pools_the_test_beds(db: Path) -> None:
 
 
 # -- refused -----------------------------------------------------------------------------------
+
+
+def test_the_protocol_option_is_an_alias_of_the_command(db: Path) -> None:
+    args = ("-c", "MQM", "-m", ",".join(METRICS), "--bootstrap", 0, "-f", "json")
+    for name, beds in (("wmt24", ("-t", "ende")), ("wmt23", ("--testbeds", "ende,ende2"))):
+        old = _ok(ulcdb(db, "meta", "--protocol", name, *beds, *args))
+        new = _ok(ulcdb(db, "meta", "protocol", name, "-t", beds[1], *args))
+        assert json.loads(old) == json.loads(new)
+
+
+def test_the_api_gives_the_commands_rows(db: Path) -> None:
+    import ulcdb
+
+    out = _protocol(db, "wmt23", "ende,ende2")
+    with ulcdb.open(db, read_only=True) as database:
+        table = database.meta_protocol("wmt23", "MQM", testbeds=["ende", "ende2"],
+                                       metrics=",".join(METRICS), n_resamples=K, seed=SEED)
+    assert table.to_pylist() == out["results"]
+
+
+def test_options_before_the_command_are_refused(db: Path) -> None:
+    result = ulcdb(db, "meta", "-c", "MQM", "protocol", "wmt24", "-t", "ende")
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: --criterion given before `protocol`: put the options "
+                             "after `ulcdb meta protocol NAME`\n")
+
+
+@pytest.mark.parametrize("option", [("--sig", "permutation"), ("-G", "seg"),
+                                    ("--coef", "pearson"), ("--where", "doc_id = 'x'"),
+                                    ("--testbeds", "ende")])
+def test_the_protocol_command_has_no_table_option(db: Path, option: tuple[str, ...]) -> None:
+    result = ulcdb(db, "meta", "protocol", "wmt24", "-t", "ende", "-c", "MQM", *option)
+    assert result.exit_code == 2 and "No such option" in result.output
 
 
 @pytest.mark.parametrize("args", [

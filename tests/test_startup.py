@@ -16,7 +16,9 @@ from ulcdb.cli.main import app
 REPO = Path(__file__).resolve().parents[1]
 HEAVY = ("duckdb", "pyarrow", "numpy", "scipy", "sacrebleu", "pandas", "sqlmodel", "spacy",
          "ulcdb.store", "ulcdb.metrics", "ulcdb.scoring", "ulcdb.interchange", "ulcdb.meta",
-         "ulcdb.compare", "ulcdb.serve")
+         "ulcdb.compare", "ulcdb.serve", "ulcdb.api", "ulcdb.ops.score", "ulcdb.ops.qarla",
+         "ulcdb.ops.meta", "ulcdb.ops.compare", "ulcdb.ops.tune", "ulcdb.ops.export",
+         "ulcdb.ops.delete", "ulcdb.ops.query")
 
 # Runs `ulcdb ARGS` for each ARGS given (a JSON list) in one interpreter; prints, for each,
 # the heavy modules imported by then.

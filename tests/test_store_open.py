@@ -125,8 +125,9 @@ def _commands() -> list[tuple[str, ...]]:
 
     def walk(cmd: Any, words: tuple[str, ...]) -> list[tuple[str, ...]]:
         if hasattr(cmd, "list_commands"):  # a group; commands may load lazily: ask it
-            return [c for name in cmd.list_commands(ctx)
-                    for c in walk(cmd.get_command(ctx, name), (*words, name))]
+            own = [words] if cmd.invoke_without_command else []  # `ulcdb meta` runs too
+            return own + [c for name in cmd.list_commands(ctx)
+                          for c in walk(cmd.get_command(ctx, name), (*words, name))]
         args: list[str] = []
         for p in cmd.params:
             if not p.required:
@@ -140,7 +141,8 @@ def _commands() -> list[tuple[str, ...]]:
 CREATING = {"init", "ingest", "demo"}  # the commands that make a store where there is none
 VALID = {("tune", "x"): ("tune", "TINE"), ("set", "define", "x", "x", "x"): (
     "set", "define", "metric", "x", "BLEU"), ("set", "delete", "x", "x"): (
-    "set", "delete", "metric", "x")}  # where 'x' does not get past option parsing
+    "set", "delete", "metric", "x"), ("meta", "protocol", "x"): (
+    "meta", "protocol", "wmt24")}  # where 'x' does not get past option parsing
 
 
 def test_every_command_but_init_ingest_and_demo_refuses_a_mistyped_db(tmp_path):

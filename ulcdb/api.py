@@ -9,16 +9,20 @@
     table = db.score("BLEU,chrF", level="sys")        # a pyarrow.Table; .to_pandas()
     db.queen("BLEU,NIST", level="sys")
     db.meta("MQM", level="sys")
+    db.meta_protocol("wmt24", "MQM")
+    db.compare("BLEU", baseline="S1")
     db.testbeds()                                     # typed rows (ulcdb.models.Testbed)
 
-Tables come back as pyarrow Tables (``.to_pandas()`` gives a DataFrame where pandas is
-installed); store entities as the dataclasses of ``ulcdb.models``.  Errors are the
-exceptions of ``ulcdb.errors`` (``UlcdbError`` and its subclasses) with the CLI's messages.
+Every method calls the layer the CLI calls (``ulcdb.ops``): a table holds the rows the
+command prints with ``-f json``, and a mistake raises the ``ulcdb.errors`` exception whose
+message the command prints.  Tables come back as pyarrow Tables (``.to_pandas()`` gives a
+DataFrame where pandas is installed); store entities as the dataclasses of ``ulcdb.models``.
+A store opened ``read_only`` raises ``ReadOnly`` where scores are missing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -26,6 +30,7 @@ from typing import Any
 import pyarrow as pa
 
 from ulcdb import models
+from ulcdb.errors import ChoiceError
 from ulcdb.ingest.assessment_input import (
     AssessmentFormat,
     check_against_testbed,
@@ -34,13 +39,17 @@ from ulcdb.ingest.assessment_input import (
 from ulcdb.ingest.load import LoadReport, load_testbed
 from ulcdb.ingest.load_assessments import AssessmentReport, load_assessments
 from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
-from ulcdb.meta.evaluate import evaluate
-from ulcdb.meta.plan import meta_task
-from ulcdb.qarla import Scope, queen_rows
-from ulcdb.report import LEVELS, score_matrix
-from ulcdb.scoring import Scorer, plan_pairs, variant_of
+from ulcdb.ops import compare as compare_op
+from ulcdb.ops import delete as delete_op
+from ulcdb.ops import export as export_op
+from ulcdb.ops import meta as meta_op
+from ulcdb.ops import qarla as qarla_op
+from ulcdb.ops import score as score_op
+from ulcdb.ops import tune as tune_op
+from ulcdb.ops.access import Opened
+from ulcdb.ops.query import table as run_query
+from ulcdb.ops.score import Request, Scoring
 from ulcdb.selection import Selection
-from ulcdb.selection import select as resolve_selection
 from ulcdb.store import Store
 
 PathLike = str | Path
@@ -57,6 +66,11 @@ class Database:
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
         self.store = Store(path, read_only=read_only)
+
+    @property
+    def _access(self) -> Opened:
+        """The store as the library layer reaches it (``ulcdb.ops``)."""
+        return Opened(self.store)
 
     def close(self) -> None:
         self.store.close()
@@ -101,95 +115,184 @@ class Database:
                systems: str | None = None, refs: str | None = None,
                lowercase: bool | None = None) -> Selection:
         """Resolve names as ``-m/-s/-r/-t`` do (sets, comma-separated names)."""
-        return resolve_selection(self.store, testbed, metrics, systems, refs, None, lowercase,
-                                 "spacy", None)
+        return Request(testbed, metrics, systems, refs, None, lowercase).select(self.store)
 
     def score(self, metrics: str | None = None, *, level: str = "sys",
               testbed: str | None = None, systems: str | None = None, refs: str | None = None,
-              lowercase: bool | None = None, ulc: str = "asiya",
-              jobs: int | None = 1) -> pa.Table:
+              segments: str | None = None, lowercase: bool | None = None,
+              annotator: str = "spacy", annotator_model: str | None = None, ulc: str = "asiya",
+              queen: bool = False, sort: str | None = None, jack: bool = False,
+              remake: bool = False, jobs: int | None = 1) -> pa.Table:
         """Compute the missing scores, store them, and return one row per translator and unit
-        of ``level`` (seg, doc, sys or all), one column per metric plus ULC, against the
-        whole reference set: the table `ulcdb score -f csv` prints."""
-        sel = self.select(metrics, testbed=testbed, systems=systems, refs=refs,
-                          lowercase=lowercase)
-        Scorer(self.store, sel.testbed, sel.params, jobs).run(
-            sel.metrics, plan_pairs(sel.systems, sel.refs))
-        refset = "+".join(sorted(sel.refs))
-        rows: list[dict[str, Any]] = []
-        for lv in LEVELS if level == "all" else (level,):
-            m = score_matrix(self.store, sel.testbed, lv, sel.metrics, sel.systems, refset,
-                             variant_of(sel.params), ulc)
-            rows += [{"level": lv, "refset": refset, "variant": m.variant, "translator": t,
-                      "unit": u, **dict(zip(m.metrics, values, strict=True))}
-                     for t, u, values in m.rows]
-        return pa.Table.from_pylist(rows)
+        of ``level`` (seg, doc, sys or all), one column per metric plus ULC (and QUEEN),
+        against the whole reference set: the table `ulcdb score -f json` prints."""
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
+        with score_op.score(self._access, request, Scoring(remake, jobs), level=level,
+                            ulc=ulc, queen=queen, jack=jack, sort=sort) as (_, report):
+            return _table(report.columns, report.rows())
 
     def queen(self, metrics: str | None = None, *, level: str = "sys",
-              testbed: str | None = None, systems: str | None = None,
-              refs: str | None = None) -> pa.Table:
-        """QUEEN of every system over the metric set (3+ references; scores computed first)."""
-        self.score(metrics, level=level, testbed=testbed, systems=systems, refs=refs)
-        sel = self.select(metrics, testbed=testbed, systems=systems, refs=refs)
-        scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics),
-                      tuple(sel.systems), tuple(sel.refs))
-        return pa.Table.from_pylist([
-            {"level": level, "translator": r.translator, "role": r.role, "refset": r.refset,
-             "unit": r.unit, "hits": r.hits, "triples": r.triples, "queen": r.queen}
-            for r in queen_rows(self.store, scope, level, with_refs=False)])
+              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
+              segments: str | None = None, lowercase: bool | None = None,
+              annotator: str = "spacy", annotator_model: str | None = None,
+              strict: bool = False, trans_topic: bool = False, asiya_doc: bool = False,
+              doref: bool = False, jobs: int | None = 1) -> pa.Table:
+        """QUEEN of every system over the metric set (3+ references; scores computed first),
+        as `ulcdb queen -f json`."""
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
+        result = qarla_op.queen(self._access, request, Scoring(jobs=jobs),
+                                qarla_op.Over(level, strict, trans_topic),
+                                asiya_doc=asiya_doc, doref=doref)
+        return _table(result.COLUMNS, result.records())
+
+    def king(self, metrics: str | None = None, *, level: str = "seg",
+             testbed: str | None = None, systems: str | None = None, refs: str | None = None,
+             segments: str | None = None, lowercase: bool | None = None,
+             annotator: str = "spacy", annotator_model: str | None = None, by: str = "auto",
+             orange: bool = False, search: str | None = None, asiya_doc: bool = False,
+             jobs: int | None = 1) -> pa.Table:
+        """KING (with ``orange``, ORANGE) of each metric, ULC and QUEEN, or with ``search``
+        (optimize, exhaustive) the metric set of highest KING, as `ulcdb king -f json`."""
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
+        result = qarla_op.king(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level),
+                               by=by, asiya_doc=asiya_doc, search=search)
+        return _table(result.columns(orange), result.records(orange))
+
+    def jack(self, metrics: str | None = None, *, level: str = "seg",
+             testbed: str | None = None, systems: str | None = None, refs: str | None = None,
+             segments: str | None = None, lowercase: bool | None = None,
+             annotator: str = "spacy", annotator_model: str | None = None,
+             jobs: int | None = 1) -> pa.Table:
+        """JACK of the test set, as `ulcdb jack -f json`."""
+        request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
+                          annotator_model)
+        result = qarla_op.jack(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level))
+        return _table(result.COLUMNS, result.records())
 
     def meta(self, criterion: str | None = None, *, level: str = "sys",
              metrics: str | None = None, testbed: str | None = None, refs: str | None = None,
              systems: str | None = None, exclude: Sequence[str] = (),
-             exclude_human: bool = False, coefficients: Sequence[str] = (),
-             reading: str = "metric", where: str | None = None, n_resamples: int = 1000,
-             seed: int = 1234) -> pa.Table:
-        """Correlation of the stored scores with a human criterion, as `ulcdb meta` (every
-        metric on the same items, human translations left out): one row per metric, variant
-        and coefficient, with its interval and n. ``systems``/``exclude`` name translators
-        or sets, ``reading`` is metric, seg_mean or doc_mean (DR'), ``where`` an SQL
-        predicate over the segments (as `ulcdb meta --where`)."""
-        task, _ = meta_task(self.store, testbed=testbed, level=level, criterion=criterion,
-                            refs=refs, metrics=metrics, systems=systems,
+             exclude_human: bool = False, include_human: bool = False,
+             coefficients: Sequence[str] = (), reading: str = "metric",
+             where: str | None = None, n_resamples: int = 1000, seed: int = 1234,
+             sort: str | None = None, fisher: bool = False, **settings: Any) -> pa.Table:
+        """Correlation of the stored scores with a human criterion, as `ulcdb meta -f json`'s
+        results (every metric on the same items, human translations left out): one row per
+        metric and variant, each coefficient with its interval and n. ``systems``/``exclude``
+        name translators or sets, ``reading`` is metric, seg_mean or doc_mean (DR'),
+        ``where`` an SQL predicate over the segments (as `ulcdb meta --where`); ``settings``
+        are MetaTask's other fields (grouping, threshold, resample, ci_levels...)."""
+        done = meta_op.meta(self._access, level=level, sort=sort, testbed=testbed,
+                            criterion=criterion, refs=refs, metrics=metrics, systems=systems,
                             exclude=tuple(exclude), exclude_human=exclude_human,
-                            coefficients=tuple(coefficients), reading=reading, where=where,
-                            n_resamples=n_resamples, seed=seed)
-        return pa.Table.from_pylist(evaluate(self.store, task).records())
+                            include_human=include_human, coefficients=tuple(coefficients),
+                            reading=reading, where=where, n_resamples=n_resamples, seed=seed,
+                            **settings)
+        return pa.Table.from_pylist(done.report.records(sort, fisher))
+
+    def meta_protocol(self, protocol: str, criterion: str | None = None, *,
+                      testbeds: Sequence[str] = (), metrics: str | None = None,
+                      systems: str | None = None, refs: str | None = None,
+                      exclude: Sequence[str] = (), include_human: bool = False,
+                      variant: str | None = None, reading: str = "metric",
+                      human_from: str = "auto", min_segments: int = 1,
+                      n_resamples: int = 1000, seed: int = 1234) -> pa.Table:
+        """The WMT23 or WMT24 (``protocol``) metrics-task table of ``testbeds`` (default: the
+        only one), one row per metric with each statistic and its rank: the results of
+        `ulcdb meta protocol NAME -f json`."""
+        from ulcdb.meta.protocol_report import records
+
+        beds = meta_op.Beds(tuple(testbeds), metrics, systems, refs, criterion,
+                            tuple(exclude), False, include_human, variant, reading,
+                            human_from, min_segments)
+        report, _ = meta_op.protocol(self._access, protocol, beds, n_resamples, seed)
+        return pa.Table.from_pylist(records(report))
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
                 refs: str | None = None, method: str = "bs", resamples: int | None = None,
                 seed: int = 12345, unit: str = "seg", where: str | None = None,
-                by: str | None = None) -> pa.Table:
+                by: str | None = None, pairs: bool = False, variant: str | None = None,
+                lowercase: bool | None = None, alpha: float = 0.05,
+                analysis: str | None = None, jobs: int | None = 1) -> pa.Table:
         """Paired significance tests as `ulcdb compare -f json` (missing scores computed
         first; metrics default to sacrebleu's BLEU, chrF, 1-TER): one row per system and
         metric; without ``baseline`` every pair is tested and the rows carry rank and
-        cluster. ``by`` (length, doc, domain, genre, orig-lang, set:NAME, where:SQL) runs the
-        same tests within each bucket of segments, named in the rows' ``bucket``."""
-        from dataclasses import asdict
+        cluster (with ``pairs``: one row per pair). ``by`` (length, doc, domain, genre,
+        orig-lang, set:NAME, where:SQL) runs the same tests within each bucket of segments,
+        named in the rows' ``bucket``.  ``analysis`` (word-freq, category) gives instead
+        compare-mt's analysis, as `ulcdb compare --analysis`."""
+        tests = compare_op.Tests(baseline, method, resamples, seed, unit, where, by, variant,
+                                 alpha)
+        done = compare_op.compare(self._access, Request(testbed, metrics, systems, refs,
+                                                        None, lowercase),
+                                  tests, Scoring(jobs=jobs), analysis)
+        if done.analysis is not None:
+            return _table(done.analysis.columns, done.analysis.rows)
+        assert done.report is not None  # a report where no analysis was asked
+        if pairs and baseline is None:
+            return _table(*compare_op.pairs(done.report))
+        return _table(*compare_op.results(done.report))
 
-        from ulcdb.compare import run, run_by
-        from ulcdb.compare.buckets import segment_labels
-        from ulcdb.compare.plan import DEFAULT_METRICS, plan
+    def tune(self, metric: str = "TINE", *, criterion: str | None = None, level: str = "seg",
+             testbed: str | None = None, systems: str | None = None, refs: str | None = None,
+             seed: int = 1234, jobs: int | None = 1) -> pa.Table:
+        """Tune TINE's alpha and beta against ``criterion`` and store the tuned metric, as
+        `ulcdb tune -f json`."""
+        done = tune_op.tune(self._access, metric, criterion=criterion, level=level,
+                            testbed=testbed, systems=systems, refs=refs, seed=seed, jobs=jobs)
+        return _table(tune_op.COLUMNS, [done.row()])
 
-        sel = self.select(metrics or DEFAULT_METRICS, testbed=testbed, systems=systems,
-                          refs=refs)
-        planned = plan(self.store, sel, baseline)
-        task = planned.task(self.store, method=method, resamples=resamples, seed=seed,
-                            unit=unit, where=where)  # a bad predicate fails before scoring
-        if by:
-            segment_labels(self.store, task, by)
-        Scorer(self.store, sel.testbed, sel.params, 1).run(sel.metrics, planned.pairs)
-        report = run_by(self.store, task, by) if by else run(self.store, task)
-        return pa.Table.from_pylist([{**asdict(r), "method": method,
-                                      "n_samples": task.n_samples, "seed": seed}
-                                     for r in report.results])
+    # -- writing and deleting ----------------------------------------------------------------
+    def export(self, fmt: str, folder: PathLike, *, testbed: str | None = None,
+               metrics: Sequence[str] = (), targets: Sequence[str] = (),
+               refsets: Sequence[str] = (), levels: Sequence[str] = (),
+               variant: str = "case:mixed", **options: Any) -> list[Path]:
+        """Scores written as `ulcdb export FMT FOLDER` (iqxml, mtme, wmt, nist, sacrebleu,
+        comet); ``options`` are the format's own (layout, digits, gzip, texts, lp, width,
+        refset_names); the files written."""
+        writers: dict[str, Callable[..., list[Path]]] = {
+            "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
+            "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
+        chosen = export_op.Scores(tuple(metrics), tuple(targets), tuple(refsets),
+                                  tuple(levels), variant)
+        if fmt == "wmt":
+            beds = [testbed] if testbed else []
+            return export_op.wmt(self._access, Path(folder), chosen, beds, **options)
+        if fmt not in writers:
+            raise ChoiceError(f"format {fmt!r}: choose {', '.join([*writers, 'wmt'])}")
+        return writers[fmt](self._access, Path(folder), chosen, testbed, **options)
+
+    def export_table(self, source: str, output: PathLike, *, fmt: str | None = None,
+                     query: bool = False) -> int:
+        """A table, view or (``query``) SQL query written as `ulcdb export table`; rows."""
+        return export_op.table(self._access, source, Path(output), fmt, query)
+
+    def delete_testbed(self, name: str) -> str:
+        """A test bed with everything in it (`ulcdb delete testbed`); what went."""
+        return delete_op.delete(self._access, delete_op.testbed(name))
+
+    def delete_translator(self, name: str, *, role: str = "system",
+                          testbed: str | None = None) -> str:
+        """A system or reference with its texts, scores and assessments; what went."""
+        return delete_op.delete(self._access, delete_op.translator(role, name, testbed))
+
+    def delete_scores(self, metrics: str, *, testbed: str | None = None,
+                      targets: str | None = None, variant: str | None = None,
+                      refset: str | None = None) -> str:
+        """Stored scores of ``metrics`` (`ulcdb delete scores`); what went."""
+        return delete_op.delete(self._access, delete_op.scores(metrics, testbed, targets,
+                                                               variant, refset))
 
     # -- anything else ---------------------------------------------------------------------
     def sql(self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None
             ) -> pa.Table:
-        """Any query (views and macros included) as an Arrow table."""
-        return self.store.con.sql(query, params=params or None).to_arrow_table()
+        """Any query (views and macros included) as an Arrow table; DuckDB's errors come as
+        ``ulcdb.errors.QueryError`` with its message."""
+        return run_query(self.store, query, params)
 
     def testbeds(self) -> list[models.Testbed]:
         return self._rows(models.Testbed, "select * from testbed order by testbed_id")
@@ -212,6 +315,11 @@ class Database:
               ) -> list[models.Entity]:
         cur = self.store.con.execute(query, params or [])
         return models.from_rows(entity, [d[0] for d in cur.description], cur.fetchall())
+
+
+def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> pa.Table:
+    """Rows as an Arrow table with these columns (also when there is no row)."""
+    return pa.Table.from_pydict({c: [r[i] for r in rows] for i, c in enumerate(columns)})
 
 
 def _path(value: PathLike | None) -> Path | None:

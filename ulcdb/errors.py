@@ -40,3 +40,15 @@ class MetaError(UlcdbError):
 
 class OutputError(UlcdbError):
     """A file or folder the command was asked to write cannot be written."""
+
+
+class ChoiceError(UlcdbError):
+    """A value outside an argument's choices (a level, a format...)."""
+
+
+class QueryError(StoreError):
+    """SQL the store cannot run (`ulcdb sql`, ``Database.sql``): DuckDB's message."""
+
+
+class ReadOnly(StoreError):
+    """The command must write to a store opened read-only."""

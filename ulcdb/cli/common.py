@@ -8,7 +8,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ulcdb.errors import NotFound
+from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands that open one
     from ulcdb.engines import Engine
@@ -44,6 +45,7 @@ class State:
 
     db: Path = DEFAULT_DB
     db_given: bool = False  # --db or ULCDB_DB named the store (else the default path)
+    read_only: bool = False  # --read-only: never write to the store
 
 
 state = State()
@@ -56,6 +58,8 @@ def open_store(read_only: bool = False, create: bool = False) -> Iterator[Store]
     store."""
     from ulcdb.store import Store
 
+    if state.read_only and not read_only:
+        raise refuse_write(state.db, "what this command stores")
     if not create and not state.db.exists():
         raise NotFound(f"no store at {state.db} (create one with `ulcdb init` or "
                        "`ulcdb ingest testbed`; --db or ULCDB_DB names another)")
@@ -71,6 +75,23 @@ def open_store(read_only: bool = False, create: bool = False) -> Iterator[Store]
         raise
     finally:
         store.close()
+
+
+class StoreFile:
+    """The store of --db as the library's ``Access``: opened read-only to read, and
+    writable only when a command must write (so commands with nothing to store run beside
+    other readers)."""
+
+    def read(self) -> AbstractContextManager[Store]:
+        return open_store(read_only=True)
+
+    def write(self, what: str) -> AbstractContextManager[Store]:
+        if state.read_only:
+            raise refuse_write(state.db, what)
+        return open_store()
+
+
+store_file = StoreFile()
 
 
 def _json_value(value: Any) -> Any:

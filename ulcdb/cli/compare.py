@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, render
+from ulcdb.cli.common import Fmt, console, err_console, render, store_file
 from ulcdb.cli.options import (
     CaseOpt,
     FmtOpt,
@@ -17,13 +17,10 @@ from ulcdb.cli.options import (
     SystemsOpt,
     TestbedOpt,
 )
-from ulcdb.cli.score import scoring_store
+from ulcdb.cli.score import print_notes, request, scoring
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
-    from ulcdb.compare import CompareReport, CompareTask
-    from ulcdb.scoring import Pair
-    from ulcdb.selection import Selection
-    from ulcdb.store import Store
+    from ulcdb.compare import CompareReport
 
 Method = Literal["bs", "ar"]
 Unit = Literal["seg", "doc"]
@@ -89,66 +86,38 @@ def compare(
 
     Example: ulcdb compare -b Online-W -m BLEU,chrF,1-TER --by length
     """
-    from ulcdb.compare import CompareError, run, run_by
-    from ulcdb.compare.analysis import analyse
-    from ulcdb.compare.buckets import segment_labels
     from ulcdb.compare.header import header_lines
-    from ulcdb.compare.plan import DEFAULT_METRICS, plan
+    from ulcdb.ops.compare import Tests, compare
 
-    if analysis is not None and by:
-        raise CompareError("--analysis and --by are separate views: give one of them")
-    picked = SelectionOpts(testbed, DEFAULT_METRICS if analysis else metrics or DEFAULT_METRICS,
-                           None, refs)  # -s is read by plan: a reference may stand as a system
-    tasks: list[CompareTask] = []
-
-    def planned(store: Store, sel: Selection) -> list[Pair]:
-        """The task, its --where and --by resolved on the read-only store before anything
-        is scored (a bad predicate or bucketing leaves the store as it was)."""
-        p = plan(store, sel, baseline, systems)
-        tasks.append(p.task(store, variant=variant, method=method, resamples=resamples,
-                            seed=seed, unit=unit, where=where, alpha=alpha))
-        if by:
-            segment_labels(store, tasks[0], by)
-        return [] if analysis else p.pairs
-
-    with scoring_store(picked, case=case, jobs=jobs, pairs=planned) as scored:
-        if scored.computed:
-            err_console.print(scored.summary, style="dim", highlight=False)
-        store, task = scored.store, tasks[0]
-        if analysis is not None:
-            table = analyse(store, task, analysis, metrics)
-            for line in table.notes:
-                err_console.print(line, style="dim", highlight=False, soft_wrap=True)
-            wide = fmt == Fmt.table
-            render(table.wide_columns if wide else table.columns,
-                   table.wide_rows if wide else table.rows, fmt)
-            return
-        report = run_by(store, task, by) if by else run(store, task)
-    for line in header_lines(report, where):  # with the table on stdout, else on stderr
+    done = compare(store_file, request(SelectionOpts(testbed, metrics, systems, refs),
+                                       case=case),
+                   Tests(baseline, method, resamples, seed, unit, where, by, variant, alpha),
+                   scoring(jobs=jobs), analysis)
+    print_notes(done.notes, done.summary if done.computed else None)
+    if done.analysis is not None:
+        table = done.analysis
+        for line in table.notes:
+            err_console.print(line, style="dim", highlight=False, soft_wrap=True)
+        wide = fmt == Fmt.table
+        render(table.wide_columns if wide else table.columns,
+               table.wide_rows if wide else table.rows, fmt)
+        return
+    assert done.report is not None  # a report when there is no analysis
+    for line in header_lines(done.report, where):  # with the table on stdout, else stderr
         (console if fmt == Fmt.table else err_console).print(line, style="dim",
                                                             highlight=False, soft_wrap=True)
-    _emit(report, fmt, pairs)
+    _emit(done.report, fmt, pairs)
 
 
 def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
-    t = report.task
-    by = ["bucket"] if any(r.bucket is not None for r in report.results) else []
-    if pairs and t.baseline is None and fmt != Fmt.table:
-        render(by + ["metric", "system_a", "system_b", "delta", "p_value", "p_holm"],
-               [[p.bucket][:len(by)] + [p.metric, p.system_a, p.system_b, p.delta, p.p_value,
-                                        p.p_holm] for p in report.pairs], fmt)
-        return
-    if fmt == Fmt.table:
+    from ulcdb.ops import compare
+
+    if pairs and report.task.baseline is None and fmt != Fmt.table:
+        render(*compare.pairs(report), fmt)
+    elif fmt == Fmt.table:
         _table(report)
-        return
-    cols = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",
-            "p_value", "method", "n_samples", "seed", "n_units", "refset", "variant"]
-    extra = ["rank", "cluster"] if t.baseline is None else []
-    render(by + cols + extra + ["note"],
-           [[r.bucket][:len(by)] + [r.system, r.baseline, r.metric, r.score, r.mean, r.ci,
-                                    r.ci_low, r.ci_high, r.p_value, t.method, t.n_samples,
-                                    t.seed, r.n_units, r.refset, r.variant]
-            + ([r.rank, r.cluster] if extra else []) + [r.note] for r in report.results], fmt)
+    else:
+        render(*compare.results(report), fmt)
 
 
 def _table(report: CompareReport) -> None:

@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ulcdb.cli.common import open_store
+from ulcdb.cli.common import store_file
 from ulcdb.cli.options import TestbedOpt
 from ulcdb.errors import UlcdbError
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ulcdb.ingest.delete import Deletion
-    from ulcdb.store import Store
+    from ulcdb.ops.delete import Plan
 
 app = typer.Typer(help="Delete a test bed, a system or reference, or scores (one "
                   "transaction each; says what goes and asks first).", no_args_is_help=True)
@@ -27,15 +26,19 @@ class NotConfirmed(UlcdbError):
     """A deletion the user did not confirm."""
 
 
-def _carry_out(store: Store, deletion: Deletion, yes: bool) -> None:
-    if not yes:
+def _carry_out(plan: Plan, yes: bool) -> None:
+    from ulcdb.ops.delete import delete
+
+    def confirm(what: str) -> None:
+        if yes:
+            return
         if not sys.stdin.isatty():
-            raise NotConfirmed(f"would delete {deletion.what}: add --yes to delete without a "
+            raise NotConfirmed(f"would delete {what}: add --yes to delete without a "
                                "terminal to confirm on")
-        if not typer.confirm(f"Delete {deletion.what}?"):
+        if not typer.confirm(f"Delete {what}?"):
             raise NotConfirmed("nothing deleted")
-    freed = deletion.apply(store)
-    typer.echo(f"deleted {deletion.what}; {freed}")
+
+    typer.echo(f"deleted {delete(store_file, plan, confirm)}")
 
 
 @app.command("testbed")
@@ -45,18 +48,9 @@ def delete_testbed(
 ) -> None:
     """A test bed with everything in it: segments, documents, systems, references, scores,
     human assessments, named sets.  Example: ulcdb delete testbed wmt21-ende --yes"""
-    from ulcdb.ingest.delete import plan_testbed
+    from ulcdb.ops import delete
 
-    with open_store() as store:
-        _carry_out(store, plan_testbed(store, name), yes)
-
-
-def _translator(role: str, name: str, testbed: str | None, yes: bool) -> None:
-    from ulcdb.ingest.delete import plan_translator
-
-    with open_store() as store:
-        tb = testbed or store.only_testbed()
-        _carry_out(store, plan_translator(store, tb, name, role), yes)
+    _carry_out(delete.testbed(name), yes)
 
 
 @app.command("system")
@@ -67,7 +61,9 @@ def delete_system(
 ) -> None:
     """A system with its texts, scores and human assessments; it leaves the named sets
     holding it.  Example: ulcdb delete system Online-W -t ende --yes"""
-    _translator("system", name, testbed, yes)
+    from ulcdb.ops import delete
+
+    _carry_out(delete.translator("system", name, testbed), yes)
 
 
 @app.command("reference")
@@ -78,7 +74,9 @@ def delete_reference(
 ) -> None:
     """A reference with its texts, its scores, every score against a reference set holding
     it (and those sets), its human assessments.  Example: ulcdb delete reference ref-D -y"""
-    _translator("reference", name, testbed, yes)
+    from ulcdb.ops import delete
+
+    _carry_out(delete.translator("reference", name, testbed), yes)
 
 
 @app.command("scores")
@@ -99,11 +97,6 @@ def delete_scores(
     """Stored scores of some metrics (computed or imported), at every level; `ulcdb score`
     computes computed ones again when asked.  Example: ulcdb delete scores -m BLEU --variant
     case:lc --yes"""
-    from ulcdb.ingest.delete import ScoreFilter, plan_scores
-    from ulcdb.selection import split_names
+    from ulcdb.ops import delete
 
-    with open_store() as store:
-        tb = testbed or store.only_testbed()
-        found = ScoreFilter(tb, tuple(split_names(metrics)), tuple(split_names(targets or "")),
-                            variant, refset)
-        _carry_out(store, plan_scores(store, found), yes)
+    _carry_out(delete.scores(metrics, testbed, targets, variant, refset), yes)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import open_store
+from ulcdb.cli.common import store_file
 from ulcdb.cli.options import TestbedOpt, grouped
-from ulcdb.errors import UlcdbError
 from ulcdb.outputs import file_option, folder_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ulcdb.interchange.fetch import Selection
-    from ulcdb.store import Store
+    from ulcdb.ops.export import Scores
 
 app = typer.Typer(help="Write scores (IQ-XML, mt-metrics-eval, WMT, NIST .scr, sacrebleu, "
                   "COMET) and any table, view or query (CSV, TSV, Parquet, JSON).",
@@ -48,32 +45,16 @@ class ScoreOpts:
     refset: RefsetOpt = field(default_factory=list)
     variant: VariantOpt = "case:mixed"
 
-    def selection(self, testbeds: list[str], level: list[str]) -> Selection:
-        from ulcdb.interchange.fetch import Selection
-        from ulcdb.interchange.model import LEVELS
-        from ulcdb.selection import split_names
+    def scores(self, level: list[str] | None = None) -> Scores:
+        """The library's selection of scores (names repeated or comma-separated)."""
+        from ulcdb.ops.export import Scores
 
-        for lvl in level:
-            if lvl not in LEVELS:
-                raise UlcdbError(f"--level must be seg, doc or sys, not {lvl!r}")
-
-        def names(values: list[str]) -> tuple[str, ...]:  # repeated or comma-separated
-            return tuple(n for v in values for n in split_names(v))
-
-        return Selection(tuple(testbeds), names(self.metric), names(self.target),
-                         names(self.refset), tuple(level) or LEVELS, self.variant)
+        return Scores(tuple(self.metric), tuple(self.target), tuple(self.refset),
+                      tuple(level or ()), self.variant)
 
 
 def _done(paths: list[Path], folder: Path) -> None:
     typer.echo(f"wrote {len(paths)} files under {folder}")
-
-
-def _write(folder: Path, testbed: str | None, scores: ScoreOpts, level: list[str],
-           write: Callable[[Store, str, Selection], list[Path]]) -> None:
-    """``write(store, test bed, selection)`` for one test bed (default: the only one)."""
-    with open_store(read_only=True) as store:
-        name = testbed or store.only_testbed()
-        _done(write(store, name, scores.selection([name], level)), folder)
 
 
 @app.command("iqxml")
@@ -97,10 +78,10 @@ def export_iqxml(
 
     Example: ulcdb export iqxml scores/ --layout asiya --digits 8 --gzip
     """
-    from ulcdb.interchange.iqxml import write_iqxml
+    from ulcdb.ops import export
 
-    _write(folder, testbed, scores, [],
-           lambda store, name, sel: write_iqxml(store, name, folder, layout, sel, digits, gzip))
+    _done(export.iqxml(store_file, folder, scores.scores(), testbed, layout, digits, gzip),
+          folder)
 
 
 @app.command("mtme")
@@ -128,10 +109,9 @@ def export_mtme(
     Example: ulcdb export mtme mtme/wmt21.news -t ende
     Example: ulcdb export mtme mtme/sample --lp es-en
     """
-    from ulcdb.interchange.mtme import write_mtme
+    from ulcdb.ops import export
 
-    _write(folder, testbed, scores, level,
-           lambda store, name, sel: write_mtme(store, name, folder, sel, texts, lp))
+    _done(export.mtme(store_file, folder, scores.scores(level), testbed, texts, lp), folder)
 
 
 @app.command("wmt")
@@ -156,17 +136,10 @@ def export_wmt(
 
     Example: ulcdb export wmt wmt-scores/ --refset-name ref-A=newstest2020 --gzip
     """
-    from ulcdb.interchange.wmt import write_wmt
+    from ulcdb.ops import export
 
-    names = {}
-    for item in refset_name:
-        stored, sep, written = item.partition("=")
-        if not sep or not stored or not written:
-            raise UlcdbError(f"--refset-name takes STORED=WRITTEN, got {item!r}")
-        names[stored] = written
-    with open_store(read_only=True) as store:
-        sel = scores.selection(testbed, level)
-        _done(write_wmt(store, folder, sel, names, gzip), folder)
+    _done(export.wmt(store_file, folder, scores.scores(level), testbed, refset_name, gzip),
+          folder)
 
 
 @app.command("nist")
@@ -185,10 +158,9 @@ def export_nist(
 
     Example: ulcdb export nist scr/ -m BLEU -m NIST
     """
-    from ulcdb.interchange.nist import write_scr_files
+    from ulcdb.ops import export
 
-    _write(folder, testbed, scores, level,
-           lambda store, name, sel: write_scr_files(store, name, folder, sel))
+    _done(export.nist(store_file, folder, scores.scores(level), testbed), folder)
 
 
 @app.command("sacrebleu")
@@ -211,10 +183,9 @@ def export_sacrebleu(
 
     Example: ulcdb export sacrebleu json/ -m BLEU -m chrF
     """
-    from ulcdb.interchange.sacrebleu_json import write_sacrebleu
+    from ulcdb.ops import export
 
-    _write(folder, testbed, scores, [],
-           lambda store, name, sel: write_sacrebleu(store, name, folder, sel, width))
+    _done(export.sacrebleu(store_file, folder, scores.scores(), testbed, width), folder)
 
 
 @app.command("comet")
@@ -228,10 +199,9 @@ def export_comet(folder: FolderArg, testbed: TestbedOpt = None, *, scores: Score
 
     Example: ulcdb export comet comet/ -m COMET
     """
-    from ulcdb.interchange.comet import write_comet
+    from ulcdb.ops import export
 
-    _write(folder, testbed, scores, [],
-           lambda store, name, sel: write_comet(store, name, folder, sel))
+    _done(export.comet(store_file, folder, scores.scores(), testbed), folder)
 
 
 @app.command("table")
@@ -254,8 +224,7 @@ def export_table_cmd(
     Example: ulcdb export table scores scores.parquet
     Example: ulcdb export table -q "select * from scores where metric = 'COMET'" comet.csv
     """
-    from ulcdb.interchange.table import export_table
+    from ulcdb.ops import export
 
-    with open_store(read_only=True) as store:
-        n = export_table(store, source, output, fmt, query)
+    n = export.table(store_file, source, output, fmt, query)
     typer.echo(f"wrote {n} rows to {output}")

@@ -99,11 +99,15 @@ def root(
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
                                      help="Store file (init and ingest create a missing "
                                      "one).")] = DEFAULT_DB,
+    read_only: Annotated[bool, typer.Option(
+        "--read-only", help="Never write to the store: a command that must (scores missing, "
+        "an ingest) fails instead.")] = False,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
     """ulcdb: MT evaluation and meta-evaluation in a DuckDB store."""
     state.db = db
+    state.read_only = read_only
     source = ctx.get_parameter_source("db")  # typer's own click: compare by name
     state.db_given = source is not None and source.name != "DEFAULT"
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, open_store, render
-from ulcdb.cli.options import Level, TestbedOpt
+from ulcdb.cli.common import Fmt, err_console, render, store_file
+from ulcdb.cli.options import Level, OneLevelOpt, TestbedOpt
 from ulcdb.errors import MetaError
 from ulcdb.outputs import file_option
 
@@ -25,6 +25,45 @@ Reading = Literal["metric", "seg-mean", "doc-mean"]
 HumanFrom = Literal["auto", "ingested", "derived"]
 Protocol = Literal["wmt23", "wmt24"]
 SigTest = Literal["paired-bootstrap", "permutation"]
+
+# The options `ulcdb meta` and `ulcdb meta protocol` share.
+MetricsOpt = Annotated[str | None, typer.Option(
+    "-m", "--metrics", help="Metric set or names, comma-separated (default: every metric "
+    "scored against the reference set).")]
+SystemsOpt = Annotated[str | None, typer.Option(
+    "-s", "--systems", help="System set or names: exactly these targets (default: every "
+    "scored target but human translations).")]
+RefsOpt = Annotated[str | None, typer.Option(
+    "-r", "--refs", help="Reference set: a stored reference-set name, or references / "
+    "reference sets, comma-separated (default: all references).")]
+CriterionOpt = Annotated[str | None, typer.Option(
+    "--criterion", "-c", help="Human criterion, e.g. MQM, DA-raw, DA-z, adequacy "
+    "(default: the only one).")]
+IncludeHumanOpt = Annotated[bool, typer.Option(
+    "--include-human", help="Also correlate human translations (references scored as "
+    "targets and the system set 'human'); without it, and without -s, they are left "
+    "out, as in mt-metrics-eval.")]
+ExcludeHumanOpt = Annotated[bool, typer.Option(
+    "--exclude-human", hidden=True, help="The default (with -s: also drops the human "
+    "translations it names); kept for old scripts.")]
+ExcludeOpt = Annotated[list[str] | None, typer.Option(
+    "--exclude", "-x", help="Leave out a system set (e.g. outliers) or systems; "
+    "repeatable.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the resampling.")]
+DrOpt = Annotated[bool, typer.Option(
+    "--dr", help="DR' reading: system score = mean of document scores "
+    "(same as --reading doc-mean).")]
+ReadingOpt = Annotated[Reading, typer.Option(
+    "--reading", help="Document/system metric scores: the metric's own (metric), the "
+    "mean of segment scores (seg-mean) or of document scores (doc-mean).")]
+HumanOpt = Annotated[HumanFrom, typer.Option(
+    "--human", help="Document/system human scores: ingested ones when present (auto), "
+    "ingested, or derived (mean of segment assessments).")]
+MinSegmentsOpt = Annotated[int, typer.Option(
+    "--min-segments", help="Leave out documents with fewer assessed segments.")]
+VariantOpt = Annotated[str | None, typer.Option(
+    "--variant", help="Score variant, e.g. case:mixed (default: all).")]
+MetaFmtOpt = Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")]
 
 
 def _ci_levels(spec: str) -> tuple[float, ...]:
@@ -42,21 +81,13 @@ def _ci_levels(spec: str) -> tuple[float, ...]:
 
 
 def meta(
+    ctx: typer.Context,
     testbed: TestbedOpt = None,
-    metrics: Annotated[str | None, typer.Option(
-        "-m", "--metrics", help="Metric set or names, comma-separated (default: every metric "
-        "scored against the reference set).")] = None,
-    systems: Annotated[str | None, typer.Option(
-        "-s", "--systems", help="System set or names: exactly these targets (default: every "
-        "scored target but human translations).")] = None,
-    refs: Annotated[str | None, typer.Option(
-        "-r", "--refs", help="Reference set: a stored reference-set name, or references / "
-        "reference sets, comma-separated (default: all references).")] = None,
-    level: Annotated[Level | None, typer.Option(
-        "-G", "--level", help="seg, doc or sys (default sys).", show_default=False)] = None,
-    criterion: Annotated[str | None, typer.Option(
-        "--criterion", "-c", help="Human criterion, e.g. MQM, DA-raw, DA-z, adequacy "
-        "(default: the only one).")] = None,
+    metrics: MetricsOpt = None,
+    systems: SystemsOpt = None,
+    refs: RefsOpt = None,
+    level: OneLevelOpt = None,
+    criterion: CriterionOpt = None,
     coef: Annotated[str | None, typer.Option(
         "--coef", help="Coefficients, comma-separated: pearson, spearman, kendall_tau_b, "
         "kendall_tau_c, darr_tau, darr_tau_noties, accuracy (default: "
@@ -65,16 +96,9 @@ def meta(
     grouping: Annotated[Grouping, typer.Option(
         "--grouping", help="flat (all items), item (per segment/document, averaged) or "
         "system (per system, averaged).")] = "flat",
-    include_human: Annotated[bool, typer.Option(
-        "--include-human", help="Also correlate human translations (references scored as "
-        "targets and the system set 'human'); without it, and without -s, they are left "
-        "out, as in mt-metrics-eval.")] = False,
-    exclude_human: Annotated[bool, typer.Option(
-        "--exclude-human", hidden=True, help="The default (with -s: also drops the human "
-        "translations it names); kept for old scripts.")] = False,
-    exclude: Annotated[list[str] | None, typer.Option(
-        "--exclude", "-x", help="Leave out a system set (e.g. outliers) or systems; "
-        "repeatable.")] = None,
+    include_human: IncludeHumanOpt = False,
+    exclude_human: ExcludeHumanOpt = False,
+    exclude: ExcludeOpt = None,
     own_items: Annotated[bool, typer.Option(
         "--own-items", help="Correlate each metric on its own items instead of the items "
         "every metric scores (rows then differ in n; --sig refuses).")] = False,
@@ -88,21 +112,13 @@ def meta(
         "--bootstrap", "-B", help="Bootstrap resamples (0: none).")] = 1000,
     resample: Annotated[Level | None, typer.Option(
         "--resample", help="Unit resampled: seg, doc or sys (default: the level's).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the resampling.")] = 1234,
+    seed: SeedOpt = 1234,
     ci: Annotated[str, typer.Option("--ci", help="Confidence levels in %.")] = "95,99",
-    dr: Annotated[bool, typer.Option(
-        "--dr", help="DR' reading: system score = mean of document scores "
-        "(same as --reading doc-mean).")] = False,
-    reading: Annotated[Reading, typer.Option(
-        "--reading", help="Document/system metric scores: the metric's own (metric), the "
-        "mean of segment scores (seg-mean) or of document scores (doc-mean).")] = "metric",
-    human: Annotated[HumanFrom, typer.Option(
-        "--human", help="Document/system human scores: ingested ones when present (auto), "
-        "ingested, or derived (mean of segment assessments).")] = "auto",
-    min_segments: Annotated[int, typer.Option(
-        "--min-segments", help="Leave out documents with fewer assessed segments.")] = 1,
-    variant: Annotated[str | None, typer.Option(
-        "--variant", help="Score variant, e.g. case:mixed (default: all).")] = None,
+    dr: DrOpt = False,
+    reading: ReadingOpt = "metric",
+    human: HumanOpt = "auto",
+    min_segments: MinSegmentsOpt = 1,
+    variant: VariantOpt = None,
     fisher: Annotated[bool, typer.Option(
         "--fisher", help="Also show Fisher z intervals (flat grouping).")] = False,
     sort: Annotated[str | None, typer.Option("--sort", help="Sort by this coefficient, "
@@ -122,21 +138,13 @@ def meta(
         "--where", help="Meta-evaluate on the segments this SQL predicate selects (as `ulcdb "
         "compare --where`), e.g. \"domain = 'news'\"; doc/sys scores are recomputed from "
         "them (see README).")] = None,
-    fmt: Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")] = "table",
+    fmt: MetaFmtOpt = "table",
     protocol: Annotated[Protocol | None, typer.Option(
-        "--protocol", help="Print the WMT metrics-task table instead: wmt23 (system-level "
-        "pairwise accuracy, global over --testbeds; system- and segment-level Pearson; "
-        "segment-level acc-t) or wmt24 (system-level soft pairwise accuracy; segment-level "
-        "acc-t), each with its rank column (significance clusters, p <= 0.05).  "
-        "mt-metrics-eval's Task defaults (its tasks.WMT23/WMT24 functions default to k=0, no "
-        "significance tests): --bootstrap 1000 resamples per pair of metrics, block "
-        "size 100, early stop when p < 0.02 or p > 0.5; acc-t: acc23 with epsilon search "
-        "averaged over segments, pairwise permutation test; SPA: 1000 permutations, seed 4; "
-        "--seed seeds the resampling.", show_default=False)] = None,
+        "--protocol", hidden=True, help="Deprecated: `ulcdb meta protocol NAME` (the WMT "
+        "metrics-task table).", show_default=False)] = None,
     testbeds: Annotated[str | None, typer.Option(
-        "--testbeds", help="With --protocol: several test beds, comma-separated (wmt23's "
-        "accuracy is then pooled over them, the other columns are per test bed).",
-        show_default=False)] = None,
+        "--testbeds", hidden=True, help="Deprecated: with --protocol, several test beds "
+        "(`ulcdb meta protocol NAME -t A,B`).", show_default=False)] = None,
 ) -> None:
     """Meta-evaluate stored metric scores against human judgments: metrics x coefficients.
 
@@ -152,19 +160,17 @@ def meta(
     Document and system human scores are the ingested ones when present, else the mean of
     segment assessments.  Scores must be stored first (`ulcdb score`).
 
-    With --protocol wmt23|wmt24 it prints instead one table as the WMT23/WMT24 metrics
-    task reports did, every statistic with its rank (significance cluster), computed as
-    mt-metrics-eval computes them.
+    `ulcdb meta protocol wmt23|wmt24` prints instead the table of a WMT metrics task.
 
     Example: ulcdb meta -G seg --criterion MQM --sort pearson
-
-    Example: ulcdb meta --protocol wmt24 -c MQM -m BLEU,chrF
     """
-    from ulcdb.cli.meta_protocol import Selection, refuse, run_protocol
-    from ulcdb.meta import compare, comparison_records, evaluate, records_csv, select
-    from ulcdb.meta.plan import meta_task
-    from ulcdb.meta.protocol import Settings
-    from ulcdb.scoring import imported_metrics
+    if ctx.invoked_subcommand is not None:  # `ulcdb meta protocol ...`
+        _none_before(ctx)
+        return
+    from ulcdb.cli.meta_protocol import refuse, run_protocol
+    from ulcdb.meta import comparison_records, records_csv, select
+    from ulcdb.ops.meta import Beds
+    from ulcdb.ops.meta import meta as ops_meta
 
     if protocol is not None:
         refuse(protocol, {
@@ -175,51 +181,47 @@ def meta(
             "--sig": sig is not None, "--sig-coef": sig_coef is not None,
             "--sig-out": sig_out is not None, "-t with --testbeds": bool(testbed and testbeds),
             "--where": where is not None})
-        sel = Selection(
+        beds = Beds(
             tuple(select.split(testbeds)) or ((testbed,) if testbed else ()), metrics, systems,
             refs, criterion, tuple(exclude or []), exclude_human, include_human, variant,
             "doc_mean" if dr else reading.replace("-", "_"), human, min_segments)
-        run_protocol(sel, Settings(protocol, bootstrap, seed), fmt)
+        run_protocol(protocol, beds, bootstrap, seed, fmt)
         return
     if testbeds:
         raise MetaError("--testbeds goes with --protocol; without it give one test bed with -t")
-    chosen_level: Level = level or "sys"
     if sig and fmt == "csv" and sig_out is None:
         raise MetaError("with --format csv, --sig needs --sig-out FILE for its table (stdout "
                         "holds one CSV of results)")
-    reading_name = "doc_mean" if dr else reading.replace("-", "_")
-    with open_store(read_only=True) as store:
-        task, missing = meta_task(
-            store, testbed=testbed, level=chosen_level, criterion=criterion, refs=refs,
-            metrics=metrics, systems=systems, exclude=tuple(exclude or []),
-            exclude_human=exclude_human, include_human=include_human,
-            items="own" if own_items else "common", variant=variant,
-            coefficients=tuple(select.split(coef)), grouping=grouping, threshold=threshold,
-            accuracy_ties=acc_ties, reading=reading_name, human_from=human,
-            min_segments=min_segments, resample=resample, n_resamples=bootstrap, seed=seed,
-            ci_levels=_ci_levels(ci), where=where)
-        if missing:
-            err_console.print(f"not scored yet, left out (run `ulcdb score` first): "
-                              f"{', '.join(missing)}", style="yellow", highlight=False)
-        report = evaluate(store, task)
-        imported = imported_metrics(store, store.testbed_id(task.testbed), task.refset,
-                                    list(task.metrics or ()))
-    if imported:
-        err_console.print(f"imported scores used as they are: {', '.join(imported)}",
-                          highlight=False, soft_wrap=True)
-    if sort and sort not in report.task.coefs:
-        raise MetaError(f"--sort {sort!r} is not among the coefficients "
-                        f"({', '.join(report.task.coefs)})")
-    comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
-                   if sig else [])
-    for line in report.warnings:
+    done = ops_meta(
+        store_file, testbed=testbed, level=level or "sys", criterion=criterion, refs=refs,
+        metrics=metrics, systems=systems, exclude=tuple(exclude or []),
+        exclude_human=exclude_human, include_human=include_human,
+        items="own" if own_items else "common", variant=variant,
+        coefficients=tuple(select.split(coef)), grouping=grouping, threshold=threshold,
+        accuracy_ties=acc_ties, reading="doc_mean" if dr else reading.replace("-", "_"),
+        human_from=human, min_segments=min_segments, resample=resample, n_resamples=bootstrap,
+        seed=seed, ci_levels=_ci_levels(ci), where=where, sort=sort, sig=sig,
+        sig_coef=sig_coef)
+    for i, line in enumerate(done.notes()):
+        err_console.print(line, highlight=False, soft_wrap=True,
+                          style="yellow" if i == 0 and done.missing else None)
+    for line in done.report.warnings:
         err_console.print(line, style="yellow", highlight=False, soft_wrap=True)
-    _emit(report, comparisons, sort, fisher, fmt)
+    _emit(done.report, done.comparisons, sort, fisher, fmt)
     if sig_out is not None:
-        records = comparison_records(comparisons, report.labels())
+        records = comparison_records(done.comparisons, done.report.labels())
         text = (json.dumps(records, ensure_ascii=False, indent=1) + "\n"
                 if sig_out.suffix == ".json" else records_csv(records))
         sig_out.write_text(text, encoding="utf-8")
+
+
+def _none_before(ctx: typer.Context) -> None:
+    """Options between `meta` and its command would be silently lost: refuse them."""
+    given = [p.opts[0] for p in ctx.command.params if p.name is not None and (
+        src := ctx.get_parameter_source(p.name)) is not None and src.name != "DEFAULT"]
+    if given:
+        raise MetaError(f"{', '.join(given)} given before `{ctx.invoked_subcommand}`: put "
+                        f"the options after `ulcdb meta {ctx.invoked_subcommand} NAME`")
 
 
 def _emit(report: MetaReport, comparisons: list[MetricComparison], sort: str | None,
@@ -244,4 +246,9 @@ def _emit(report: MetaReport, comparisons: list[MetricComparison], sort: str | N
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(meta)
+    from ulcdb.cli.meta_protocol import protocol
+
+    group = typer.Typer()
+    group.callback(invoke_without_command=True)(meta)
+    group.command("protocol")(protocol)
+    app.add_typer(group, name="meta")

@@ -1,86 +1,98 @@
-"""`ulcdb meta --protocol wmt23|wmt24`: the WMT metrics-task table, from `ulcdb meta`'s options.
-
-Options that belong to the coefficient table (--coef, --sig, --grouping, ...) are refused with
-a protocol; the rest select test beds, metrics, targets, references and the criterion as they
-do without one.
-"""
+"""`ulcdb meta protocol wmt23|wmt24`: the WMT metrics-task table (``ulcdb.ops.meta``
+computes it), with only the options a protocol honours."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, open_store, render
-from ulcdb.meta import MetaError, MetaTask, select
-from ulcdb.meta import protocol_report as out
-from ulcdb.meta.plan import meta_task
-from ulcdb.meta.protocol import Settings, levels, run
-from ulcdb.scoring import imported_metrics
-from ulcdb.store import Store
+from ulcdb.cli.common import Fmt, err_console, render, store_file
+from ulcdb.cli.meta import (
+    CriterionOpt,
+    DrOpt,
+    ExcludeHumanOpt,
+    ExcludeOpt,
+    HumanOpt,
+    IncludeHumanOpt,
+    MetaFmtOpt,
+    MetricsOpt,
+    MinSegmentsOpt,
+    Protocol,
+    ReadingOpt,
+    RefsOpt,
+    SeedOpt,
+    SystemsOpt,
+    VariantOpt,
+)
+from ulcdb.errors import MetaError
+
+if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
+    from ulcdb.ops.meta import Beds
 
 
-@dataclass(frozen=True)
-class Selection:
-    """What `ulcdb meta` selects, as given on the command line."""
+def protocol(
+    name: Annotated[Protocol, typer.Argument(
+        metavar="PROTOCOL", help="wmt23: system-level pairwise accuracy (global over the "
+        "test beds), system- and segment-level Pearson, segment-level acc-t; wmt24: "
+        "system-level soft pairwise accuracy, segment-level acc-t.")],
+    testbeds: Annotated[str | None, typer.Option(
+        "--testbed", "-t", help="Test bed, or several comma-separated (wmt23's accuracy is "
+        "then pooled over them, the other columns are per test bed); default: the only "
+        "one.")] = None,
+    metrics: MetricsOpt = None,
+    systems: SystemsOpt = None,
+    refs: RefsOpt = None,
+    criterion: CriterionOpt = None,
+    include_human: IncludeHumanOpt = False,
+    exclude_human: ExcludeHumanOpt = False,
+    exclude: ExcludeOpt = None,
+    variant: VariantOpt = None,
+    dr: DrOpt = False,
+    reading: ReadingOpt = "metric",
+    human: HumanOpt = "auto",
+    min_segments: MinSegmentsOpt = 1,
+    bootstrap: Annotated[int, typer.Option(
+        "--bootstrap", "-B", help="Resamples per pair of metrics for the rank columns (0: "
+        "no ranks).")] = 1000,
+    seed: SeedOpt = 1234,
+    fmt: MetaFmtOpt = "table",
+) -> None:
+    """The WMT23 or WMT24 metrics-task table: every statistic with its rank.
 
-    testbeds: tuple[str, ...]  # empty: the only test bed
-    metrics: str | None
-    systems: str | None
-    refs: str | None
-    criterion: str | None
-    exclude: tuple[str, ...]
-    exclude_human: bool
-    include_human: bool
-    variant: str | None
-    reading: str
-    human_from: str
-    min_segments: int
+    One table as the WMT23/WMT24 metrics task reports did, each statistic with its rank
+    column (significance clusters, p <= 0.05), computed as mt-metrics-eval computes them:
+    --bootstrap resamples per pair of metrics, block size 100, early stop when p < 0.02 or
+    p > 0.5; acc-t: acc23 with epsilon search averaged over segments, pairwise permutation
+    test; SPA: 1000 permutations, seed 4; --seed seeds the resampling.  Metrics must be
+    scored at every level the protocol reads (`ulcdb score`).
+
+    Example: ulcdb meta protocol wmt24 -c MQM -m BLEU,chrF
+    """
+    from ulcdb.meta import select
+    from ulcdb.ops.meta import Beds
+
+    beds = Beds(tuple(select.split(testbeds)), metrics, systems, refs, criterion,
+                tuple(exclude or []), exclude_human, include_human, variant,
+                "doc_mean" if dr else reading.replace("-", "_"), human, min_segments)
+    run_protocol(name, beds, bootstrap, seed, fmt)
 
 
 def refuse(protocol: str, given: dict[str, bool]) -> None:
-    """One error naming the options a protocol does not take."""
+    """One error naming the options a protocol does not take (`ulcdb meta --protocol`)."""
     bad = [name for name, on in given.items() if on]
     if bad:
         raise MetaError(f"--protocol {protocol} prints the WMT table and does not take "
                         f"{', '.join(bad)}")
 
 
-def _tasks(store: Store, sel: Selection, protocol: str) -> tuple[list[MetaTask], list[str]]:
-    """One seg-level task per test bed: metrics scored at every level the protocol needs."""
-    names = list(sel.testbeds) or [store.only_testbed()]
-    tasks, notes = [], []
-    for name in names:
-        tid = store.testbed_id(name)
-        refset = select.refset(store, name, sel.refs)
-        chosen: tuple[str, ...] | None = None
-        for level in levels(protocol):
-            kept, missing = select.metrics(store, name, refset, level, sel.metrics)
-            chosen = kept if chosen is None else tuple(m for m in chosen if m in kept)
-            if missing:
-                notes.append(f"{name}: not scored at {level} level yet, left out (run "
-                             f"`ulcdb score` first): {', '.join(missing)}")
-        imported = imported_metrics(store, tid, refset, chosen or ())
-        if imported:
-            notes.append(f"imported scores used as they are: {', '.join(imported)}")
-        task, _ = meta_task(
-            store, testbed=name, level="seg", criterion=sel.criterion, refs=sel.refs,
-            metrics=chosen or (), systems=sel.systems, exclude=sel.exclude,
-            exclude_human=sel.exclude_human, include_human=sel.include_human,
-            variant=sel.variant, reading=sel.reading, human_from=sel.human_from,
-            min_segments=sel.min_segments, n_resamples=0)
-        tasks.append(task)
-    if len({t.criterion for t in tasks}) > 1:
-        raise MetaError("the test beds must be judged with one criterion: name it with -c")
-    return tasks, notes
-
-
-def run_protocol(sel: Selection, settings: Settings, fmt: str) -> None:
+def run_protocol(name: str, beds: Beds, bootstrap: int, seed: int, fmt: str) -> None:
     """Evaluate and print the protocol's table in ``fmt`` (table, csv, json or latex)."""
-    with open_store(read_only=True) as store:
-        tasks, notes = _tasks(store, sel, settings.protocol)
-        report = run(store, tasks, settings)
-    for line in notes + report.warnings:
+    from ulcdb.meta import protocol_report as out
+    from ulcdb.ops.meta import protocol as evaluate
+
+    report, notes = evaluate(store_file, name, beds, bootstrap, seed)
+    for line in notes:
         err_console.print(line, style="yellow", highlight=False, soft_wrap=True)
     if fmt == "json":
         typer.echo(out.to_json(report))

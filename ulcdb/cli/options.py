@@ -19,6 +19,8 @@ from typing import Annotated, Any, Literal
 import typer
 
 from ulcdb.cli.common import Fmt
+from ulcdb.errors import ChoiceError
+from ulcdb.ops.levels import LEVELS, WITH_ALL, level_choice
 
 Case = Literal["all", "lc"]
 Level = Literal["seg", "doc", "sys"]
@@ -48,15 +50,22 @@ VerbnetOpt = Annotated[Path | None, typer.Option(
     "$ULCDB_VERBNET, else NLTK's data).")]
 
 
-def _check_level(value: str) -> str:
-    level = value.lower()
-    if level not in ("seg", "doc", "sys", "all"):
-        raise typer.BadParameter(f"{value!r}: choose seg, doc, sys or all")
-    return level
+def _level_check(allowed: tuple[str, ...]) -> Callable[[str | None], str | None]:
+    """-G's callback: the library's check of a level, as a usage error."""
+    def check(value: str | None) -> str | None:
+        try:
+            return None if value is None else level_choice(value, allowed)
+        except ChoiceError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return check
 
 
 LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or all.",
-                                       callback=_check_level)]
+                                       callback=_level_check(WITH_ALL))]
+OneLevelOpt = Annotated[str | None, typer.Option(
+    "-G", "--level", help="seg, doc or sys (default sys).", show_default=False,
+    callback=_level_check(LEVELS))]
 
 
 def use_verbnet(path: Path | None) -> None:

@@ -3,14 +3,12 @@ where missing, as `ulcdb score` does)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, render
+from ulcdb.cli.common import Fmt, console, err_console, render, store_file
 from ulcdb.cli.options import (
     AnnotatorModelOpt,
     AnnotatorOpt,
@@ -22,11 +20,12 @@ from ulcdb.cli.options import (
     SelectionOpts,
     grouped,
 )
-from ulcdb.cli.score import all_pairs, scoring_store
+from ulcdb.cli.score import print_notes, request, scoring
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ulcdb.qarla import KingRow, QueenRow, Scope
-    from ulcdb.store import Store
+    from ulcdb.ops.qarla import King, Over, Qarla, Queen
+    from ulcdb.ops.score import Request, Scoring
+    from ulcdb.qarla import Scope
 
 KingBy = Literal["auto", "queen", "ulc"]
 
@@ -69,31 +68,16 @@ class RunOpts:
     annotator_model: AnnotatorModelOpt = None
 
 
-@contextmanager
-def _scoped(picked: SelectionOpts, opts: ScopeOpts, run: RunOpts, jack: bool = False,
-            check: Callable[[list[str]], object] | None = None) -> Iterator[tuple[Store, Scope]]:
-    """Resolve the selections, compute whatever scores are missing, yield the (read-only)
-    store and the QARLA scope."""
-    from ulcdb.qarla import Scope, check_scores
-    from ulcdb.scoring import variant_of
+def _over(opts: ScopeOpts) -> Over:
+    from ulcdb.ops.qarla import Over
 
-    with scoring_store(picked, opts.segments, run.case, (run.annotator, run.annotator_model),
-                       pairs=all_pairs(jack), remake=run.remake, jobs=run.jobs,
-                       check=check) as scored:
-        err_console.print(scored.summary, style="dim", highlight=False)
-        sel = scored.selection
-        scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics),
-                      tuple(sel.systems), tuple(sel.refs),
-                      tuple(sel.segments) if sel.segments is not None else None,
-                      opts.strict, opts.trans_topic)
-        check_scores(scored.store, scope)
-        yield scored.store, scope
+    return Over(opts.level, opts.strict, opts.trans_topic)
 
 
-def _levels(level: str) -> tuple[str, ...]:
-    from ulcdb.report import LEVELS
-
-    return LEVELS if level == "all" else (level,)
+def _args(picked: SelectionOpts, opts: ScopeOpts, run: RunOpts) -> tuple[Request, Scoring]:
+    """The library's request and scoring of the command's options."""
+    return (request(picked, opts.segments, run.case, (run.annotator, run.annotator_model)),
+            scoring(run.remake, run.jobs))
 
 
 @grouped
@@ -113,13 +97,12 @@ def queen(
 
     Example: ulcdb queen -m BLEU,NIST,GTM-2 -G sys
     """
-    from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_rows
+    from ulcdb.ops import qarla
 
-    with _scoped(picked, opts, run,
-                 check=lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) as (store, scope):
-        rows = {lv: queen_rows(store, scope, lv, doc_cumulative=asiya_doc, with_refs=doref)
-                for lv in _levels(opts.level)}
-        _print_queen(store, scope, rows, run.fmt)
+    result = qarla.queen(store_file, *_args(picked, opts, run), _over(opts),
+                         asiya_doc=asiya_doc, doref=doref)
+    print_notes(result.notes, result.summary)
+    _print_queen(result, run.fmt)
 
 
 def _what(scope: Scope, lv: str) -> str:
@@ -128,29 +111,23 @@ def _what(scope: Scope, lv: str) -> str:
             f"{'+'.join(scope.refs)}, variant {scope.variant}")
 
 
-def _print_signatures(store: Store, scope: Scope, king: list[KingRow] | None = None) -> None:
-    """The signatures of the scores the table was computed from (qarla.used_signatures)."""
-    from ulcdb.qarla import used_signatures
-    from ulcdb.report import signature_lines
-
-    for line in signature_lines(used_signatures(store, scope, king)):
+def _print_signatures(result: Qarla) -> None:
+    """The signatures of the single-reference scores QARLA is computed from (at any level:
+    system-level QARLA may be computed from segment scores)."""
+    for line in result.signatures:
         console.print(line, style="dim", highlight=False, soft_wrap=True)
 
 
-def _print_queen(store: Store, scope: Scope, rows: dict[str, list[QueenRow]],
-                 fmt: Fmt) -> None:
+def _print_queen(result: Queen, fmt: Fmt) -> None:
     if fmt != Fmt.table:
-        render(["level", "translator", "role", "refset", "variant", "unit", "hits", "triples",
-                "QUEEN"],
-               [(lv, r.translator, r.role, r.refset, scope.variant, r.unit, r.hits, r.triples,
-                 r.queen) for lv, level_rows in rows.items() for r in level_rows], fmt)
+        render(result.COLUMNS, result.records(), fmt)
         return
-    for lv, level_rows in rows.items():
+    for lv, level_rows in result.rows.items():
         render([lv.upper(), "against", "hits", "triples", "QUEEN"],
                [(r.translator if lv == "sys" else f"{r.translator}:{r.unit}", r.refset,
                  r.hits, r.triples, r.queen) for r in level_rows], fmt,
-               title=f"QUEEN over {_what(scope, lv)}")
-        _print_signatures(store, scope)
+               title=f"QUEEN over {_what(result.scope, lv)}")
+        _print_signatures(result)
 
 
 @grouped
@@ -178,51 +155,30 @@ def king(
 
     Example: ulcdb king -m LEX --optimize
     """
-    from ulcdb.qarla import (
-        KING_QUEEN_MIN_REFS,
-        exhaustive_king,
-        king_measure,
-        king_rows,
-        optimize_king,
-    )
+    from ulcdb.ops import qarla
 
-    with _scoped(picked, opts, run,
-                 check=lambda r: king_measure(r, by)) as (store, scope):
-        measure = king_measure(list(scope.refs), by)
-        if optimize or exhaustive:
-            search = exhaustive_king if exhaustive else optimize_king
-            out = console if run.fmt == Fmt.table else err_console  # stdout: machine-readable
-            found = [search(store, scope, lv, measure,
-                            log=lambda line: out.print(line, highlight=False))
-                     for lv in _levels(opts.level)]
-            if run.fmt != Fmt.table:
-                render(["level", "through", "metrics", "KING"],
-                       [(f.level, f.measure, " ".join(f.best), f.king) for f in found],
-                       run.fmt)
-            return
-        measures = ["single", "ulc"]
-        if len(scope.refs) >= KING_QUEEN_MIN_REFS:
-            measures.append("queen")
-        rows = {lv: king_rows(store, scope, lv, measures, doc_cumulative=asiya_doc)
-                for lv in _levels(opts.level)}
-        _print_king(store, scope, rows, orange, run.fmt)
-
-
-def _print_king(store: Store, scope: Scope, rows: dict[str, list[KingRow]], orange: bool,
-                fmt: Fmt) -> None:
-    cols = ["measure", "KING", *(["ORANGE"] if orange else [])]
-
-    def body(level_rows: list[KingRow]) -> list[tuple[Any, ...]]:
-        return [(r.measure, r.king, *([r.orange] if orange else [])) for r in level_rows]
-
-    if fmt != Fmt.table:
-        render(["level", *cols, "refs", "variant"],
-               [(lv, *b, "+".join(scope.refs), scope.variant)
-                for lv, lr in rows.items() for b in body(lr)], fmt)
+    out = console if run.fmt == Fmt.table else err_console  # stdout: machine-readable
+    search = "exhaustive" if exhaustive else "optimize" if optimize else None
+    result = qarla.king(store_file, *_args(picked, opts, run), _over(opts), by=by,
+                        asiya_doc=asiya_doc, search=search,
+                        log=lambda line: out.print(line, highlight=False))
+    print_notes(result.notes, result.summary)
+    if search is not None:
+        if run.fmt != Fmt.table:
+            render(result.columns(), result.records(), run.fmt)
         return
-    for lv, level_rows in rows.items():
-        render(cols, body(level_rows), fmt, title=f"KING of {_what(scope, lv)}")
-        _print_signatures(store, scope, level_rows)
+    _print_king(result, orange, run.fmt)
+
+
+def _print_king(result: King, orange: bool, fmt: Fmt) -> None:
+    if fmt != Fmt.table:
+        render(result.columns(orange), result.records(orange), fmt)
+        return
+    cols = result.columns(orange)[1:-2]
+    for lv, level_rows in result.rows.items():
+        render(cols, [(r.measure, r.king, *([r.orange] if orange else []))
+                      for r in level_rows], fmt, title=f"KING of {_what(result.scope, lv)}")
+        _print_signatures(result)
 
 
 @grouped
@@ -235,21 +191,16 @@ def jack(picked: SelectionOpts, opts: ScopeOpts, *, run: RunOpts) -> None:
 
     Example: ulcdb jack -m BLEU,NIST,GTM-2
     """
-    from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, jack_value
+    from ulcdb.ops import qarla
 
-    with _scoped(picked, opts, run, jack=True,
-                 check=lambda r: check_refs(r, QUEEN_MIN_REFS, "JACK (through QUEEN)")
-                 ) as (store, scope):
-        rows = []
-        for lv in _levels(opts.level):
-            result = jack_value(store, scope, lv)
-            rows.append((lv, result.jack, result.hits, result.cases,
-                         "+".join(scope.refs), scope.variant))
-        render(["level", "JACK", "hits", "cases", "refs", "variant"], rows, run.fmt,
-               title=f"JACK over {{{', '.join(scope.metrics)}}}, references "
-                     f"{'+'.join(scope.refs)}, variant {scope.variant}")
-        if run.fmt == Fmt.table:
-            _print_signatures(store, scope)
+    result = qarla.jack(store_file, *_args(picked, opts, run), _over(opts))
+    print_notes(result.notes, result.summary)
+    scope = result.scope
+    render(result.COLUMNS, result.records(), run.fmt,
+           title=f"JACK over {{{', '.join(scope.metrics)}}}, references "
+                 f"{'+'.join(scope.refs)}, variant {scope.variant}")
+    if run.fmt == Fmt.table:
+        _print_signatures(result)
 
 
 def register(app: typer.Typer) -> None:

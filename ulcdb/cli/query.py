@@ -10,7 +10,7 @@ import typer
 
 from ulcdb.cli.common import Fmt, open_store, render, render_batches, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
-from ulcdb.errors import StoreError
+from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb) is imported when a command runs, not for --help
     from ulcdb.store import Store
@@ -29,6 +29,8 @@ def init(
     """
     from ulcdb.store import ensure_unlocked
 
+    if state.read_only:  # before anything is deleted
+        raise refuse_write(state.db, "a new store")
     if force and state.db.exists():
         ensure_unlocked(state.db)  # never delete a store another process is writing
         state.db.unlink()
@@ -68,23 +70,17 @@ def sql(
 
 
 def run_sql(store: Store, query: str, fmt: Fmt) -> None:
-    import duckdb
+    from ulcdb.ops.query import batches, result
 
-    store.con.execute("set enable_progress_bar = false")  # DuckDB draws it into stdout
-    try:
-        cur = store.con.execute(query)
-    except duckdb.Error as exc:
-        raise StoreError(f"SQL error: {str(exc).splitlines()[0]}") from exc
-    if cur is None:  # DuckDB returns no cursor for an empty statement
-        raise StoreError("no SQL statement given (the query is empty or only comments)")
-    if cur.description is None:
+    found = result(store, query)
+    if found is None:
         typer.echo("ok")
         return
-    columns = [d[0] for d in cur.description]
+    columns, cur = found
     if fmt == Fmt.table:
-        render(columns, cur.fetchall(), fmt)
+        render(columns, next(batches(cur, None), []), fmt)
     else:  # fetched and written in batches: a result larger than memory still fits a file
-        render_batches(columns, iter(lambda: cur.fetchmany(SQL_BATCH), []), fmt)
+        render_batches(columns, batches(cur, SQL_BATCH), fmt)
 
 
 def _list(sql_text: str, params: list[Any], fmt: Fmt, title: str) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -17,8 +17,8 @@ from ulcdb.cli.common import (
     console,
     engine_for,
     err_console,
-    open_store,
     render,
+    store_file,
 )
 from ulcdb.cli.options import (
     AnnotatorModelOpt,
@@ -36,13 +36,9 @@ from ulcdb.errors import InputError, StoreError
 from ulcdb.outputs import folder_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from rich.progress import Progress
-
     from ulcdb.engines import Engine
+    from ulcdb.ops.score import Request, Scoring
     from ulcdb.report import Matrix
-    from ulcdb.scoring import Pair
-    from ulcdb.selection import Selection
-    from ulcdb.store import Store
 
 OutFmt = Literal["table", "rankings", "csv", "tsv", "json", "scr"]
 UlcMethod = Literal["asiya", "raw", "seg-mean"]
@@ -53,7 +49,9 @@ Annotation = tuple[str, str | None]  # --annotator, --annotator-model
 SPACY: Annotation = ("spacy", None)
 
 
-def _progress(total: int) -> tuple[Progress, Callable[[str, int], None]]:
+@contextmanager
+def progress_bar(total: int) -> Iterator[Callable[[str, int], None]]:
+    """The library's progress callback as a rich progress bar on stderr (gone when done)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -70,83 +68,34 @@ def _progress(total: int) -> tuple[Progress, Callable[[str, int], None]]:
     def advance(label: str, n: int) -> None:
         progress.update(task, advance=n, description=f"scoring {label}")
 
-    return progress, advance
-
-
-def select(store: Store, picked: SelectionOpts, segments: str | None = None,
-           case: str | None = None, annotation: Annotation = SPACY) -> Selection:
-    """The library's selection; its notes (metrics left out for the language) to stderr."""
-    from ulcdb.selection import select as resolve_selection
-
-    sel = resolve_selection(store, picked.testbed, picked.metrics, picked.systems,
-                            picked.refs, segments, None if case is None else case == "lc",
-                            *annotation)
-    for note in sel.notes:
-        err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
-    return sel
-
-
-class Scored(NamedTuple):
-    """What `scoring_store` yields: a read-only store holding the scores of ``pairs``."""
-
-    store: Store
-    selection: Selection
-    pairs: list[Pair]
-    summary: str
-    computed: bool  # some scores were missing (and are now stored)
-
-
-PairPlan = Callable[["Store", "Selection"], "list[Pair]"]
-
-
-def all_pairs(jack: bool = False) -> PairPlan:
-    """Every pair ULC and QARLA need (``ulcdb.scoring.plan_pairs``); with ``jack``, also each
-    system against each other system."""
-    from ulcdb.scoring import plan_pairs
-
-    return lambda store, sel: plan_pairs(sel.systems, sel.refs, jack=jack)
-
-
-@contextmanager
-def scoring_store(picked: SelectionOpts, segments: str | None = None, case: str | None = None,
-                  annotation: Annotation = SPACY, *, pairs: PairPlan | None = None,
-                  remake: bool = False, jobs: int | None = None,
-                  check: Callable[[list[str]], object] | None = None,
-                  engine: Engine | None = None) -> Iterator[Scored]:
-    """Resolve the selection on a read-only store and plan its pairs (``pairs``, default
-    `all_pairs`), compute missing scores on a writable store only when some are missing (so
-    commands with nothing to compute run beside other readers), and yield a read-only store
-    with the scores.  ``check(refs)`` runs before any scoring."""
-    from ulcdb.scoring import Scorer
-
-    with open_store(read_only=True) as store:
-        sel = select(store, picked, segments, case, annotation)
-        if check is not None:
-            check(sel.refs)
-        planned = (pairs or all_pairs())(store, sel)
-        scorer = Scorer(store, sel.testbed, sel.params, jobs)
-        if not scorer.pending(sel.metrics, planned, remake):
-            yield Scored(store, sel, planned, scorer.run(sel.metrics, planned).summary(), False)
-            return
-    with open_store() as store:
-        summary = compute(store, sel, planned, remake, jobs, engine)
-    with open_store(read_only=True) as store:
-        yield Scored(store, sel, planned, summary, True)
-
-
-def compute(store: Store, sel: Selection, pairs: list[Pair], remake: bool = False,
-            jobs: int | None = None, engine: Engine | None = None) -> str:
-    """Compute what is missing, with a progress bar; returns the summary line."""
-    from ulcdb.metrics import registry
-    from ulcdb.scoring import Scorer
-
-    scorer = Scorer(store, sel.testbed, sel.params, jobs, engine)
-    fams = {registry.family_of(m).name for m in sel.metrics if m in registry.metric_index()
-            and not registry.family_of(m).derived}
-    progress, advance = _progress(len(pairs) * len(fams))
     with progress:
-        report = scorer.run(sel.metrics, pairs, remake=remake, progress=advance)
-    return report.summary()
+        yield advance
+
+
+def request(picked: SelectionOpts, segments: str | None = None, case: str | None = None,
+            annotation: Annotation = SPACY) -> Request:
+    """The library's scoring request of -t -m -s -r, -T, --case and the annotator."""
+    from ulcdb.ops.score import Request
+
+    return Request(picked.testbed, picked.metrics, picked.systems, picked.refs, segments,
+                   None if case is None else case == "lc", *annotation)
+
+
+def scoring(remake: bool = False, jobs: int | None = None,
+            engine: Engine | None = None) -> Scoring:
+    """How missing scores are computed, with the progress bar."""
+    from ulcdb.ops.score import Scoring
+
+    return Scoring(remake, jobs, engine, progress_bar)
+
+
+def print_notes(notes: Sequence[str], summary: str | None = None) -> None:
+    """The selection's notes (metrics left out for the language) and the scoring summary,
+    to stderr."""
+    for note in notes:
+        err_console.print(note, style="yellow", highlight=False, soft_wrap=True)
+    if summary is not None:
+        err_console.print(summary, style="dim", highlight=False)
 
 
 @grouped
@@ -183,65 +132,26 @@ def score(
 
     Example: ulcdb score -m LEX -G all
     """
-    from ulcdb.qarla import QUEEN_MIN_REFS, check_refs
-    from ulcdb.report import LEVELS, higher_is_better, score_matrix, write_scr
-    from ulcdb.scoring import variant_of
+    from ulcdb.ops import score as ops
+    from ulcdb.report import write_scr
 
-    need_refs = (lambda r: check_refs(r, QUEEN_MIN_REFS, "QUEEN")) if queen else None
     use_verbnet(verbnet)
     runner = engine_for(engine, jobs, address)
-    with scoring_store(picked, segments, case, (annotator, annotator_model),
-                       pairs=all_pairs(jack), remake=remake, jobs=jobs, check=need_refs,
-                       engine=runner) as scored:
-        store, sel = scored.store, scored.selection
-        name, params, segs = sel.testbed, sel.params, sel.segments
-        metric_names, sys_names, ref_names = sel.metrics, sel.systems, sel.refs
+    with ops.score(store_file, request(picked, segments, case, (annotator, annotator_model)),
+                   scoring(remake, jobs, runner), level=level, ulc=ulc, queen=queen,
+                   jack=jack, sort=sort, sort_last=fmt == "table") as (scored, report):
+        print_notes(scored.selection.notes)
         console.print(scored.summary, style="dim", highlight=False) if fmt == "table" else None
-        refset = "+".join(sorted(ref_names))
-        levels = LEVELS if level == "all" else (level,)
-        matrices = {lv: score_matrix(store, name, lv, metric_names, sys_names, refset,
-                                     variant_of(params), ulc, segs) for lv in levels}
-        if queen:
-            _add_queen(store, name, matrices, metric_names, sys_names, ref_names,
-                       variant_of(params))
-        directions = higher_is_better(store, metric_names) | {"QUEEN": True}
-        _sort(matrices, sort, directions, fmt == "table")
         if fmt == "scr":
-            for path in write_scr(store, name, matrices, out):
+            for path in write_scr(scored.store, scored.selection.testbed, report.matrices,
+                                  out):
                 typer.echo(str(path))
             return
-        if fmt in ("csv", "tsv", "json"):  # one table, whatever the levels
-            columns = next(iter(matrices.values())).metrics
-            render(["level", "refset", "variant", "translator", "unit", *columns],
-                   [(m.level, m.refset, m.variant, t, u, *vals)
-                    for m in matrices.values() for t, u, vals in m.rows], Fmt(fmt))
-            return
-        for matrix in matrices.values():
-            _print(matrix, fmt, directions, ulc)
-
-
-def _sort(matrices: dict[str, Matrix], sort: str | None, directions: dict[str, bool],
-          table: bool) -> None:
-    """--sort COLUMN everywhere; by default system-level tables by their last column."""
-    for level, matrix in matrices.items():
-        if sort == "none" or not matrix.metrics:
-            continue
-        if sort is not None:
-            matrix.sort_by(sort, directions.get(sort, True))
-        elif table and level == "sys":
-            last = matrix.metrics[-1]
-            matrix.sort_by(last, directions.get(last, True))
-
-
-def _add_queen(store: Store, testbed: str, matrices: dict[str, Matrix], metrics: list[str],
-               systems: list[str], refs: list[str], variant: str) -> None:
-    from ulcdb.qarla import queen_values
-
-    for level, matrix in matrices.items():
-        # Over every segment, like the metric columns beside it (-T only filters rows).
-        q = queen_values(store, testbed, level, metrics, systems, refs, variant)
-        matrix.metrics.append("QUEEN")
-        matrix.rows = [(t, u, [*v, q.get((t, u))]) for t, u, v in matrix.rows]
+    if fmt in ("csv", "tsv", "json"):  # one table, whatever the levels
+        render(report.columns, report.rows(), Fmt(fmt))
+        return
+    for matrix in report.matrices.values():
+        _print(matrix, fmt, report.directions, ulc)
 
 
 def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:

@@ -6,11 +6,8 @@ from typing import Annotated
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, open_store, render
+from ulcdb.cli.common import Fmt, err_console, render, store_file
 from ulcdb.cli.options import FmtOpt, JobsOpt, VerbnetOpt, use_verbnet
-from ulcdb.errors import UlcdbError
-
-TUNABLE = ("TINE",)
 
 
 def tune(
@@ -42,35 +39,15 @@ def tune(
 
     Example: ulcdb tune TINE -c DA-z -G seg -t wmt21.ru-en.dev
     """
-    from ulcdb.meta import select as meta_select
-    from ulcdb.metrics.tine_tune import GENERATIONS, INDIVIDUALS
-    from ulcdb.metrics.tine_tune import tune as tune_tine
-    from ulcdb.scoring import variant_of
-    from ulcdb.selection import select
+    from ulcdb.ops.tune import COLUMNS
+    from ulcdb.ops.tune import tune as run_tune
 
     use_verbnet(verbnet)
-    if metric not in TUNABLE:
-        raise UlcdbError(f"cannot tune {metric!r}: tunable metrics are {', '.join(TUNABLE)}")
-    if level not in ("seg", "sys"):
-        raise UlcdbError(f"-G must be seg or sys, not {level!r}")
-    with open_store() as store:
-        sel = select(store, testbed, "TINE-L,TINE-A", systems, refs, None)
-        name = meta_select.criterion(store, sel.testbed, criterion)
-        humans = set(meta_select.human_translations(store, store.testbed_id(sel.testbed)))
-        targets = [s for s in sel.systems if s not in humans]
-        err_console.print(f"tuning {metric} on {sel.testbed} against {name} ({level} level): "
-                          f"{len(targets)} systems, references {', '.join(sel.refs)}, "
-                          f"GA {INDIVIDUALS}x{GENERATIONS}, seed {seed}", style="dim",
-                          highlight=False)
-        tuned, report = tune_tine(store, sel.testbed, targets, sel.refs, sel.params, name,
-                                  level, seed, jobs)
-        variant = variant_of(sel.params)
-    err_console.print(f"stored {tuned.name}: {report.summary()}", style="dim", highlight=False,
-                      markup=False)
-    render(["metric", "alpha", "beta", "kendall_tau_b", "level", "criterion", "seed",
-            "variant"],
-           [[tuned.name, tuned.alpha, tuned.beta, tuned.fitness, level, name, seed, variant]],
-           fmt)
+    done = run_tune(store_file, metric, criterion=criterion, level=level, testbed=testbed,
+                    systems=systems, refs=refs, seed=seed, jobs=jobs,
+                    log=lambda line: err_console.print(line, style="dim", highlight=False))
+    err_console.print(done.stored, style="dim", highlight=False, markup=False)
+    render(COLUMNS, [done.row()], fmt)
 
 
 def register(app: typer.Typer) -> None:

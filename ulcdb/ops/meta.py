@@ -1,0 +1,118 @@
+"""`ulcdb meta` and ``Database.meta``: the stored scores correlated with a human criterion
+(the task planned by ``ulcdb.meta.plan``, evaluated by ``ulcdb.meta.evaluate``), with the
+pairwise significance of the metrics where asked; `ulcdb meta protocol` and
+``Database.meta_protocol``: the WMT23/WMT24 metrics-task tables (``ulcdb.meta.protocol``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ulcdb.errors import MetaError
+from ulcdb.meta import MetaReport, MetaTask, MetricComparison, compare, evaluate, select
+from ulcdb.meta.plan import meta_task
+from ulcdb.meta.protocol import ProtocolReport, Settings
+from ulcdb.meta.protocol import levels as protocol_levels
+from ulcdb.meta.protocol import run as run_protocol
+from ulcdb.ops.access import Access
+from ulcdb.ops.levels import LEVELS, level_choice
+from ulcdb.scoring import imported_metrics
+from ulcdb.store import Store
+
+
+@dataclass
+class Meta:
+    """The report, the metric comparisons (--sig), and what the CLI tells on stderr."""
+
+    report: MetaReport
+    comparisons: list[MetricComparison] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # named, not scored: left out
+    imported: list[str] = field(default_factory=list)  # imported scores used as they are
+
+    def notes(self) -> list[str]:
+        """The lines `ulcdb meta` prints on stderr, before the table."""
+        out = []
+        if self.missing:
+            out.append("not scored yet, left out (run `ulcdb score` first): "
+                       + ", ".join(self.missing))
+        if self.imported:
+            out.append(f"imported scores used as they are: {', '.join(self.imported)}")
+        return out
+
+
+def meta(access: Access, *, level: str = "sys", sort: str | None = None,
+         sig: str | None = None, sig_coef: str | None = None, **selection: Any) -> Meta:
+    """Evaluate the task of ``selection`` (``meta.plan.meta_task``'s arguments: testbed,
+    criterion, refs, metrics, systems, exclude and MetaTask's fields) at ``level``; ``sort``
+    must be one of its coefficients; ``sig`` (paired-bootstrap or permutation) tests every
+    pair of metrics on ``sig_coef`` (default ``sort``'s, else the first coefficient)."""
+    level = level_choice(level, LEVELS)
+    with access.read() as store:
+        task, missing = meta_task(store, level=level, **selection)
+        report = evaluate(store, task)
+        imported = imported_metrics(store, store.testbed_id(task.testbed), task.refset,
+                                    list(task.metrics or ()))
+    if sort and sort not in report.task.coefs:
+        raise MetaError(f"--sort {sort!r} is not among the coefficients "
+                        f"({', '.join(report.task.coefs)})")
+    comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
+                   if sig else [])
+    return Meta(report, comparisons, missing, imported)
+
+
+@dataclass(frozen=True)
+class Beds:
+    """What `ulcdb meta protocol` evaluates: test beds (none: the only one), metrics,
+    targets, references and the criterion, as `ulcdb meta` selects them."""
+
+    testbeds: tuple[str, ...] = ()
+    metrics: str | None = None
+    systems: str | None = None
+    refs: str | None = None
+    criterion: str | None = None
+    exclude: tuple[str, ...] = ()
+    exclude_human: bool = False
+    include_human: bool = False
+    variant: str | None = None
+    reading: str = "metric"
+    human_from: str = "auto"
+    min_segments: int = 1
+
+
+def protocol(access: Access, name: str, beds: Beds = Beds(), n_resamples: int = 1000,
+             seed: int = 1234) -> tuple[ProtocolReport, list[str]]:
+    """The WMT23 or WMT24 (``name``) metrics-task table of ``beds``, and the lines to tell:
+    metrics left out where not scored at a level the protocol needs, imported scores."""
+    settings = Settings(name, n_resamples, seed)
+    with access.read() as store:
+        tasks, notes = _protocol_tasks(store, beds, name)
+        report = run_protocol(store, tasks, settings)
+    return report, notes + report.warnings
+
+
+def _protocol_tasks(store: Store, beds: Beds, name: str) -> tuple[list[MetaTask], list[str]]:
+    """One seg-level task per test bed: metrics scored at every level the protocol needs."""
+    tasks, notes = [], []
+    for bed in list(beds.testbeds) or [store.only_testbed()]:
+        tid = store.testbed_id(bed)
+        refset = select.refset(store, bed, beds.refs)
+        chosen: tuple[str, ...] | None = None
+        for level in protocol_levels(name):
+            kept, missing = select.metrics(store, bed, refset, level, beds.metrics)
+            chosen = kept if chosen is None else tuple(m for m in chosen if m in kept)
+            if missing:
+                notes.append(f"{bed}: not scored at {level} level yet, left out (run "
+                             f"`ulcdb score` first): {', '.join(missing)}")
+        imported = imported_metrics(store, tid, refset, chosen or ())
+        if imported:
+            notes.append(f"imported scores used as they are: {', '.join(imported)}")
+        task, _ = meta_task(
+            store, testbed=bed, level="seg", criterion=beds.criterion, refs=beds.refs,
+            metrics=chosen or (), systems=beds.systems, exclude=beds.exclude,
+            exclude_human=beds.exclude_human, include_human=beds.include_human,
+            variant=beds.variant, reading=beds.reading, human_from=beds.human_from,
+            min_segments=beds.min_segments, n_resamples=0)
+        tasks.append(task)
+    if len({t.criterion for t in tasks}) > 1:
+        raise MetaError("the test beds must be judged with one criterion: name it with -c")
+    return tasks, notes

@@ -1,0 +1,184 @@
+"""`ulcdb score` and ``Database.score``: resolve the selection, compute the missing scores,
+read them back as matrices (one per level) with ULC, and QUEEN where asked.
+
+``scored`` is the step every scoring command shares (queen, king, jack and compare too):
+the selection is resolved and the pairs planned on a read-only store, and the store is
+written only when scores are missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ulcdb.engines import Engine
+from ulcdb.metrics import registry
+from ulcdb.ops.access import Access
+from ulcdb.ops.levels import levels_of
+from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
+from ulcdb.report import Matrix, higher_is_better, score_matrix
+from ulcdb.scoring import Pair, Scorer, plan_pairs, variant_of
+from ulcdb.selection import Selection, select
+from ulcdb.store import Store
+
+# Given the number of steps, a context whose callback advances a progress display by n
+# steps of the named family (the CLI's progress bar).
+Progress = Callable[[int], AbstractContextManager[Callable[[str, int], None]]]
+PairPlan = Callable[[Store, Selection], list[Pair]]
+Check = Callable[[list[str]], object]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to score: -t -m -s -r -T, the case (None: the test bed's) and the annotator."""
+
+    testbed: str | None = None
+    metrics: str | None = None
+    systems: str | None = None
+    refs: str | None = None
+    segments: str | None = None
+    lowercase: bool | None = None
+    annotator: str = "spacy"
+    annotator_model: str | None = None
+
+    def select(self, store: Store) -> Selection:
+        return select(store, self.testbed, self.metrics, self.systems, self.refs,
+                      self.segments, self.lowercase, self.annotator, self.annotator_model)
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How missing scores are computed."""
+
+    remake: bool = False
+    jobs: int | None = None
+    engine: Engine | None = None
+    progress: Progress | None = None
+
+
+SCORING = Scoring()  # every core, no progress display
+
+
+class Scored(NamedTuple):
+    """What ``scored`` yields: a store holding the scores of ``pairs``."""
+
+    store: Store
+    selection: Selection
+    pairs: list[Pair]
+    summary: str
+    computed: bool  # some scores were missing (and are now stored)
+
+
+def all_pairs(jack: bool = False) -> PairPlan:
+    """Every pair ULC and QARLA need; with ``jack``, also each system against each other."""
+    return lambda store, sel: plan_pairs(sel.systems, sel.refs, jack=jack)
+
+
+@contextmanager
+def scored(access: Access, request: Request, scoring: Scoring = SCORING, *,
+           pairs: PairPlan | None = None, check: Check | None = None) -> Iterator[Scored]:
+    """Resolve ``request`` and plan its pairs (``pairs``, default ``all_pairs()``) on the
+    store read; compute the missing scores on the store written only when some are missing;
+    yield the store with the scores.  ``check(refs)`` runs before anything is scored."""
+    with access.read() as store:
+        sel = request.select(store)
+        if check is not None:
+            check(sel.refs)
+        planned = (pairs or all_pairs())(store, sel)
+        scorer = Scorer(store, sel.testbed, sel.params, scoring.jobs)
+        if not scorer.pending(sel.metrics, planned, scoring.remake):
+            yield Scored(store, sel, planned, scorer.run(sel.metrics, planned).summary(), False)
+            return
+        what = _missing(scorer, sel.metrics, planned, scoring.remake)
+    with access.write(what) as store:
+        summary = _compute(store, sel, planned, scoring)
+    with access.read() as store:
+        yield Scored(store, sel, planned, summary, True)
+
+
+def _missing(scorer: Scorer, metrics: list[str], pairs: list[Pair], remake: bool) -> str:
+    """What a read-only store would refuse to store, naming the metrics."""
+    if remake:
+        return f"the scores of {', '.join(metrics)} again (remake)"
+    names = [m for m in metrics if scorer.pending([m], pairs)]
+    return f"the missing scores of {', '.join(names or metrics)}"
+
+
+def _compute(store: Store, sel: Selection, pairs: list[Pair], scoring: Scoring) -> str:
+    """Compute what is missing, advancing ``scoring.progress``; the summary line."""
+    scorer = Scorer(store, sel.testbed, sel.params, scoring.jobs, scoring.engine)
+    if scoring.progress is None:
+        return scorer.run(sel.metrics, pairs, remake=scoring.remake).summary()
+    fams = {registry.family_of(m).name for m in sel.metrics if m in registry.metric_index()
+            and not registry.family_of(m).derived}
+    with scoring.progress(len(pairs) * len(fams)) as advance:
+        report = scorer.run(sel.metrics, pairs, remake=scoring.remake, progress=advance)
+    return report.summary()
+
+
+def queen_check(queen: bool) -> Check | None:
+    """The reference count QUEEN needs, checked before scoring (None without QUEEN)."""
+    return (lambda refs: check_refs(refs, QUEEN_MIN_REFS, "QUEEN")) if queen else None
+
+
+@dataclass
+class ScoreReport:
+    """The matrices of `ulcdb score`, one per level, and each column's direction."""
+
+    matrices: dict[str, Matrix]
+    directions: dict[str, bool]
+
+    @property
+    def columns(self) -> list[str]:
+        """The columns of the one flat table of every level (csv, json, the API)."""
+        metrics = next(iter(self.matrices.values())).metrics
+        return ["level", "refset", "variant", "translator", "unit", *metrics]
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        return [(m.level, m.refset, m.variant, t, u, *vals)
+                for m in self.matrices.values() for t, u, vals in m.rows]
+
+
+@contextmanager
+def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
+          level: str = "sys", ulc: str = "asiya", queen: bool = False, jack: bool = False,
+          sort: str | None = None, sort_last: bool = False
+          ) -> Iterator[tuple[Scored, ScoreReport]]:
+    """`ulcdb score`: the level checked, the missing scores computed (with ``jack``, each
+    system against each other too), the report read (see ``report``)."""
+    levels_of(level)  # before anything is scored
+    with scored(access, request, scoring, pairs=all_pairs(jack),
+                check=queen_check(queen)) as done:
+        yield done, report(done, level, ulc, queen, sort, sort_last)
+
+
+def report(scored: Scored, level: str, ulc: str = "asiya", queen: bool = False,
+           sort: str | None = None, sort_last: bool = False) -> ScoreReport:
+    """The scores of ``scored`` at ``level`` (seg, doc, sys or all) against the whole
+    reference set, with ULC (``ulc``: asiya, raw or seg-mean) and a QUEEN column.  ``sort``:
+    rows by this column, best first (``none``: test-bed order); else, with ``sort_last``,
+    system-level rows by their last column."""
+    store, sel = scored.store, scored.selection
+    variant = variant_of(sel.params)
+    refset = "+".join(sorted(sel.refs))
+    matrices = {lv: score_matrix(store, sel.testbed, lv, sel.metrics, sel.systems, refset,
+                                 variant, ulc, sel.segments) for lv in levels_of(level)}
+    if queen:
+        for lv, matrix in matrices.items():
+            # Over every segment, like the metric columns beside it (-T only filters rows).
+            q = queen_values(store, sel.testbed, lv, sel.metrics, sel.systems, sel.refs,
+                             variant)
+            matrix.metrics.append("QUEEN")
+            matrix.rows = [(t, u, [*v, q.get((t, u))]) for t, u, v in matrix.rows]
+    directions = higher_is_better(store, sel.metrics) | {"QUEEN": True}
+    for lv, matrix in matrices.items():
+        if sort == "none" or not matrix.metrics:
+            continue
+        if sort is not None:
+            matrix.sort_by(sort, directions.get(sort, True))
+        elif sort_last and lv == "sys":
+            last = matrix.metrics[-1]
+            matrix.sort_by(last, directions.get(last, True))
+    return ScoreReport(matrices, directions)
