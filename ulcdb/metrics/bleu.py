@@ -28,8 +28,10 @@ ASCII A-Z, so accented capitals (``Ü``) differ from mteval there.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from sacrebleu.metrics.bleu import BLEU
 
@@ -60,7 +62,33 @@ def sacrebleu_scorer(params: Params) -> BLEU:
 
 @lru_cache(maxsize=2)
 def _scorer(lowercase: bool) -> BLEU:
-    return BLEU(lowercase=lowercase, tokenize="13a", smooth_method="exp", force=True)
+    return _SharedReferencesBLEU(lowercase=lowercase, tokenize="13a", smooth_method="exp",
+                                 force=True)
+
+
+class _SharedReferencesBLEU(BLEU):
+    """sacrebleu's BLEU that keeps the reference n-grams of the last reference sets it
+    extracted: every system of a test bed is scored against the same sets, so their n-grams
+    are counted once per process instead of once per system (the numbers are sacrebleu's:
+    the kept value is what ``_cache_references`` returned)."""
+
+    KEPT = 8  # reference sets (LEX scores 7 per system: each of 3 references, pairs, all)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._kept: OrderedDict[tuple[tuple[str | None, ...], ...], tuple[list[Any], int]] = (
+            OrderedDict())
+
+    def _cache_references(self, references: Sequence[Sequence[str]]) -> list[Any]:
+        key = tuple(map(tuple, references))
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = (super()._cache_references(references), self.num_refs)
+            if len(self._kept) > self.KEPT:
+                self._kept.popitem(last=False)
+        self._kept.move_to_end(key)
+        self.num_refs = found[1]
+        return found[0]
 
 
 def sum_stats(rows: Sequence[Stats]) -> Stats:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import repeat
 
 from sacrebleu.metrics.chrf import CHRF
@@ -98,7 +99,7 @@ class ChrfFamily(Family):
                     cells[key].append(None)
                     continue
                 stats: list[int] = []
-                ref_ngrams = _ngrams(plus, plus._preprocess_segment(line))
+                ref_ngrams = _reference_ngrams(line, params.lowercase)
                 for h, r in zip(hyp_ngrams, ref_ngrams, strict=True):
                     stats.extend(_match_statistics(h, r))
                 short = stats[:n_char]
@@ -130,7 +131,20 @@ class ChrfFamily(Family):
 
 
 def _metrics(params: Params) -> tuple[CHRF, CHRF]:
-    return CHRF(lowercase=params.lowercase), CHRF(word_order=2, lowercase=params.lowercase)
+    return _chrf_pair(params.lowercase)
+
+
+@lru_cache(maxsize=2)
+def _chrf_pair(lowercase: bool) -> tuple[CHRF, CHRF]:
+    return CHRF(lowercase=lowercase), CHRF(word_order=2, lowercase=lowercase)
+
+
+@lru_cache(maxsize=1 << 13)
+def _reference_ngrams(line: str, lowercase: bool) -> list[Counter[str]]:
+    """A reference line's n-grams, kept for the process: every system of a test bed is
+    scored against the same references (only read, never changed)."""
+    plus = _chrf_pair(lowercase)[1]
+    return _ngrams(plus, plus._preprocess_segment(line))
 
 
 def _ngrams(plus: CHRF, line: str) -> list[Counter[str]]:

@@ -31,6 +31,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 
 from ulcdb.metrics.base import (
@@ -217,21 +218,10 @@ class NistFamily(Family):
         prepare = sacrebleu_scorer(params)._preprocess_segment
         hyp_tokens = [prepare(line).split() for line in hyps]
         hyp_counts = [Counter(ngrams(tokens)) for tokens in hyp_tokens]
-        per_ref: dict[int, tuple[list[Counter[Ngram]], list[int], Counter[Ngram]]] = {}
-        for refs in refsets:
-            for ref in refs:
-                if id(ref) in per_ref:
-                    continue
-                tokens = [prepare(line).split() for line in ref]
-                per_ref[id(ref)] = ([Counter(ngrams(t)) for t in tokens],
-                                    [len(t) for t in tokens],
-                                    Counter(chain.from_iterable(map(ngrams, tokens))))
         out = []
         for refs in refsets:
-            parts = [per_ref[id(ref)] for ref in refs]
-            counts = parts[0][2] if len(parts) == 1 else _MergedCounts([p[2] for p in parts])
-            info = InformationWeights(counts, sum(sum(lengths) for _, lengths, _ in parts))
-            memo: dict[Ngram, float] = {}
+            parts = [_reference_counts(tuple(ref), params) for ref in refs]
+            info, memo = _information(tuple(tuple(ref) for ref in refs), params)
             stats = [
                 _counted_stats(len(tokens), hyp_counts[i], [p[0][i] for p in parts],
                                sum(p[1][i] for p in parts), info, memo)
@@ -239,6 +229,29 @@ class NistFamily(Family):
             ]
             out.append(_levels(stats, len(refs), docs))
         return out
+
+
+RefCounts = tuple[list[Counter[Ngram]], list[int], Counter[Ngram]]
+
+
+@lru_cache(maxsize=8)
+def _reference_counts(lines: tuple[str, ...], params: Params) -> RefCounts:
+    """One reference's per-segment n-gram counts, lengths and whole-text counts, kept for
+    the process: every system of a test bed is scored against the same references."""
+    prepare = sacrebleu_scorer(params)._preprocess_segment
+    tokens = [prepare(line).split() for line in lines]
+    return ([Counter(ngrams(t)) for t in tokens], [len(t) for t in tokens],
+            Counter(chain.from_iterable(map(ngrams, tokens))))
+
+
+@lru_cache(maxsize=8)
+def _information(refs: tuple[tuple[str, ...], ...], params: Params
+                 ) -> tuple[InformationWeights, dict[Ngram, float]]:
+    """A reference set's information weights and the memo of those computed so far, shared
+    by every system scored against the set (a weight depends on the references only)."""
+    parts = [_reference_counts(ref, params) for ref in refs]
+    counts = parts[0][2] if len(parts) == 1 else _MergedCounts([p[2] for p in parts])
+    return InformationWeights(counts, sum(sum(lengths) for _, lengths, _ in parts)), {}
 
 
 class _MergedCounts(dict[Ngram, int]):
