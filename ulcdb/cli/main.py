@@ -14,6 +14,7 @@ from ulcdb.cli import (
     annotate,
     compare,
     delete,
+    eval,
     ingest,
     interchange,
     meta,
@@ -121,6 +122,7 @@ serve.register(app)
 annotate.register(app)
 tune.register(app)
 compare.register(app)
+eval.register(app)
 
 
 def main() -> None:
