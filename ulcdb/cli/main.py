@@ -20,6 +20,7 @@ from ulcdb.cli import (
     meta,
     qarla,
     query,
+    report,
     score,
     serve,
     sets,
@@ -123,6 +124,7 @@ annotate.register(app)
 tune.register(app)
 compare.register(app)
 eval.register(app)
+report.register(app)
 
 
 def main() -> None:
