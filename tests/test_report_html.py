@@ -137,3 +137,18 @@ def test_baseline_report_and_refusals(store: Path, tmp_path: Path) -> None:
     result = ulcdb(store, "report", tmp_path / "x.html", "-b", "nobody")
     assert result.exit_code == 1 and "nobody" in result.output
     assert not (tmp_path / "x.html").exists()
+
+
+def test_many_systems_get_grids_that_render(store: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past GRID_SYSTEMS systems the per-bucket charts are buckets x systems grids of the
+    difference to the baseline (a WMT test bed's 20 systems x 60 documents)."""
+    import ulcdb.htmlreport.page as page_module
+
+    monkeypatch.setattr(page_module, "GRID_SYSTEMS", 2)
+    text = make_report(store, tmp_path / "g.html", "-b", "sysA")
+    assert "BLEU per doc: difference to sysA" in text
+    page, console = open_offline(tmp_path / "g.html")
+    assert console == [], console
+    charts = re.findall(r'<div class="chart[^"]*"([^>]*)>', page)
+    assert charts and all('data-rendered="1"' in a for a in charts)

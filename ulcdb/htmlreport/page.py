@@ -21,6 +21,8 @@ HERE = Path(__file__).parent
 VEGA = HERE.parent / "serve" / "static" / "vega"
 SCRIPTS = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
 COEFS = ("pearson", "spearman", "kendall_tau_b")  # the report's meta table
+# Past these a grid of buckets x systems reads better than points per bucket.
+GRID_SYSTEMS, GRID_RESULTS = 6, 240
 
 
 def render_report(data: ReportData) -> str:
@@ -73,12 +75,46 @@ def _per_metric(report: CompareReport, charts: list[tuple[str, str]], prefix: st
     for metric in report.task.metrics:
         part = replace(report, results=[r for r in report.results if r.metric == metric])
         chart = f"{prefix}-{_slug(metric)}"
-        spec = bucket_spec(part, metric, by) if by else scores_spec(part, metric)
+        if by is None:
+            spec = scores_spec(part, metric)
+        elif len(part.task.systems) > GRID_SYSTEMS or len(part.results) > GRID_RESULTS:
+            spec = heatmap_spec(part, metric, by)
+        else:
+            spec = bucket_spec(part, metric, by)
         charts.append((chart, script_json(_schema(spec))))
         out.append({"metric": metric, "rows": rows(part), "chart": chart,
                     "reading": report.readings.get(metric, ""),
                     "notes": report.notes if by else []})
     return out
+
+
+def heatmap_spec(report: CompareReport, metric: str, by: str) -> dict[str, Any]:
+    """Many buckets (documents): a grid of buckets x systems coloured by the difference to
+    the baseline in that bucket, a dot where it is significant (p < alpha)."""
+    base = {r.bucket: r.score for r in report.results if r.system == report.task.baseline}
+    values = [{"bucket": r.bucket, "system": r.system, "score": r.score,
+               "delta": r.score - base[r.bucket] if r.bucket in base else None,
+               "p_value": r.p_value, "n_units": r.n_units,
+               "significant": r.p_value is not None and r.p_value < report.task.alpha}
+              for r in report.results]
+    order = list(dict.fromkeys(r.bucket for r in report.results))
+    x = {"field": "bucket", "type": "nominal", "sort": order, "title": by}
+    y = {"field": "system", "type": "nominal", "sort": None, "title": None}
+    return {
+        "title": f"{metric} per {by}: difference to {report.task.baseline}",
+        "data": {"values": values}, "encoding": {"x": x, "y": y},
+        "layer": [
+            {"mark": "rect", "encoding": {
+                "color": {"field": "delta", "type": "quantitative", "title": "difference",
+                          "scale": {"scheme": "redblue", "domainMid": 0}},
+                "tooltip": [{"field": "bucket"}, {"field": "system"},
+                            {"field": "score", "format": ".4f"},
+                            {"field": "delta", "format": ".4f"},
+                            {"field": "p_value", "format": ".4f"}, {"field": "n_units"}]}},
+            {"transform": [{"filter": "datum.significant"}],
+             "mark": {"type": "point", "filled": True, "size": 12, "color": "black"}},
+        ],
+    }
 
 
 def _analysis(table: Any, kind: str, charts: list[tuple[str, str]]) -> dict[str, Any]:
