@@ -14,11 +14,13 @@ from ulcdb.cli import (
     annotate,
     compare,
     delete,
+    eval,
     ingest,
     interchange,
     meta,
     qarla,
     query,
+    report,
     score,
     serve,
     sets,
@@ -125,6 +127,8 @@ serve.register(app)
 annotate.register(app)
 tune.register(app)
 compare.register(app)
+eval.register(app)
+report.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,81 @@
+"""What `ulcdb eval` prints: sacrebleu's own output, made by sacrebleu's own formatters.
+
+One system: sacrebleu's score lines (``-f text``) or its JSON records (``-f json``, the
+default, as sacrebleu's).  Several systems: sacrebleu's table (or its JSON list); with a
+paired test, its table with the baseline first, the legend and the signatures.  sacrebleu
+2.6.0 cannot write that JSON itself (its float32 values are not serialisable); here the
+values are Python floats, so it can.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from argparse import Namespace
+
+from sacrebleu.metrics.base import Score, Signature
+from sacrebleu.utils import Color, print_results_table, print_single_results
+
+from ulcdb.oneshot.run import EvalResult
+
+FORMATS = ("json", "text")
+
+
+def render(result: EvalResult, fmt: str = "json", width: int = 1) -> None:
+    """Print ``result`` as sacrebleu prints the same request."""
+    Color.ENABLE_COLORS = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    args = Namespace(format=fmt, width=width, paired_bs=result.paired == "bs",
+                     paired_ar=result.paired == "ar", paired_bs_n=result.n_samples,
+                     paired_ar_n=result.n_samples, short=False)
+    if result.paired:
+        print_results_table(_paired_table(result), _signatures(result), args)
+    elif len(result.labels) == 1:
+        print_single_results(_single_lines(result, fmt, width), args)
+    else:
+        table: dict[str, list[str]] = {"System": list(result.labels)}
+        for label in result.metrics:
+            table[label] = [s.format(width, True) for s in result.scores[label]]
+        print_results_table(table, _signatures(result), args)
+
+
+def _single_lines(result: EvalResult, fmt: str, width: int) -> list[str]:
+    """sacrebleu's order: its metrics sorted by name (BLEU, chrF2, TER), then ulcdb's."""
+    def key(label: str) -> tuple[bool, str]:
+        return not isinstance(result.signatures[label], Signature), label.upper()
+
+    lines = []
+    for label in sorted(result.metrics, key=key):
+        score, sig = result.scores[label][0], result.signatures[label]
+        text = sig.format() if isinstance(sig, Signature) else sig
+        if fmt == "json" and not isinstance(sig, Signature):
+            lines.append(_ulcdb_json(score, text, width))
+        else:
+            lines.append(score.format(width, False, text, fmt == "json"))
+    return lines
+
+
+def _ulcdb_json(score: Score, signature: str, width: int) -> str:
+    """A ulcdb metric in sacrebleu's record shape: name, score, signature and its fields
+    (ulcdb's signature starts with the family's name, which is no field)."""
+    record: dict[str, object] = {"name": score.name,
+                                 "score": float(f"{score.score:.{width}f}"),
+                                 "signature": signature}
+    for part in signature.split("|"):
+        key, sep, value = part.partition(":")
+        if sep:
+            record.setdefault(key, value)
+    return json.dumps(record, indent=1, ensure_ascii=False)
+
+
+def _paired_table(result: EvalResult) -> dict[str, list[object]]:
+    names = [f"Baseline: {result.labels[0]}", *result.labels[1:]]
+    table: dict[str, list[object]] = {"System": list(names)}
+    for label in result.metrics:
+        table[label] = list(result.results[label])
+    return table
+
+
+def _signatures(result: EvalResult) -> dict[str, str]:
+    return {label: sig.format() if isinstance(sig, Signature) else sig
+            for label, sig in result.signatures.items()}

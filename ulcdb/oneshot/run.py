@@ -1,0 +1,214 @@
+"""`ulcdb eval` as a library call: store the files, score them, test them, on sacrebleu's
+scale and under sacrebleu's names where sacrebleu computes the metric.
+
+sacrebleu's metric names (``bleu``, ``chrf``, ``chrf++``, ``ter``, any case) stand for ulcdb's
+BLEU, chrF, chrF++ and -TER; every other name is a metric (or metric set) of ulcdb's catalogue.
+Scores of sacrebleu's metrics come out as sacrebleu's own score objects, made by sacrebleu's
+corpus formula from the segment statistics ulcdb stored (its numbers, signatures and verbose
+lines); paired tests are ``ulcdb compare``'s, which equal sacrebleu's ``PairedTest``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from sacrebleu.metrics.base import Metric, Score, Signature
+from sacrebleu.significance import Result
+from sacrebleu.utils import sum_of_lists
+
+from ulcdb.api import Database
+from ulcdb.compare.significance import SACREBLEU_SEED
+from ulcdb.errors import UlcdbError
+from ulcdb.ingest.load import load_testbed
+from ulcdb.interchange.sacrebleu_json import SACREBLEU_METRICS
+from ulcdb.oneshot.inputs import EvalFiles, EvalInputs, read_inputs
+from ulcdb.report import signatures
+from ulcdb.store import Store, named_query
+
+# sacrebleu's -m names -> ulcdb's metrics; the names sacrebleu prints for them.
+SACREBLEU_ALIASES = {"bleu": "BLEU", "chrf": "chrF", "chrf++": "chrF++", "ter": "-TER"}
+SACREBLEU_LABELS = {"BLEU": "BLEU", "chrF": "chrF2", "chrF++": "chrF2++", "-TER": "TER"}
+PAIRED_DEFAULTS = {"bs": 1000, "ar": 10000}  # sacrebleu's --paired-bs-n / --paired-ar-n
+
+
+@dataclass(frozen=True)
+class EvalRequest:
+    """Everything `ulcdb eval` is asked: files, metrics, test, scale."""
+
+    files: EvalFiles
+    metrics: tuple[str, ...] = ("bleu",)
+    paired: str | None = None  # 'bs' or 'ar'
+    resamples: int | None = None
+    seed: int = SACREBLEU_SEED
+    lowercase: bool = False
+    scale: float = 100.0
+    src_lang: str | None = None
+    tgt_lang: str | None = None
+    save: Path | None = None
+    name: str = "eval"
+
+
+@dataclass
+class EvalResult:
+    """Scores per system label and metric label, as sacrebleu's objects, and signatures."""
+
+    labels: list[str]  # system labels, in the order given (the baseline first)
+    metrics: list[str]  # metric labels, in output order
+    scores: dict[str, list[Score]] = field(default_factory=dict)  # metric -> per system
+    results: dict[str, list[Result]] = field(default_factory=dict)  # paired tests
+    signatures: dict[str, Signature | str] = field(default_factory=dict)
+    paired: str | None = None
+    n_samples: int = 0
+
+
+def resolve_metrics(names: tuple[str, ...]) -> list[str]:
+    """ulcdb metric names (or sets) for the ``-m`` values, sacrebleu's names mapped."""
+    out: list[str] = []
+    for given in names:
+        for name in filter(None, (n.strip() for n in given.split(","))):
+            metric = SACREBLEU_ALIASES.get(name.lower(), "-TER" if name == "TER" else name)
+            if metric not in out:
+                out.append(metric)
+    if not out:
+        raise UlcdbError("no metric given: -m bleu,chrf,ter (sacrebleu's names) or any "
+                         "metric of `ulcdb list metrics`")
+    return out
+
+
+def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
+    """Read, store, score and (with ``paired``) test; the store lives in memory unless
+    ``save`` names one, where the test bed and scores stay as `ulcdb ingest` keeps them."""
+    if request.paired not in (None, "bs", "ar"):
+        raise UlcdbError(f"unknown paired test {request.paired!r}: bs or ar")
+    if request.resamples is not None and request.resamples <= 0:
+        raise UlcdbError(f"the number of resamples must be positive, not {request.resamples}")
+    inputs = read_inputs(request.files, request.name, stdin, request.src_lang,
+                         request.tgt_lang)
+    if request.paired and len(inputs.systems) < 2:
+        raise UlcdbError("paired tests need two systems or more: -i BASELINE SYSTEM...")
+    metrics = resolve_metrics(request.metrics)
+    with Database(request.save or Path(":memory:")) as db:
+        load_testbed(db.store, inputs.testbed)
+        table = db.score(",".join(metrics), level="sys", testbed=request.name,
+                         lowercase=request.lowercase)
+        metrics = [c for c in table.column_names
+                   if c not in ("level", "refset", "variant", "translator", "unit", "ULC")]
+        if request.paired:
+            return _paired(db, request, inputs, metrics)
+        return _scores(db.store, request, inputs, metrics, table.to_pylist())
+
+
+def _scores(store: Store, request: EvalRequest, inputs: EvalInputs, metrics: list[str],
+            rows: list[dict[str, object]]) -> EvalResult:
+    by_system = {str(r["translator"]): r for r in rows}
+    result = EvalResult([inputs.labels[s] for s in inputs.systems], [])
+    scales = _scales(store, metrics, request.scale)
+    sigs = _stored_signatures(store, request, inputs, metrics)
+    for metric in metrics:
+        sig: Signature | str
+        if metric in SACREBLEU_METRICS:
+            scorer = _sacrebleu_scorer(metric, request.lowercase, len(inputs.refs))
+            stats = _summed_stats(store, request.name, metric, inputs, _variant(request))
+            scores = [scorer._compute_score_from_stats(stats[s]) for s in inputs.systems]
+            label, sig = scores[0].name, scorer.get_signature()
+        else:
+            label, sig = metric, sigs.get(metric, "")
+            scores = [Score(metric, _num(by_system[s][metric]) * scales[metric])
+                      for s in inputs.systems]
+        result.metrics.append(label)
+        result.scores[label] = scores
+        result.signatures[label] = sig
+    return result
+
+
+def _paired(db: Database, request: EvalRequest, inputs: EvalInputs, metrics: list[str]
+            ) -> EvalResult:
+    method = request.paired or "bs"
+    n = request.resamples or PAIRED_DEFAULTS[method]
+    rows = db.compare(",".join(metrics), baseline=inputs.systems[0], testbed=request.name,
+                      systems=",".join(inputs.systems), method=method, resamples=n,
+                      seed=request.seed).to_pylist()
+    scales = _scales(db.store, metrics, request.scale)
+    sigs = _stored_signatures(db.store, request, inputs, metrics)
+    result = EvalResult([inputs.labels[s] for s in inputs.systems], [], paired=method,
+                        n_samples=n)
+    for metric in metrics:
+        mapped = _to_display(metric, scales[metric])
+        by_system = {str(r["system"]): r for r in rows if r["metric"] == metric}
+        label = SACREBLEU_LABELS.get(metric, metric)
+        result.metrics.append(label)
+        result.results[label] = [_result(by_system[s], mapped, scales[metric])
+                                 for s in inputs.systems]
+        result.signatures[label] = _paired_signature(metric, request, inputs, sigs, method, n)
+    return result
+
+
+def _result(row: dict[str, object], mapped: Callable[[float], float], scale: float) -> Result:
+    mean, ci, p = row.get("mean"), row.get("ci"), row.get("p_value")
+    return Result(mapped(_num(row["score"])),
+                  None if p is None else _num(p),
+                  None if mean is None else mapped(_num(mean)),
+                  None if ci is None else _num(ci) * scale)
+
+
+def _to_display(metric: str, scale: float) -> Callable[[float], float]:
+    """ulcdb's value -> the number printed: sacrebleu's TER is -(-TER), others scaled."""
+    if metric == "-TER":
+        return lambda v: -v * scale
+    return lambda v: v * scale
+
+
+def _paired_signature(metric: str, request: EvalRequest, inputs: EvalInputs,
+                      stored: dict[str, str], method: str, n: int) -> Signature | str:
+    """sacrebleu's signature with the test's seed and resamples, as PairedTest updates it."""
+    if metric in SACREBLEU_METRICS:
+        sig = _sacrebleu_scorer(metric, request.lowercase, len(inputs.refs)).get_signature()
+        sig.update("seed", str(request.seed))
+        sig.update(method, n)
+        return sig
+    return f"{stored.get(metric, metric)}|{method}:{n}|seed:{request.seed}"
+
+
+def _sacrebleu_scorer(metric: str, lowercase: bool, nrefs: int) -> Metric:
+    scorer = SACREBLEU_METRICS[metric](lowercase)
+    scorer.num_refs = nrefs  # what the signature says
+    return scorer
+
+
+def _summed_stats(store: Store, testbed: str, metric: str, inputs: EvalInputs,
+                  variant: str) -> dict[str, list[float]]:
+    """Each system's corpus statistics of ``metric`` against all references, summed as
+    sacrebleu sums them."""
+    rows = store.con.execute(named_query("summed_stats_rows"), {
+        "testbed": testbed, "metric": metric, "refset": "+".join(sorted(inputs.refs)),
+        "variant": variant}).fetchall()
+    return {t: [int(x) if float(x).is_integer() else x for x in sum_of_lists(stats)]
+            for t, stats in rows}
+
+
+def _scales(store: Store, metrics: list[str], scale: float) -> dict[str, float]:
+    """``scale`` for metrics bounded by 1 (BLEU, chrF, -TER...), 1 for NIST and the like."""
+    rows = store.query("select name, range_max from metric where list_contains(?, name)",
+                       [metrics])
+    bounded = {n for n, top in rows if top is not None and top <= 1}
+    return {m: scale if m in bounded else 1.0 for m in metrics}
+
+
+def _stored_signatures(store: Store, request: EvalRequest, inputs: EvalInputs,
+                       metrics: list[str]) -> dict[str, str]:
+    sigs = signatures(store, request.name, "sys", metrics, inputs.systems,
+                      ["+".join(sorted(inputs.refs))], _variant(request))
+    return {m: s for s, ms in sigs.items() for m in ms}
+
+
+def _variant(request: EvalRequest) -> str:
+    return "case:lc" if request.lowercase else "case:mixed"
+
+
+def _num(value: object) -> float:
+    if not isinstance(value, int | float):
+        raise UlcdbError(f"no score where one was expected ({value!r})")
+    return float(value)
