@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ulcdb.cli.common import err_console, open_store, state
+from ulcdb.cli.common import err_console, state, store_file
 from ulcdb.cli.options import MetricsOpt, RefsOpt, SystemsOpt, TestbedOpt
 
 
@@ -42,8 +42,7 @@ def report(
         raise UlcdbError(f"{out}: its folder {out.parent} does not exist")
     request = ReportRequest(testbed, metrics, systems, refs, baseline, criterion, seed,
                             str(out), str(state.db))
-    with open_store() as store:
-        data = gather(store, request)
+    data = gather(store_file, request)
     size = write_report(data, out)
     err_console.print(f"wrote {out} ({size / 1e6:.1f} MB)", style="dim", highlight=False)
 

@@ -1,30 +1,30 @@
-"""What a report shows, computed as `ulcdb compare` and `ulcdb meta` compute it."""
+"""What a report shows, computed by the layer `ulcdb compare` and `ulcdb meta` use
+(``ulcdb.ops``), so its numbers are theirs."""
 
 from __future__ import annotations
 
 import datetime as dt
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeVar
 
 from ulcdb import __version__
-from ulcdb.compare import CompareReport, run, run_by
-from ulcdb.compare.analysis import AnalysisTable, analyse
-from ulcdb.compare.plan import DEFAULT_METRICS, plan
+from ulcdb.compare import CompareReport
+from ulcdb.compare.analysis import AnalysisTable
 from ulcdb.errors import UlcdbError
-from ulcdb.meta.evaluate import evaluate
-from ulcdb.meta.plan import meta_task
 from ulcdb.meta.report import MetaReport
 from ulcdb.meta.select import criteria
+from ulcdb.ops import compare as compare_op
+from ulcdb.ops import meta as meta_op
+from ulcdb.ops.access import Access
+from ulcdb.ops.score import Request
 from ulcdb.report import signatures
-from ulcdb.scoring import Scorer, variant_of
-from ulcdb.selection import Selection, select
-from ulcdb.store import Store
 
 T = TypeVar("T")
 BUCKETS = ("length", "doc")
+ANALYSES = ("word-freq", "category")
 META_LEVELS = ("sys", "seg")
 
 
@@ -58,9 +58,6 @@ class ReportData:
     """Everything the page shows; an unavailable part holds the one-line reason instead."""
 
     request: ReportRequest
-    selection: Selection
-    refset: str
-    variant: str
     whole: CompareReport
     bucket_baseline: str
     buckets: dict[str, CompareReport | str] = field(default_factory=dict)
@@ -69,66 +66,85 @@ class ReportData:
     signatures: dict[str, list[str]] = field(default_factory=dict)
     made: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def testbed(self) -> str:
+        return self.whole.task.testbed
 
-def gather(store: Store, request: ReportRequest) -> ReportData:
+    @property
+    def refset(self) -> str:
+        return self.whole.task.refset
+
+    @property
+    def variant(self) -> str:
+        return ", ".join(dict.fromkeys(self.whole.variants.values())) or "-"
+
+
+def gather(access: Access, request: ReportRequest) -> ReportData:
     """Score what is missing, then compare, bucket, analyse and meta-evaluate."""
-    sel = select(store, request.testbed, request.metrics or DEFAULT_METRICS,
-                 request.systems, request.refs, None)
-    planned = plan(store, sel, request.baseline)
-    task = planned.task(store, seed=request.seed)
-    Scorer(store, sel.testbed, sel.params, 1).run(sel.metrics, planned.pairs)
-    whole = run(store, task)
+    selection = Request(request.testbed, request.metrics, request.systems, request.refs)
+    whole = _compared(access, selection, compare_op.Tests(request.baseline, seed=request.seed))
     leader = request.baseline or _leader(whole)
-    data = ReportData(request, sel, task.refset, variant_of(sel.params), whole, leader)
-    by_task = replace(task, baseline=leader) if request.baseline is None else task
-    if by_task.baseline and by_task.systems[0] != leader:
-        by_task = replace(by_task, systems=(leader, *(s for s in task.systems if s != leader)))
+    data = ReportData(request, whole, leader)
     for by in BUCKETS:
-        data.buckets[by] = _or_reason(partial(run_by, store, by_task, by))
-    data.analyses = _analyses(store, sel, leader, request)
-    data.meta = _meta(store, sel, task.refset, request.criterion)
-    data.signatures = signatures(store, sel.testbed, None, sel.metrics, list(task.systems),
-                                 [task.refset], variant_of(sel.params))
+        tests = compare_op.Tests(leader, seed=request.seed, by=by)
+        data.buckets[by] = _or_reason(partial(_compared, access, selection, tests))
+    first_ref = sorted(data.refset.split("+"))[0]
+    for kind in ANALYSES:
+        chosen = Request(request.testbed, None, request.systems,
+                         first_ref if kind == "word-freq" else request.refs)
+        data.analyses[kind] = _or_reason(
+            partial(_analysed, access, chosen, leader, request, kind))
+    data.meta = _meta(access, data, request.criterion)
+    with access.read() as store:
+        data.signatures = signatures(store, data.testbed, None, list(whole.task.metrics),
+                                     list(whole.task.systems), [data.refset],
+                                     next(iter(whole.variants.values()), ""))
     data.made = {"command": request.command(), "ulcdb": __version__, "store": request.store,
                  "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
     return data
+
+
+def _compared(access: Access, selection: Request, tests: compare_op.Tests) -> CompareReport:
+    done = compare_op.compare(access, selection, tests)
+    if done.report is None:
+        raise UlcdbError("no comparison was made")
+    return done.report
+
+
+def _analysed(access: Access, selection: Request, leader: str, request: ReportRequest,
+              kind: str) -> AnalysisTable:
+    """compare-mt's word accuracy by frequency (against one reference: it takes one) or the
+    stored per-category scores, each against the bucket baseline."""
+    done = compare_op.compare(access, selection,
+                              compare_op.Tests(leader, seed=request.seed), analysis=kind)
+    if done.analysis is None:
+        raise UlcdbError(f"no {kind} analysis was made")
+    return done.analysis
 
 
 def _leader(report: CompareReport) -> str:
     """The system ranked first on the first metric: the baseline of the bucket tests when
     none is given (every pair in every bucket would be too many tests to read)."""
     first = report.task.metrics[0]
-    ranked = sorted((r for r in report.results if r.metric == first), key=lambda r: r.rank)
+    ranked = sorted((r for r in report.results if r.metric == first),
+                    key=lambda r: r.rank or len(report.results))
     return ranked[0].system
 
 
-def _analyses(store: Store, sel: Selection, leader: str, request: ReportRequest
-              ) -> dict[str, AnalysisTable | str]:
-    """compare-mt's word accuracy by frequency (against the first reference: it takes one)
-    and the stored per-category scores, each against the bucket baseline."""
-    out: dict[str, AnalysisTable | str] = {}
-    one_ref = replace(sel, refs=sorted(sel.refs)[:1])
-    for kind, chosen in (("word-freq", one_ref), ("category", sel)):
-        def table(kind: str = kind, chosen: Selection = chosen) -> AnalysisTable:
-            task = plan(store, chosen, leader).task(store, seed=request.seed)
-            return analyse(store, task, kind)
-        out[kind] = _or_reason(table)
-    return out
-
-
-def _meta(store: Store, sel: Selection, refset: str, criterion: str | None
+def _meta(access: Access, data: ReportData, criterion: str | None
           ) -> dict[str, MetaReport | str]:
     """Per criterion (the one named, else every one of the test bed) and level."""
-    chosen = [criterion] if criterion else criteria(store, sel.testbed)
+    with access.read() as store:
+        chosen = [criterion] if criterion else criteria(store, data.testbed)
     if not chosen:
         return {"": "the test bed has no human judgments: nothing to meta-evaluate"}
     out: dict[str, MetaReport | str] = {}
     for name in chosen:
         for level in META_LEVELS:
             def report(level: str = level, name: str = name) -> MetaReport:
-                task, _ = meta_task(store, testbed=sel.testbed, level=level, criterion=name,
-                                    refs=refset, metrics=tuple(sel.metrics))
-                return evaluate(store, task)
+                return meta_op.meta(access, level=level, testbed=data.testbed, criterion=name,
+                                    refs=data.refset,
+                                    metrics=tuple(data.whole.task.metrics)).report
             out[f"{name}, {level} level"] = _or_reason(report)
     return out
 

@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 
 from ulcdb.compare import CompareReport
+from ulcdb.compare.header import header_lines
 from ulcdb.htmlreport.gather import ReportData
 from ulcdb.meta.report import LABELS, MetaReport
 from ulcdb.serve.compare_page import analysis_spec, bucket_spec, rows, scores_spec
@@ -31,7 +32,7 @@ def render_report(data: ReportData) -> str:
                              autoescape=True, undefined=jinja2.StrictUndefined)
     charts: list[tuple[str, str]] = []
     context = {
-        "d": data, "testbed": data.selection.testbed,
+        "d": data, "testbed": data.testbed,
         "systems": _per_metric(data.whole, charts, "systems"),
         "buckets": {by: (part if isinstance(part, str)
                          else _per_metric(part, charts, f"by-{by}", by))
@@ -41,7 +42,7 @@ def render_report(data: ReportData) -> str:
                      for kind, part in data.analyses.items()},
         "meta": {lv: (part if isinstance(part, str) else _meta(part, lv, charts))
                  for lv, part in data.meta.items()},
-        "header": compare_header(data.whole, data.variant),
+        "header": header_lines(data.whole),
         "scripts": [(VEGA / name).read_text(encoding="utf-8").replace("</script", "<\\/script")
                     for name in SCRIPTS],
     }
@@ -56,16 +57,6 @@ def write_report(data: ReportData, out: Path) -> int:
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)
     return out.stat().st_size
-
-
-def compare_header(report: CompareReport, variant: str) -> str:
-    t = report.task
-    what = ("paired bootstrap resampling" if t.method == "bs"
-            else "paired approximate randomization")
-    against = (f"each system against {t.baseline}" if t.baseline else
-               f"every pair; clusters at p < {t.alpha:g} after Holm-Bonferroni")
-    return (f"{what} ({t.n_samples} {'resamples' if t.method == 'bs' else 'trials'}, seed "
-            f"{t.seed}) of segments, references {t.refset}, variant {variant}: {against}")
 
 
 def _per_metric(report: CompareReport, charts: list[tuple[str, str]], prefix: str,
