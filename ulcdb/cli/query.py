@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ulcdb.cli.common import Fmt, open_store, render, state
+from ulcdb.cli.common import Fmt, err_console, open_store, render, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
 from ulcdb.errors import StoreError
 
@@ -167,9 +167,12 @@ def list_metrics(
 
 @contextmanager
 def _maybe_store() -> Iterator[Store | None]:
-    """The store, or None when no store was named and the default one does not exist: the
-    built-in catalogue needs none (a store named with --db or ULCDB_DB must exist)."""
-    if not state.db.exists() and not state.db_given:
+    """The store, or None when there is none yet: the built-in catalogue needs no store.  A
+    store named with --db or ULCDB_DB that does not exist (yet) gets a note on stderr, so a
+    mistyped path is still noticed."""
+    if not state.db.exists():
+        if state.db_given:
+            err_console.print(f"note: no store at {state.db}: the built-in catalogue only")
         yield None
         return
     with open_store(read_only=True) as store:
