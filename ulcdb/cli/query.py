@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, open_store, render, state
+from ulcdb.cli.common import Fmt, open_store, render, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
 from ulcdb.errors import StoreError
 
@@ -172,7 +172,7 @@ def _maybe_store() -> Iterator[Store | None]:
     mistyped path is still noticed."""
     if not state.db.exists():
         if state.db_given:
-            err_console.print(f"note: no store at {state.db}: the built-in catalogue only")
+            typer.echo(f"note: no store at {state.db}: the built-in catalogue only", err=True)
         yield None
         return
     with open_store(read_only=True) as store:
