@@ -26,3 +26,35 @@ def ende_sample(shared: Path) -> Path:
     if not (path / "segments_long.tsv").exists():
         pytest.skip("en-de sample not in shared data")
     return path
+
+
+# Markers (registered in pyproject.toml), applied here so that `python -m pytest -q -m "not
+# slow and not shared"` is a fast loop (docs/contributing.md): `shared` for every test that
+# asks for the shared data (the `shared` fixture, directly or through ende_sample and the
+# golden loaders) or reads SHARED itself; `browser` and `ray` for the modules that start
+# Chromium or a Ray cluster; `slow` for the modules measured over ~10 s a test on a loaded
+# 2-core machine (`--durations`), and for the browser and Ray tests.
+SLOW_MODULES = {"test_serve", "test_mirror_incremental", "test_serve_browser", "test_ray",
+                "test_wmt20_full", "test_serve_compare"}
+BROWSER_MODULES = {"test_serve_browser"}
+RAY_MODULES = {"test_ray"}
+
+
+def _reads_shared(path: Path, cache: dict[Path, bool] = {}) -> bool:  # noqa: B006
+    if path not in cache:
+        text = path.read_text(encoding="utf-8")
+        cache[path] = "SHARED" in text and path.name != "test_docs.py"
+    return cache[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        stem = item.path.stem
+        if "shared" in getattr(item, "fixturenames", ()) or _reads_shared(item.path):
+            item.add_marker(pytest.mark.shared)
+        if stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        if stem in BROWSER_MODULES:
+            item.add_marker(pytest.mark.browser)
+        if stem in RAY_MODULES:
+            item.add_marker(pytest.mark.ray)
