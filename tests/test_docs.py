@@ -221,7 +221,7 @@ def test_command_reference_has_every_command_and_option() -> None:
         if not hasattr(cmd, "list_commands") and words != "ulcdb":
             assert "Example" in cmd.help, words
         for p in cmd.params:
-            for opt in getattr(p, "opts", []):
+            for opt in ([] if getattr(p, "hidden", False) else getattr(p, "opts", [])):
                 if opt.startswith("-"):
                     assert f"`{opt}`" in text, (words, opt)
     page = (REPO / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
@@ -270,7 +270,13 @@ def main(argv: list[str]) -> None:
                 code, exports = exports + block.code, exports + "".join(
                     ln + "\n" for ln in block.code.splitlines() if ln.startswith("export "))
                 block = Block(block.line, "bash", code, block.mark, block.expected)
-            outputs[block.line] = _run(block, home, env)
+            try:
+                outputs[block.line] = _run(block, home, env)
+            except AssertionError as exc:
+                if not (block.mark and block.mark[0] == "xfail"):
+                    raise
+                print(f"=== line {block.line}: fails as marked\n{exc}", flush=True)
+                continue
             print(f"=== line {block.line}\n{outputs[block.line]}", flush=True)
     if update:
         lines = path.read_text(encoding="utf-8").splitlines()
