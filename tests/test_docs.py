@@ -295,3 +295,20 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def test_store_reference_has_every_table_and_view(tmp_path: Path) -> None:
+    """The generated store reference names every table, view and macro a new store has."""
+    from ulcdb.store import Store
+
+    text = _hooks().schema_markdown()
+    with Store(tmp_path / "s.duckdb") as store:
+        names = [r[0] for r in store.query(
+            "select table_name from duckdb_tables() where not internal union "
+            "select view_name from duckdb_views() where not internal union "
+            "select function_name from duckdb_functions() where not internal and "
+            "function_type in ('macro', 'table_macro')")]
+    assert len(names) > 40
+    assert [n for n in names if f"| `{n}` |" not in text] == []
+    page = (REPO / "docs" / "reference" / "store.md").read_text(encoding="utf-8")
+    assert "<!-- generated: schema -->" in page

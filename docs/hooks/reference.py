@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-MARKER = re.compile(r"^<!-- generated: (cli|metrics|sets) -->$", re.MULTILINE)
+MARKER = re.compile(r"^<!-- generated: (cli|metrics|sets|schema) -->$", re.MULTILINE)
 
 
 def commands() -> Iterator[tuple[str, Any]]:
@@ -154,7 +154,28 @@ def sets_markdown() -> str:
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {"cli": cli_markdown, "metrics": metrics_markdown, "sets": sets_markdown}
+def schema_markdown() -> str:
+    """Every table, view and table macro of the store, in the order the schema's manifest
+    applies them (``ulcdb.store.schema_files``), with the comment heading its SQL file."""
+    from ulcdb.store import schema_files
+
+    out = ["| name | kind | what it holds |", "| --- | --- | --- |"]
+    for path in schema_files():
+        text = path.read_text(encoding="utf-8")
+        comment = []
+        for line in text.splitlines():
+            if not line.startswith("--"):
+                break
+            comment.append(line.lstrip("-").strip())
+        for kind, name in re.findall(r"create (?:or replace )?(?:temp )?"
+                                     r"(table|view|macro)(?: if not exists)? (\w+)", text,
+                                     re.IGNORECASE):
+            out.append(f"| `{name}` | {kind.lower()} | {_cell(' '.join(comment))} |")
+    return "\n".join(out) + "\n"
+
+
+GENERATORS = {"cli": cli_markdown, "metrics": metrics_markdown, "sets": sets_markdown,
+              "schema": schema_markdown}
 
 
 def expand(markdown: str) -> str:
