@@ -97,7 +97,7 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
-                                     help="Store file (init and ingest create a missing "
+                                     help="Store file (init, ingest and demo create a missing "
                                      "one).")] = DEFAULT_DB,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,

@@ -21,7 +21,8 @@ list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
 def init(
     force: Annotated[bool, typer.Option("--force", help="Delete an existing store first.")] = False,
 ) -> None:
-    """Create an empty store (`ingest` also creates a missing one; other commands refuse it).
+    """Create an empty store (`ingest` and `demo` also create a missing one; the other commands
+    refuse it, but for `list metrics`, `list sets` and `describe`, which need none).
 
     Example: ulcdb --db my.duckdb init
     """
