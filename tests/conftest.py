@@ -26,3 +26,49 @@ def ende_sample(shared: Path) -> Path:
     if not (path / "segments_long.tsv").exists():
         pytest.skip("en-de sample not in shared data")
     return path
+
+
+# Markers (registered in pyproject.toml), applied here so that `python -m pytest -q -m "not
+# slow and not shared"` is a fast loop (docs/contributing.md): `shared` for every test that
+# asks for the shared data (the `shared` fixture, directly or through ende_sample and the
+# golden loaders) or reads SHARED itself; `browser` and `ray` for the modules that start
+# Chromium or a Ray cluster; `slow` for the modules and tests measured over ~10-15 s on the
+# loaded 2-core machine (`--durations`, judged relative to the rest), the browser and Ray
+# tests included, and for the docs pages marked `<!-- examples: slow -->`.
+SLOW_MODULES = {"test_serve", "test_mirror_incremental", "test_serve_browser", "test_ray",
+                "test_wmt20_full", "test_serve_compare"}
+SLOW_TESTS = {  # over ~15 s on the loaded machine (call or set-up), module::test name
+    "test_determinism::test_two_runs_store_identical_bits",
+    "test_determinism::test_backoff_means_are_order_independent",
+    "test_processes::test_commands_with_nothing_to_compute_run_beside_a_reader",
+    "test_processes::test_workers_end_when_the_parent_is_killed",
+    "test_processes::test_sigterm_ends_in_one_line_with_nothing_half_written",
+    "test_robustness_more::test_meta_sig_out_unwritable_is_one_line",
+    "test_score_cli::test_lex_suite_all_levels",
+    "test_compare_analysis::test_categories_side_by_side",
+    "test_languages::test_french_with_the_french_model",
+    "test_delete::",  # each test builds and scores its own store (12-16 s a set-up)
+}
+BROWSER_MODULES = {"test_serve_browser"}
+RAY_MODULES = {"test_ray"}
+
+
+def _reads_shared(path: Path, cache: dict[Path, bool] = {}) -> bool:  # noqa: B006
+    if path not in cache:
+        text = path.read_text(encoding="utf-8")
+        cache[path] = "SHARED" in text and path.name != "test_docs.py"
+    return cache[path]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        stem = item.path.stem
+        if "shared" in getattr(item, "fixturenames", ()) or _reads_shared(item.path):
+            item.add_marker(pytest.mark.shared)
+        name = f"{stem}::{item.name.split('[')[0]}"
+        if stem in SLOW_MODULES or name in SLOW_TESTS or f"{stem}::" in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+        if stem in BROWSER_MODULES:
+            item.add_marker(pytest.mark.browser)
+        if stem in RAY_MODULES:
+            item.add_marker(pytest.mark.ray)

@@ -215,3 +215,21 @@ def test_where_errors_name_the_predicate(db: Path) -> None:
         result = ulcdb(db, "meta", "-c", "MQM", "-r", "ref-A", "-m", "Ol", "--where",
                        predicate)
         assert result.exit_code == 1 and result.stderr.startswith(message)
+
+
+def test_a_document_attribute_the_test_bed_lacks_is_named(db: Path) -> None:
+    """WMT21's plain files and long TSV carry no domain: `--where "domain = 'news'"` (the
+    README's Python example) selected nothing with no word why (issue 27); the error now says
+    the column is unset, in the CLI and in the Python API alike."""
+    import ulcdb as package
+    from ulcdb.compare.where import WhereError
+
+    hint = ("Error: --where \"domain = 'news'\" selects no segment of 'ende' (domain is not "
+            "set for any of its documents: give it in the --docs file's columns or the XML's "
+            "<doc> attributes at ingest)\n")
+    result = ulcdb(db, "meta", "-c", "MQM", "-r", "ref-A", "-m", "Ol", "--where",
+                   "domain = 'news'")
+    assert result.exit_code == 1 and result.stderr == hint
+    with package.open(db, read_only=True) as api, pytest.raises(WhereError) as err:
+        api.meta("MQM", level="sys", metrics="Ol", refs="ref-A", where="domain = 'news'")
+    assert f"Error: {err.value}\n" == hint

@@ -50,13 +50,14 @@ def test_mirror_holds_tables_views_and_analyses(store: Path, mirror: Path) -> No
             duck.execute(f"select count(*) from {name}").fetchone()[0]
     # scores: system and document rows against one reference or all three, none against the
     # KING sets of two references nor against a system (JACK); segment rows only of the
-    # metrics of the metric sets (BLEU is in metrics_LEX, BLEU-2 in none)
+    # metrics of the metric sets (BLEU is in metrics_LEX, BLEU-2 in LEX)
     kept = ("refset_kind = 'reference' and (refset like 'ref-_' or refset = "
             "'ref-A+ref-B+ref-C')")
-    for where in ("level <> 'seg'", "level = 'seg' and metric = 'BLEU'"):
+    for where in ("level <> 'seg'", "level = 'seg' and metric = 'BLEU'",
+                  "level = 'seg' and metric = 'BLEU-2'"):
         assert con.execute(f"select count(*) from scores where {where}").fetchone()[0] == \
             duck.execute(f"select count(*) from scores where {kept} and {where}").fetchone()[0]
-    for where in ("refset = 'ref-A+ref-B'", "level = 'seg' and metric = 'BLEU-2'"):
+    for where in ("refset = 'ref-A+ref-B'",):
         assert con.execute(f"select count(*) from scores where {where}").fetchone()[0] == 0
     # the materialised ULC equals the macro over the same metrics
     names = [r[0] for r in duck.execute("select distinct m.name from sys_score join metric m "
@@ -229,3 +230,29 @@ def test_canned_queries_run_with_two_references(tmp_path: Path) -> None:
     q = next(q for q in load_queries() if q.name == "system_ranking")
     rows = con.execute(q.sql, {p: "" for p in q.params}).fetchall()
     assert len(rows) == 2  # ranked by ULC, QUEEN empty (it needs 3 references)
+
+
+def test_mirror_materialises_the_built_in_set_the_scores_cover(store: Path, mirror: Path) -> None:
+    """After `ulcdb score -m LEX` the served copy answers `... where metric_set = 'LEX'` (it
+    held only metrics_LEX, the store's named sets and "all", so the README's query returned
+    nothing, issue 27): LEX, restricted to the metrics scored, is materialised as the ULC
+    macro computes it, and so is every other widest built-in set; the family sets inside LEX
+    are not."""
+    import duckdb
+
+    from ulcdb.metrics.registry import BUILTIN_SETS
+
+    con = sqlite3.connect(mirror)
+    sets = {r[0] for r in con.execute("select distinct metric_set from ulc")}
+    assert sets == {"metrics_LEX", "2_metrics_LEX", "LEX", "ASIYA-LEX", "all"}
+    duck = duckdb.connect(str(store), read_only=True)
+    scored = {r[0] for r in duck.execute("select distinct metric from scores where level = "
+                                         "'sys'").fetchall()}
+    lex = [m for m in BUILTIN_SETS["LEX"] if m in scored]  # the families of METRICS
+    assert len(lex) == 23 and "BLEU-2" in lex and "RG-L" not in lex
+    want = dict(duck.execute("select translator, ulc from ulc(?, 'sys') where refset = "
+                             "'ref-A+ref-B+ref-C'", [lex]).fetchall())
+    duck.close()
+    got = dict(con.execute("select translator, ulc from ulc where metric_set = 'LEX' and "
+                           "level = 'sys' and refset = 'ref-A+ref-B+ref-C'").fetchall())
+    assert len(got) == 4 and got == pytest.approx(want)

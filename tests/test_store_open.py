@@ -67,7 +67,7 @@ def test_non_numeric_schema_version_is_one_line(tmp_path):
     assert "schema version 'two', not a number" in _error_line(ulcdb(path, "info"))
 
 
-@pytest.mark.parametrize("args", [("info",), ("sql", "select 1"), ("list", "metrics"),
+@pytest.mark.parametrize("args", [("info",), ("sql", "select 1"), ("list", "systems"),
                                   ("list", "testbeds"), ("queen",), ("meta", "-c", "DA")])
 def test_mistyped_db_is_an_error_not_a_new_store(tmp_path, args):
     path = tmp_path / "typo.duckdb"
@@ -139,6 +139,7 @@ def _commands() -> list[tuple[str, ...]]:
 
 
 CREATING = {"init", "ingest", "demo"}  # the commands that make a store where there is none
+CATALOGUE = {("list", "metrics"), ("list", "sets"), ("describe", "x")}  # need no store
 VALID = {("tune", "x"): ("tune", "TINE"), ("set", "define", "x", "x", "x"): (
     "set", "define", "metric", "x", "BLEU"), ("set", "delete", "x", "x"): (
     "set", "delete", "metric", "x"), ("meta", "protocol", "x"): (
@@ -146,7 +147,8 @@ VALID = {("tune", "x"): ("tune", "TINE"), ("set", "define", "x", "x", "x"): (
 
 
 def test_every_command_but_init_ingest_and_demo_refuses_a_mistyped_db(tmp_path):
-    commands = [VALID.get(c, c) for c in _commands() if c[0] not in CREATING]
+    commands = [VALID.get(c, c) for c in _commands()
+                if c[0] not in CREATING and c not in CATALOGUE]
     assert {c[0] for c in commands} >= {"info", "sql", "list", "score", "queen", "meta",
                                         "compare", "export", "delete", "set", "serve", "tune"}
     path = tmp_path / "typo.duckdb"
@@ -154,3 +156,26 @@ def test_every_command_but_init_ingest_and_demo_refuses_a_mistyped_db(tmp_path):
         line = _error_line(ulcdb(path, *args))
         assert line.startswith(f"Error: no store at {path}"), (args, line)
         assert not path.exists(), args
+
+
+def test_the_catalogue_needs_no_store_even_when_one_is_named(tmp_path):
+    """`list metrics`, `list sets` and `describe` read the built-in catalogue: a store named
+    with ULCDB_DB or --db that is not made yet (the README's recipe exports ULCDB_DB before
+    the first ingest) is noted on stderr, not an error, and is not created (issue 27)."""
+    from typer.testing import CliRunner
+
+    from ulcdb.cli.main import app
+
+    path = tmp_path / "later.duckdb"
+    runner = CliRunner()
+    for args in (["list", "metrics", "BLEU*", "-f", "csv"], ["list", "sets", "-f", "csv"],
+                 ["describe", "chrF", "-f", "csv"]):
+        res = runner.invoke(app, args, env={"ULCDB_DB": str(path)})
+        assert res.exit_code == 0, (args, res.output)
+        assert f"note: no store at {path}: the built-in catalogue only" in res.stderr
+        assert not path.exists()
+    res = runner.invoke(app, ["--db", str(path), "list", "metrics", "BLEU*", "-f", "csv"])
+    assert res.exit_code == 0 and res.stdout.splitlines()[1:3] == [
+        "BLEU,BLEU,lexical,any,0..1 (higher is better),",
+        "BLEU-1,BLEU,lexical,any,0..1 (higher is better),"]
+    assert not path.exists()

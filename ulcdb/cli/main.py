@@ -99,7 +99,7 @@ def _version(value: bool) -> None:
 def root(
     ctx: typer.Context,
     db: Annotated[Path, typer.Option("--db", envvar="ULCDB_DB",
-                                     help="Store file (init and ingest create a missing "
+                                     help="Store file (init, ingest and demo create a missing "
                                      "one).")] = DEFAULT_DB,
     read_only: Annotated[bool, typer.Option(
         "--read-only", help="Never write to the store: a command that must (scores missing, "

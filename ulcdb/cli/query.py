@@ -23,7 +23,8 @@ list_app = typer.Typer(help="List what the store holds.", no_args_is_help=True)
 def init(
     force: Annotated[bool, typer.Option("--force", help="Delete an existing store first.")] = False,
 ) -> None:
-    """Create an empty store (`ingest` also creates a missing one; other commands refuse it).
+    """Create an empty store (`ingest` and `demo` also create a missing one; the other commands
+    refuse it, but for `list metrics`, `list sets` and `describe`, which need none).
 
     Example: ulcdb --db my.duckdb init
     """
@@ -170,9 +171,12 @@ def list_metrics(
 
 @contextmanager
 def _maybe_store() -> Iterator[Store | None]:
-    """The store, or None when no store was named and the default one does not exist: the
-    built-in catalogue needs none (a store named with --db or ULCDB_DB must exist)."""
-    if not state.db.exists() and not state.db_given:
+    """The store, or None when there is none yet: the built-in catalogue needs no store.  A
+    store named with --db or ULCDB_DB that does not exist (yet) gets a note on stderr, so a
+    mistyped path is still noticed."""
+    if not state.db.exists():
+        if state.db_given:
+            typer.echo(f"note: no store at {state.db}: the built-in catalogue only", err=True)
         yield None
         return
     with open_store(read_only=True) as store:

@@ -9,6 +9,8 @@ store against that one view.
 
 from __future__ import annotations
 
+import re
+
 import duckdb
 
 from ulcdb.errors import UlcdbError
@@ -33,5 +35,20 @@ def where_segments(store: Store, testbed: str, predicate: str) -> frozenset[int]
         first = str(exc).splitlines()[0]
         raise WhereError(f"--where {predicate!r}: {first}") from None
     if not rows:
-        raise WhereError(f"--where {predicate!r} selects no segment of {testbed!r}")
+        raise WhereError(f"--where {predicate!r} selects no segment of {testbed!r}"
+                         + _unset_hint(store, testbed, predicate))
     return frozenset(int(r[0]) for r in rows)
+
+
+def _unset_hint(store: Store, testbed: str, predicate: str) -> str:
+    """Why a predicate on a document attribute selects nothing when the test bed has none:
+    plain files with a docs.tsv of `seg_id doc_id` (the WMT21 shared data) give no domain."""
+    unset = [c for c in ("genre", "domain", "origlang")
+             if re.search(rf"\b{c}\b", predicate, re.IGNORECASE) and not store.query(
+                 f"select 1 from segment_slice where testbed_id = ? and {c} is not null "
+                 "limit 1", [store.testbed_id(testbed)])]
+    if not unset:
+        return ""
+    verb = "is" if len(unset) == 1 else "are"
+    return (f" ({', '.join(unset)} {verb} not set for any of its documents: give it in the --docs "
+            "file's columns or the XML's <doc> attributes at ingest)")

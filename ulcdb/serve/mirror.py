@@ -152,9 +152,10 @@ def _copy(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None =
 
 
 def _metric_sets(con: Con) -> dict[str, list[str]]:
-    """The metric sets ULC, QUEEN and KING are materialised for: every stored metric set and
-    the built-in default set (metrics_LEX), each restricted to metrics with system scores, and
-    "all" scored metrics (up to MAX_ALL_METRICS); identical lists once."""
+    """The metric sets ULC, QUEEN and KING are materialised for: the built-in default set
+    (metrics_LEX), every stored metric set, the widest built-in sets the scores cover (LEX
+    after `score -m LEX`, see _widest_builtin_sets), each restricted to metrics with system
+    scores, and "all" scored metrics (up to MAX_ALL_METRICS); identical lists once."""
     scored = [r[0] for r in con.execute(
         "select distinct m.name from sys_score s join metric m using (metric_id) "
         "order by m.name").fetchall()]
@@ -173,9 +174,24 @@ def _metric_sets(con: Con) -> dict[str, list[str]]:
         members = [m for m in dict.fromkeys(members) if m in have]
         if members and members not in sets.values():
             sets[name] = members
-    if scored and scored not in sets.values() and len(scored) <= MAX_ALL_METRICS:
+    for name, members in _widest_builtin_sets(have).items():
+        if set(members) not in map(set, sets.values()):  # LEX's order is not the store's
+            sets[name] = members
+    if scored and set(scored) not in map(set, sets.values()) and len(scored) <= MAX_ALL_METRICS:
         sets["all"] = scored
     return sets
+
+
+def _widest_builtin_sets(have: set[str]) -> dict[str, list[str]]:
+    """The built-in metric sets restricted to the metrics in ``have`` that no other such set
+    contains, with at most MAX_ALL_METRICS members: a store scored with `-m LEX` gets "LEX"
+    (its family sets GTM, ROUGE, ... are inside it), one scored with the default set gets
+    only metrics_LEX."""
+    restricted = {name: [m for m in members if m in have]
+                  for name, members in registry.BUILTIN_SETS.items()}
+    fits = {name: ms for name, ms in restricted.items() if 0 < len(ms) <= MAX_ALL_METRICS}
+    return {name: ms for name, ms in fits.items()
+            if not any(set(ms) < set(other) for other in fits.values())}
 
 
 # Stores with linguistic scores hold a thousand metrics (one per part of speech, chunk,
