@@ -178,7 +178,7 @@ def scores_spec(report: CompareReport, metric: str) -> dict[str, Any]:
         "title": f"{metric}: score and 95% interval", "width": 520, "height": {"step": 22},
         "data": {"values": data}, "encoding": {"y": y},
         "layer": [
-            {"mark": {"type": "rule"},
+            {"mark": {"type": "rule"}, "transform": [{"filter": "isValid(datum.ci_low)"}],
              "encoding": {"x": {"field": "ci_low", "type": "quantitative",
                                 "scale": {"zero": False}, "title": metric},
                           "x2": {"field": "ci_high"}}},
@@ -206,7 +206,7 @@ def bucket_spec(report: CompareReport, metric: str, by: str) -> dict[str, Any]:
         "encoding": {"x": x, "xOffset": offset,
                      "color": {"field": "system", "type": "nominal"}},
         "layer": [
-            {"mark": {"type": "rule"},
+            {"mark": {"type": "rule"}, "transform": [{"filter": "isValid(datum.ci_low)"}],
              "encoding": {"y": {"field": "ci_low", "type": "quantitative",
                                 "scale": {"zero": False}, "title": metric},
                           "y2": {"field": "ci_high"}}},
@@ -244,7 +244,7 @@ def analysis_spec(table: AnalysisTable, kind: str) -> dict[str, Any]:
         "encoding": {"x": x, "xOffset": {"field": "system", "type": "nominal"},
                      "color": {"field": "system", "type": "nominal"}},
         "layer": [
-            {"mark": {"type": "rule"},
+            {"mark": {"type": "rule"}, "transform": [{"filter": f"isValid(datum.{low})"}],
              "encoding": {"y": {"field": low, "type": "quantitative", "title": y},
                           "y2": {"field": high}}},
             {"mark": {"type": "point", "filled": True, "size": 50},
