@@ -25,7 +25,12 @@ from ulcdb.errors import UlcdbError
 from ulcdb.ingest.load import load_testbed
 from ulcdb.interchange.sacrebleu_json import SACREBLEU_METRICS
 from ulcdb.oneshot.inputs import EvalFiles, EvalInputs, read_inputs
+from ulcdb.ops.access import Opened
+from ulcdb.ops.score import Request, scored
+from ulcdb.ops.score import report as score_report
 from ulcdb.report import signatures
+from ulcdb.scoring import Pair
+from ulcdb.selection import Selection
 from ulcdb.store import Store, named_query
 
 # sacrebleu's -m names -> ulcdb's metrics; the names sacrebleu prints for them.
@@ -92,13 +97,20 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
     metrics = resolve_metrics(request.metrics)
     with Database(request.save or Path(":memory:")) as db:
         load_testbed(db.store, inputs.testbed)
-        table = db.score(",".join(metrics), level="sys", testbed=request.name,
-                         lowercase=request.lowercase)
-        metrics = [c for c in table.column_names
-                   if c not in ("level", "refset", "variant", "translator", "unit", "ULC")]
+        wanted = Request(request.name, ",".join(metrics), lowercase=request.lowercase)
+        with scored(Opened(db.store), wanted, pairs=_whole_refset) as done:
+            report = score_report(done, "sys")
+        metrics = [m for m in report.columns[5:] if m != "ULC"]
+        rows = [dict(zip(report.columns, row, strict=True)) for row in report.rows()]
         if request.paired:
             return _paired(db, request, inputs, metrics)
-        return _scores(db.store, request, inputs, metrics, table.to_pylist())
+        return _scores(db.store, request, inputs, metrics, rows)
+
+
+def _whole_refset(store: Store, sel: Selection) -> list[Pair]:
+    """Each system against all the references, the one score sacrebleu prints (not every
+    pair QARLA needs, which `ulcdb score` computes)."""
+    return [Pair(s, tuple(sorted(sel.refs))) for s in sel.systems]
 
 
 def _scores(store: Store, request: EvalRequest, inputs: EvalInputs, metrics: list[str],

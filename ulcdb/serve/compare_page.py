@@ -174,11 +174,11 @@ def scores_spec(report: CompareReport, metric: str) -> dict[str, Any]:
     """Each system's score (point) and 95% bootstrap interval (rule)."""
     data = [_record(r) for r in report.results]
     y = {"field": "system", "type": "nominal", "sort": None, "title": None}
-    return {
+    spec = {
         "title": f"{metric}: score and 95% interval", "width": 520, "height": {"step": 22},
         "data": {"values": data}, "encoding": {"y": y},
         "layer": [
-            {"mark": {"type": "rule"}, "transform": [{"filter": "isValid(datum.ci_low)"}],
+            {"mark": {"type": "rule"},
              "encoding": {"x": {"field": "ci_low", "type": "quantitative",
                                 "scale": {"zero": False}, "title": metric},
                           "x2": {"field": "ci_high"}}},
@@ -190,6 +190,7 @@ def scores_spec(report: CompareReport, metric: str) -> dict[str, Any]:
                           "tooltip": _tooltip()}},
         ],
     }
+    return _drop_empty_interval(spec, "ci_low")
 
 
 def bucket_spec(report: CompareReport, metric: str, by: str) -> dict[str, Any]:
@@ -199,14 +200,14 @@ def bucket_spec(report: CompareReport, metric: str, by: str) -> dict[str, Any]:
     order = list(dict.fromkeys(r.bucket for r in report.results))
     x = {"field": "bucket", "type": "nominal", "sort": order, "title": by}
     offset = {"field": "system", "type": "nominal"}
-    return {
+    spec = {
         "title": f"{metric} per {by} bucket", "width": {"step": 16 * max(
             2, len(report.task.systems))}, "height": 320,
         "data": {"values": data},
         "encoding": {"x": x, "xOffset": offset,
                      "color": {"field": "system", "type": "nominal"}},
         "layer": [
-            {"mark": {"type": "rule"}, "transform": [{"filter": "isValid(datum.ci_low)"}],
+            {"mark": {"type": "rule"},
              "encoding": {"y": {"field": "ci_low", "type": "quantitative",
                                 "scale": {"zero": False}, "title": metric},
                           "y2": {"field": "ci_high"}}},
@@ -221,6 +222,7 @@ def bucket_spec(report: CompareReport, metric: str, by: str) -> dict[str, Any]:
                           "tooltip": _tooltip(bucket=True)}},
         ],
     }
+    return _drop_empty_interval(spec, "ci_low")
 
 
 def analysis_spec(table: AnalysisTable, kind: str) -> dict[str, Any]:
@@ -238,19 +240,28 @@ def analysis_spec(table: AnalysisTable, kind: str) -> dict[str, Any]:
         x = {"field": "category", "type": "nominal", "title": None, "sort": None}
         y, low, high, title = "score", "ci_low", "ci_high", "score per linguistic category"
     tooltip = [{"field": c} for c in table.columns]
-    return {
+    spec = {
         "title": title, "width": {"step": 12 * max(2, len({d["system"] for d in data}))},
         "height": 300, "data": {"values": data},
         "encoding": {"x": x, "xOffset": {"field": "system", "type": "nominal"},
                      "color": {"field": "system", "type": "nominal"}},
         "layer": [
-            {"mark": {"type": "rule"}, "transform": [{"filter": f"isValid(datum.{low})"}],
+            {"mark": {"type": "rule"},
              "encoding": {"y": {"field": low, "type": "quantitative", "title": y},
                           "y2": {"field": high}}},
             {"mark": {"type": "point", "filled": True, "size": 50},
              "encoding": {"y": {"field": y, "type": "quantitative"}, "tooltip": tooltip}},
         ],
     }
+    return _drop_empty_interval(spec, low)
+
+
+def _drop_empty_interval(spec: dict[str, Any], low: str) -> dict[str, Any]:
+    """The interval layer (the first) only when some row has an interval: buckets under the
+    minimum units have none, and a layer with no values leaves its scale without extent."""
+    if not any(v.get(low) is not None for v in spec["data"]["values"]):
+        spec["layer"] = spec["layer"][1:]
+    return spec
 
 
 def _tooltip(bucket: bool = False) -> list[dict[str, str]]:
