@@ -4,7 +4,7 @@
 -- mt-metrics-eval exporter read.
 create or replace view judged_assessments as
 select testbed, translator, role, level, doc_id, seg_id, criterion,
-       coalesce(avg(value) filter (where judge = ''), avg(value)) as value,
+       coalesce(avg(value) filter (where judge = ''), avg(value order by judge)) as value,
        count(distinct judge) filter (where judge <> '') as n_judges
 from assessments
 group by testbed, translator, role, level, doc_id, seg_id, criterion

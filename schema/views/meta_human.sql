@@ -30,7 +30,7 @@ derived as (
     select translator, role, lvl as level,
            case when lvl = 'doc' then doc_id end as doc_id,
            null::integer as seg_id,
-           avg(value) as value,
+           avg(value order by seg_id) as value,
            null::bigint as n_judges,
            count(*) as n_segments
     from segments

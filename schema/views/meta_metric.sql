@@ -50,7 +50,7 @@ seg_mean as (
     select metric, variant, higher_is_better, translator, role, lvl as level,
            case when lvl = 'doc' then doc_id end as doc_id,
            null::integer as seg_id,
-           avg(value) as value
+           avg(value order by seg_id) as value
     from base
     where level = 'seg' and lvl in ('doc', 'sys')
       and (reading = 'seg_mean'
@@ -61,7 +61,8 @@ seg_mean as (
 ),
 doc_mean as (
     select metric, variant, higher_is_better, translator, role, 'sys' as level,
-           null::varchar as doc_id, null::integer as seg_id, avg(value) as value
+           null::varchar as doc_id, null::integer as seg_id,
+           avg(value order by doc_id) as value
     from base
     where level = 'doc' and reading = 'doc_mean' and lvl = 'sys'
     group by metric, variant, higher_is_better, translator, role

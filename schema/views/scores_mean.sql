@@ -7,13 +7,15 @@ with seg as (
 ),
 doc as (
     select testbed, metric, translator, role, refset, refset_kind, variant,
-           'doc' as level, doc_id, avg(value) as value, count(value) as n_segments
+           'doc' as level, doc_id, avg(value order by seg_id) as value,
+           count(value) as n_segments
     from seg
     group by all
 ),
 sys as (
     select testbed, metric, translator, role, refset, refset_kind, variant,
-           'sys' as level, null::varchar as doc_id, avg(value) as value, count(value) as n_segments
+           'sys' as level, null::varchar as doc_id, avg(value order by seg_id) as value,
+           count(value) as n_segments
     from seg
     group by all
 ),
