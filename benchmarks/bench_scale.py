@@ -13,7 +13,8 @@ so the one-pair commands show what the other pairs cost them.
 It then times, each as its own ``ulcdb`` process (peak RSS from wait4):
   ingest    ``ingest scores ROOT --format wmt20`` (scores/s, peak RSS, file bytes per score)
   meta-sys  ``meta -t ONE -G sys -B 1000``;  meta-seg: the same at seg level
-  protocol  ``meta --protocol wmt24 -t ONE``;  protocol-all: over every pair (--testbeds)
+  protocol  ``meta --protocol wmt24 -t ONE``;  protocol-all: over every pair (--testbeds,
+            reference A; not in the default list: its time is the one pair's times 4N)
   queen, king  over 10 imported metrics on ONE (QARLA needs texts: may be refused)
   compare   ``compare -t ONE -m METRIC --pairs`` (every pair of systems)
   sql       leaderboard: best metric per language pair by system-level Kendall tau
@@ -23,7 +24,9 @@ and a linear projection of each figure to 10^9 scores from the largest factor me
 
 Run: python benchmarks/bench_scale.py [--factor 1 4 16] [--only ingest meta-seg ...]
      [--work DIR] [--keep] [--timeout S]
-The machine is shared: keep to the factors and commands you need.
+The machine is shared: keep to the factors and commands you need.  The factors run one after
+another, so a change in the machine's load lands on the exponents: on a busy machine keep the
+stores (--keep) and time the one-pair commands again alternating between them.
 """
 
 from __future__ import annotations
@@ -49,8 +52,8 @@ REAL = SHARED / "testbeds" / "wmt20_metrics"
 ONE = "newstest2020:de-en"
 COMMANDS = ("ingest", "meta-sys", "meta-seg", "protocol", "protocol-all", "queen", "king",
             "compare", "sql", "serve")
-DEFAULT = ("ingest", "meta-sys", "meta-seg", "protocol", "protocol-all", "queen", "compare",
-           "sql", "serve")
+DEFAULT = ("ingest", "meta-sys", "meta-seg", "protocol", "queen", "king", "compare", "sql",
+           "serve")  # protocol-all (about 90 s a pair on the busy 2-core machine): --only
 # language codes for the synthetic pairs (real ISO 639-1 codes, none of WMT20's four)
 CODES = ("cs ja pl ta km ps iu fr es it pt nl sv fi et lv lt ro bg hr sl sk hu el tr ar he hi "
          "bn ko vi th uk kk is ha xh zu sw uz ka hy az be mk sq bs ga cy eu gl ca af am my ne "
@@ -140,17 +143,27 @@ def _metric_file(con: duckdb.DuckDBPyConnection, src: Path, dst: Path, level: st
 # ---------------------------------------------------------------- measuring
 
 def run(db: Path, args: list[str], timeout: float, log: Path) -> dict[str, object]:
-    """One ``ulcdb`` command: seconds, peak RSS (MB), exit status, last output line."""
+    """One ``ulcdb`` command: seconds, peak RSS (MB), exit status, last output line.
+
+    The peak RSS comes from GNU time where it exists: Linux carries a process's high-water
+    RSS across exec, so a child forked straight from this (larger) process would report this
+    process's RSS for every command smaller than it."""
+    rss_file = log.with_suffix(".rss")
+    timer = ["/usr/bin/time", "-f", "%M", "-o", str(rss_file)] \
+        if Path("/usr/bin/time").exists() else []
     start = time.perf_counter()
     with log.open("a") as out:
         out.write(f"$ ulcdb {' '.join(args)}\n")
         out.flush()
-        proc = subprocess.Popen([sys.executable, "-m", "ulcdb", "--db", str(db), *args],
+        proc = subprocess.Popen([*timer, sys.executable, "-m", "ulcdb", "--db", str(db), *args],
                                 stdout=out, stderr=subprocess.STDOUT)
         status, usage = _wait(proc, timeout)
     seconds = time.perf_counter() - start
+    kb = usage.ru_maxrss
+    if timer and rss_file.exists():
+        kb = int(rss_file.read_text(encoding="utf-8").split()[-1])
     tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:]
-    return {"s": round(seconds, 2), "rss_mb": round(usage.ru_maxrss / 1024), "rc": status,
+    return {"s": round(seconds, 2), "rss_mb": round(kb / 1024), "rc": status,
             "last": tail[0][:160] if tail else ""}
 
 
@@ -201,11 +214,15 @@ def _free_port() -> int:
 
 
 def ten_metrics(db: Path) -> list[str]:
-    """Ten metrics with system scores on the one pair (QUEEN/KING read any level)."""
+    """Ten metrics with scores on the one pair, those with segment scores first (KING reads
+    segment scores; QUEEN any level)."""
     return [r[0] for r in _read(db, """
-        select distinct m.name from sys_score s join metric m using (metric_id)
+        select m.name from sys_score s join metric m using (metric_id)
         join translator t using (translator_id) join testbed b using (testbed_id)
-        where b.name = ? order by 1 limit 10""", [ONE])]
+        where b.name = ? group by m.name
+        order by exists (select 1 from seg_score g where g.metric_id = any_value(s.metric_id)
+                         and g.translator_id = any_value(s.translator_id)) desc, m.name
+        limit 10""", [ONE])]
 
 
 def compare_args(db: Path) -> list[str]:
@@ -216,8 +233,9 @@ def compare_args(db: Path) -> list[str]:
         from seg_score s join metric m using (metric_id) join translator t using (translator_id)
         join refset r using (refset_id) join testbed b on b.testbed_id = t.testbed_id
         where b.name = ? and t.role = 'system' and s.value is not null group by all""", [ONE])
-    metric, refset = max({(m, r): sum(n for m2, r2, _, n in rows if (m2, r2) == (m, r))
-                          for m, r, _, _ in rows}.items(), key=lambda kv: kv[1])[0]
+    totals = {(m, r): sum(n for m2, r2, _, n in rows if (m2, r2) == (m, r))
+              for m, r, _, _ in rows}
+    metric, refset = max(sorted(totals), key=lambda key: totals[key])
     full = max(n for m, r, _, n in rows if (m, r) == (metric, refset))
     systems = sorted(t for m, r, t, n in rows if (m, r) == (metric, refset) and n == full)
     return ["-m", metric, "-r", refset, "-s", ",".join(systems)]
