@@ -43,6 +43,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -241,7 +242,7 @@ def compare_args(db: Path) -> list[str]:
     return ["-m", metric, "-r", refset, "-s", ",".join(systems)]
 
 
-def _read(db: Path, sql: str, params: list[object]) -> list[tuple[object, ...]]:
+def _read(db: Path, sql: str, params: list[object]) -> list[tuple[Any, ...]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         return con.execute(sql, params).fetchall()
