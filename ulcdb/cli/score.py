@@ -53,8 +53,9 @@ SPACY: Annotation = ("spacy", None)
 
 
 @contextmanager
-def progress_bar(total: int) -> Iterator[Callable[[str, int], None]]:
-    """The library's progress callback as a rich progress bar on stderr (gone when done)."""
+def progress_bar(total: int, verb: str = "scoring") -> Iterator[Callable[[str, int], None]]:
+    """The library's progress callback as a rich progress bar on stderr (gone when done; not
+    drawn when stderr is no terminal)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -66,10 +67,10 @@ def progress_bar(total: int) -> Iterator[Callable[[str, int], None]]:
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
                         transient=True)
-    task = progress.add_task("scoring", total=total)
+    task = progress.add_task(verb, total=total)
 
     def advance(label: str, n: int) -> None:
-        progress.update(task, advance=n, description=f"scoring {label}")
+        progress.update(task, advance=n, description=f"{verb} {label}")
 
     with progress:
         yield advance
