@@ -28,6 +28,15 @@ def ende_sample(shared: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def ruen_sample(shared: Path) -> Path:
+    """The WMT21 ru-en sample (into English: the linguistic, DR and TINE metrics' test bed)."""
+    path = shared / "testbeds" / "wmt21_newstest2021_ruen" / "sample"
+    if not (path / "refs").is_dir():
+        pytest.skip("ru-en sample not in shared data")
+    return path
+
+
 # Markers (registered in pyproject.toml), applied here so that `python -m pytest -q -m "not
 # slow and not shared"` is a fast loop (docs/contributing.md): `shared` for every test that
 # asks for the shared data (the `shared` fixture, directly or through ende_sample and the

@@ -22,11 +22,8 @@ SYSTEMS = ("Facebook-AI", "Online-W", "AFRL")
 
 
 @pytest.fixture(scope="module")
-def ruen(shared: Path) -> Path:
-    path = shared / "testbeds" / "wmt21_newstest2021_ruen" / "sample"
-    if not (path / "refs").is_dir():
-        pytest.skip("ru-en sample not in shared data")
-    return path
+def ruen(ruen_sample: Path) -> Path:
+    return ruen_sample
 
 
 def refs_of(sample: Path, names: tuple[str, ...]) -> list[str]:

@@ -262,3 +262,27 @@ def test_bad_combination_is_one_line_error(db: Path, args: tuple[str, ...]) -> N
     result = ulcdb(db, "meta", "-c", "MQM", *args)
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: ") and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_progress_advances_once_per_column(db: Path) -> None:
+    """`meta protocol` shows progress (issue 29): the library tells its display the number
+    of columns, then each column by its key as it is done; the table is unchanged."""
+    from contextlib import contextmanager
+
+    from ulcdb.ops.access import Opened
+    from ulcdb.ops.meta import Beds, protocol
+    from ulcdb.store import Store
+
+    seen: list[tuple[str, int]] = []
+    totals: list[int] = []
+
+    @contextmanager
+    def display(total: int):
+        totals.append(total)
+        yield lambda label, n: seen.append((label, n))
+
+    with Store(db, read_only=True) as store:
+        report, _ = protocol(Opened(store), "wmt24", Beds(("ende",), ",".join(METRICS)),
+                             K, SEED, progress=display)
+    keys = [r.column.key for r in report.results]
+    assert totals == [len(keys)] and seen == [(k, 1) for k in keys]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,3 +149,21 @@ def write_scr(store: Store, testbed: str, matrices: dict[str, Matrix], folder: P
                            seg=int(unit) if level == "seg" else None,
                            doc_id=unit if level == "doc" else None)
     return writer.write()
+
+
+def display_scales(store: Store, metrics: Sequence[str], scale: float) -> dict[str, float]:
+    """``scale`` for the columns bounded by 1 (BLEU, chrF, -TER, ULC, QUEEN...: sacrebleu's
+    0-100 with 100), 1 for unbounded ones such as NIST: what tables multiply by to show."""
+    rows = store.query("select name, range_max from metric where list_contains(?, name)",
+                       [list(metrics)])
+    bounded = {n for n, top in rows if top is not None and top <= 1} | {"ULC", "QUEEN"}
+    return {m: scale if m in bounded else 1.0 for m in metrics}
+
+
+def scaled(matrix: Matrix, factors: dict[str, float]) -> Matrix:
+    """A copy of ``matrix`` with each column multiplied by its factor (for display)."""
+    f = [factors.get(m, 1.0) for m in matrix.metrics]
+    rows = [(t, u, [None if v is None else v * k for v, k in zip(vals, f, strict=True)])
+            for t, u, vals in matrix.rows]
+    return Matrix(matrix.level, matrix.refset, matrix.metrics, rows, matrix.variant,
+                  matrix.signatures)

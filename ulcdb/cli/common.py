@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ulcdb.errors import NotFound
+from ulcdb.errors import NotFound, UlcdbError
 from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands that open one
@@ -100,16 +100,17 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, digits: int = 4) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.6g}" if abs(value) >= 1e6 or (0 < abs(value) < 1e-4) else f"{value:.4f}"
+        small = 0 < abs(value) < 10.0 ** -digits
+        return f"{value:.6g}" if abs(value) >= 1e6 or small else f"{value:.{digits}f}"
     return str(value)
 
 
 def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt.table,
-           title: str | None = None) -> None:
+           title: str | None = None, digits: int = 4) -> None:
     """Print a result as a rich table, CSV, TSV or JSON records."""
     if fmt != Fmt.table:
         render_batches(columns, [rows], fmt)
@@ -119,7 +120,7 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt
     for c in columns:
         table.add_column(Text(str(c)), overflow="fold")
     for r in rows:
-        table.add_row(*[Text(_cell(v)) for v in r])
+        table.add_row(*[Text(_cell(v, digits)) for v in r])
     console.print(table)
 
 
@@ -172,3 +173,16 @@ def engine_for(engine: EngineName, jobs: int | None, address: str | None) -> Eng
 
     runner = make_engine(engine.value, jobs, address)  # checks --address, starts Ray
     return None if engine == EngineName.local else runner
+
+
+ScaleOpt = Annotated[int, typer.Option(
+    "--scale", help="Tables on ulcdb's 0-1 scale (1) or sacrebleu's 0-100 (100) for the "
+    "metrics bounded by 1; the store keeps 0-1, csv/json too.")]
+WidthOpt = Annotated[int, typer.Option("-w", "--width", help="Decimals in tables.")]
+
+
+def check_scale(scale: int, width: int) -> None:
+    if scale not in (1, 100):
+        raise UlcdbError(f"--scale is 1 or 100, not {scale}")
+    if not 0 <= width <= 15:
+        raise UlcdbError(f"--width is 0 to 15 decimals, not {width}")

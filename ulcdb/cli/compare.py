@@ -6,7 +6,16 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, render, store_file
+from ulcdb.cli.common import (
+    Fmt,
+    ScaleOpt,
+    WidthOpt,
+    check_scale,
+    console,
+    err_console,
+    render,
+    store_file,
+)
 from ulcdb.cli.options import (
     CaseOpt,
     FmtOpt,
@@ -70,6 +79,8 @@ def compare(
         "ranked systems.")] = False,
     jobs: JobsOpt = None,
     fmt: FmtOpt = Fmt.table,
+    scale: ScaleOpt = 1,
+    width: WidthOpt = 4,
 ) -> None:
     """Is system A significantly better than B, and where? Paired tests for any metric.
 
@@ -89,6 +100,8 @@ def compare(
     from ulcdb.compare.header import header_lines
     from ulcdb.ops.compare import Tests, compare
 
+    check_scale(scale, width)
+
     done = compare(store_file, request(SelectionOpts(testbed, metrics, systems, refs),
                                        case=case),
                    Tests(baseline, method, resamples, seed, unit, where, by, variant, alpha),
@@ -106,30 +119,42 @@ def compare(
     for line in header_lines(done.report, where):  # with the table on stdout, else stderr
         (console if fmt == Fmt.table else err_console).print(line, style="dim",
                                                             highlight=False, soft_wrap=True)
-    _emit(done.report, fmt, pairs)
+    _emit(done.report, fmt, pairs, _factors(done.report, scale), width)
 
 
-def _emit(report: CompareReport, fmt: Fmt, pairs: bool) -> None:
+def _factors(report: CompareReport, scale: int) -> dict[str, float]:
+    """What each metric's numbers are multiplied by in the table (--scale)."""
+    from ulcdb.report import display_scales
+
+    if scale == 1:
+        return {}
+    with store_file.read() as store:
+        return display_scales(store, list(report.task.metrics), scale)
+
+
+def _emit(report: CompareReport, fmt: Fmt, pairs: bool, factors: dict[str, float],
+          digits: int) -> None:
     from ulcdb.ops import compare
 
     if pairs and report.task.baseline is None and fmt != Fmt.table:
         render(*compare.pairs(report), fmt)
     elif fmt == Fmt.table:
-        _table(report)
+        _table(report, factors, digits)
     else:
         render(*compare.results(report), fmt)
 
 
-def _table(report: CompareReport) -> None:
+def _table(report: CompareReport, factors: dict[str, float], d: int) -> None:
     t = report.task
     rows: list[list[object]] = []
     for r in report.results:
-        interval = (f"{r.mean:.4f} ± {r.ci:.4f}" if r.mean is not None and r.ci is not None
-                    else "")
+        k = factors.get(r.metric, 1.0)
+        interval = (f"{r.mean * k:.{d}f} ± {r.ci * k:.{d}f}"
+                    if r.mean is not None and r.ci is not None else "")
         mark = ("*" if r.p_value is not None and r.p_value < t.alpha else "")
         lead = ([r.bucket, r.n_units] if r.bucket is not None else []) + (
             ["" if r.cluster is None else r.cluster, r.rank] if t.baseline is None else [])
-        rows.append(lead + [r.metric, r.system, f"{r.score:.4f}", interval or r.note,
+        rows.append(lead + [r.metric, r.system, f"{r.score * k:.{d}f}", interval or r.note,
                             "" if r.p_value is None else f"{r.p_value:.4f}{mark}"])
     by = ["bucket", "n"] if any(r.bucket is not None for r in report.results) else []
     head = by + (["cluster", "rank"] if t.baseline is None else []) + [

@@ -3,6 +3,7 @@ computes it), with only the options a protocol honours."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -88,10 +89,12 @@ def refuse(protocol: str, given: dict[str, bool]) -> None:
 
 def run_protocol(name: str, beds: Beds, bootstrap: int, seed: int, fmt: str) -> None:
     """Evaluate and print the protocol's table in ``fmt`` (table, csv, json or latex)."""
+    from ulcdb.cli.score import progress_bar
     from ulcdb.meta import protocol_report as out
     from ulcdb.ops.meta import protocol as evaluate
 
-    report, notes = evaluate(store_file, name, beds, bootstrap, seed)
+    report, notes = evaluate(store_file, name, beds, bootstrap, seed,
+                             partial(progress_bar, verb="evaluating"))
     for line in notes:
         err_console.print(line, style="yellow", highlight=False, soft_wrap=True)
     if fmt == "json":

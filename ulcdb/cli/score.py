@@ -14,6 +14,9 @@ from ulcdb.cli.common import (
     EngineName,
     EngineOpt,
     Fmt,
+    ScaleOpt,
+    WidthOpt,
+    check_scale,
     console,
     engine_for,
     err_console,
@@ -50,8 +53,9 @@ SPACY: Annotation = ("spacy", None)
 
 
 @contextmanager
-def progress_bar(total: int) -> Iterator[Callable[[str, int], None]]:
-    """The library's progress callback as a rich progress bar on stderr (gone when done)."""
+def progress_bar(total: int, verb: str = "scoring") -> Iterator[Callable[[str, int], None]]:
+    """The library's progress callback as a rich progress bar on stderr (gone when done; not
+    drawn when stderr is no terminal)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -63,10 +67,10 @@ def progress_bar(total: int) -> Iterator[Callable[[str, int], None]]:
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
                         transient=True)
-    task = progress.add_task("scoring", total=total)
+    task = progress.add_task(verb, total=total)
 
     def advance(label: str, n: int) -> None:
-        progress.update(task, advance=n, description=f"scoring {label}")
+        progress.update(task, advance=n, description=f"{verb} {label}")
 
     with progress:
         yield advance
@@ -124,6 +128,8 @@ def score(
     engine: EngineOpt = EngineName.local,
     address: AddressOpt = None,
     verbnet: VerbnetOpt = None,
+    scale: ScaleOpt = 1,
+    width: WidthOpt = 4,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
@@ -133,8 +139,9 @@ def score(
     Example: ulcdb score -m LEX -G all
     """
     from ulcdb.ops import score as ops
-    from ulcdb.report import write_scr
+    from ulcdb.report import display_scales, write_scr
 
+    check_scale(scale, width)
     use_verbnet(verbnet)
     runner = engine_for(engine, jobs, address)
     with ops.score(store_file, request(picked, segments, case, (annotator, annotator_model)),
@@ -147,21 +154,25 @@ def score(
                                   out):
                 typer.echo(str(path))
             return
+        factors = display_scales(scored.store, list(report.directions), scale)
     if fmt in ("csv", "tsv", "json"):  # one table, whatever the levels
         render(report.columns, report.rows(), Fmt(fmt))
         return
     for matrix in report.matrices.values():
-        _print(matrix, fmt, report.directions, ulc)
+        _print(matrix, fmt, report.directions, ulc, factors, width)
 
 
-def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str) -> None:
-    _print_table(matrix, fmt, directions, method)
+def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str,
+           factors: dict[str, float], digits: int) -> None:
+    from ulcdb.report import scaled
+
+    _print_table(scaled(matrix, factors), fmt, directions, method, digits)
     for line in matrix.signature_lines():
         console.print(f"  {line}", style="dim", highlight=False, soft_wrap=True)
 
 
 def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
-                 method: str) -> None:
+                 method: str, digits: int = 4) -> None:
     from ulcdb.report import rankings
 
     title = matrix.title(method)
@@ -169,14 +180,14 @@ def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
         for metric, ranked in rankings(matrix, directions):
             render(["rank", matrix.level.upper(), metric],
                    [(i + 1, u, v) for i, (u, v) in enumerate(ranked)], Fmt.table,
-                   title=f"{metric}: {title}")
+                   title=f"{metric}: {title}", digits=digits)
         return
     # Wide metric sets are printed as several tables of at most TABLE_WIDTH metrics each.
     for start in range(0, len(matrix.metrics), TABLE_WIDTH):
         part = slice(start, start + TABLE_WIDTH)
         render([matrix.level.upper(), *matrix.metrics[part]],
                [(matrix.unit_label(t, u), *vals[part]) for t, u, vals in matrix.rows],
-               Fmt.table, title=title)
+               Fmt.table, title=title, digits=digits)
 
 
 TABLE_WIDTH = 12

@@ -23,7 +23,8 @@ NaN where a score is missing, systems by name, segments by id.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -287,8 +288,20 @@ def _common_keys(beds: dict[tuple[str, str], Bed]) -> tuple[list[Key], list[Key]
     return sorted(every), sorted(union - every)
 
 
-def run(store: Store, tasks: Sequence[MetaTask], settings: Settings) -> ProtocolReport:
-    """Run the protocol on seg-level tasks, one per test bed (same criterion)."""
+# Given the number of steps, a context whose callback advances a display by n steps of the
+# named part (the CLI's progress bar); the same shape as ulcdb.ops.score.Progress.
+Progress = Callable[[int], AbstractContextManager[Callable[[str, int], None]]]
+
+
+@contextmanager
+def _silent(total: int) -> Iterator[Callable[[str, int], None]]:
+    yield lambda label, n: None
+
+
+def run(store: Store, tasks: Sequence[MetaTask], settings: Settings,
+        progress: Progress | None = None) -> ProtocolReport:
+    """Run the protocol on seg-level tasks, one per test bed (same criterion); ``progress``
+    (given the number of columns) advances a display by one as each column is done."""
     if not tasks:
         raise MetaError("no test bed to evaluate")
     if len({t.testbed for t in tasks}) != len(tasks):
@@ -304,8 +317,12 @@ def run(store: Store, tasks: Sequence[MetaTask], settings: Settings) -> Protocol
     keys, dropped = _common_keys(beds)
     if not keys:
         raise MetaError("no metric is scored on every test bed and level the protocol needs")
-    results = [run_column(c, beds, keys, settings)
-               for c in columns(settings.protocol, [t.testbed for t in tasks])]
+    wanted = columns(settings.protocol, [t.testbed for t in tasks])
+    results = []
+    with (progress or _silent)(len(wanted)) as advance:
+        for column in wanted:
+            results.append(run_column(column, beds, keys, settings))
+            advance(column.key, 1)
     report = ProtocolReport(settings, tasks[0].criterion, resolved, beds, results,
                             results[0].order,
                             language_pairs={t.testbed: language_pair(store, t.testbed)

@@ -28,7 +28,7 @@ from ulcdb.oneshot.inputs import EvalFiles, EvalInputs, read_inputs
 from ulcdb.ops.access import Opened
 from ulcdb.ops.score import Request, scored
 from ulcdb.ops.score import report as score_report
-from ulcdb.report import signatures
+from ulcdb.report import display_scales, signatures
 from ulcdb.scoring import Pair
 from ulcdb.selection import Selection
 from ulcdb.store import Store, named_query
@@ -117,7 +117,7 @@ def _scores(store: Store, request: EvalRequest, inputs: EvalInputs, metrics: lis
             rows: list[dict[str, object]]) -> EvalResult:
     by_system = {str(r["translator"]): r for r in rows}
     result = EvalResult([inputs.labels[s] for s in inputs.systems], [])
-    scales = _scales(store, metrics, request.scale)
+    scales = display_scales(store, metrics, request.scale)
     sigs = _stored_signatures(store, request, inputs, metrics)
     for metric in metrics:
         sig: Signature | str
@@ -143,7 +143,7 @@ def _paired(db: Database, request: EvalRequest, inputs: EvalInputs, metrics: lis
     rows = db.compare(",".join(metrics), baseline=inputs.systems[0], testbed=request.name,
                       systems=",".join(inputs.systems), method=method, resamples=n,
                       seed=request.seed).to_pylist()
-    scales = _scales(db.store, metrics, request.scale)
+    scales = display_scales(db.store, metrics, request.scale)
     sigs = _stored_signatures(db.store, request, inputs, metrics)
     result = EvalResult([inputs.labels[s] for s in inputs.systems], [], paired=method,
                         n_samples=n)
@@ -199,14 +199,6 @@ def _summed_stats(store: Store, testbed: str, metric: str, inputs: EvalInputs,
         "variant": variant}).fetchall()
     return {t: [int(x) if float(x).is_integer() else x for x in sum_of_lists(stats)]
             for t, stats in rows}
-
-
-def _scales(store: Store, metrics: list[str], scale: float) -> dict[str, float]:
-    """``scale`` for metrics bounded by 1 (BLEU, chrF, -TER...), 1 for NIST and the like."""
-    rows = store.query("select name, range_max from metric where list_contains(?, name)",
-                       [metrics])
-    bounded = {n for n, top in rows if top is not None and top <= 1}
-    return {m: scale if m in bounded else 1.0 for m in metrics}
 
 
 def _stored_signatures(store: Store, request: EvalRequest, inputs: EvalInputs,

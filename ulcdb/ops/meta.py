@@ -11,7 +11,7 @@ from typing import Any
 from ulcdb.errors import MetaError
 from ulcdb.meta import MetaReport, MetaTask, MetricComparison, compare, evaluate, select
 from ulcdb.meta.plan import meta_task
-from ulcdb.meta.protocol import ProtocolReport, Settings
+from ulcdb.meta.protocol import Progress, ProtocolReport, Settings
 from ulcdb.meta.protocol import levels as protocol_levels
 from ulcdb.meta.protocol import run as run_protocol
 from ulcdb.ops.access import Access
@@ -80,13 +80,15 @@ class Beds:
 
 
 def protocol(access: Access, name: str, beds: Beds = Beds(), n_resamples: int = 1000,
-             seed: int = 1234) -> tuple[ProtocolReport, list[str]]:
+             seed: int = 1234, progress: Progress | None = None
+             ) -> tuple[ProtocolReport, list[str]]:
     """The WMT23 or WMT24 (``name``) metrics-task table of ``beds``, and the lines to tell:
-    metrics left out where not scored at a level the protocol needs, imported scores."""
+    metrics left out where not scored at a level the protocol needs, imported scores;
+    ``progress`` shows the columns done."""
     settings = Settings(name, n_resamples, seed)
     with access.read() as store:
         tasks, notes = _protocol_tasks(store, beds, name)
-        report = run_protocol(store, tasks, settings)
+        report = run_protocol(store, tasks, settings, progress)
     return report, notes + report.warnings
 
 
