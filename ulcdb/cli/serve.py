@@ -78,7 +78,7 @@ def serve(
         begin(out)
         err_console.print(f"building the SQLite mirror {out} in the background")
 
-    def started() -> None:  # the server first: it answers while the mirror is built
+    def started() -> None:  # once the server answers: the mirror is built behind it
         if build:
             builder.append(_build_in_background(db, out, bool(refresh)))
 
@@ -119,10 +119,11 @@ def _run_datasette(out: Path, host: str, port: int, open_browser: bool, db: Path
         meta = write_metadata(out, Path(tmp) / "metadata.json")
         proc = subprocess.Popen(datasette_command(out, meta, host, port),
                                 env={**os.environ, STATUS_ENV: str(status_path(out))})
-        started()
         url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
         try:
-            if _wait_ready(url, proc):
+            ready = _wait_ready(url, proc)
+            started()  # after: the build would slow the server's start on two cores
+            if ready:
                 typer.echo(f"serving {db} at {url}  (Ctrl-C stops)", err=True)
                 if open_browser:
                     import webbrowser

@@ -19,6 +19,7 @@ import json
 import os
 import threading
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,12 +152,22 @@ def register_routes() -> list[tuple[str, Callable[[], Awaitable[Response]]]]:
 @hookimpl
 def canned_queries(datasette: Any, database: str) -> dict[str, Any]:
     """The canned queries expanded for the mirror as it is now."""
-    from ulcdb.serve.config import expand_pivot, load_queries
-
     db = datasette.databases.get(database)
     if not isinstance(db, ReloadingDatabase):
         return {}
-    return {q.name: {"sql": expand_pivot(q, Path(db.path)), "title": q.title,
+    try:
+        inode = os.stat(db.path).st_ino
+    except OSError:
+        return {}
+    return _queries(db.path, inode)
+
+
+@lru_cache(maxsize=4)
+def _queries(path: str, inode: int) -> dict[str, Any]:
+    """The canned queries of the mirror file ``path`` while it is the file ``inode``."""
+    from ulcdb.serve.config import expand_pivot, load_queries
+
+    return {q.name: {"sql": expand_pivot(q, Path(path)), "title": q.title,
                      "hide_sql": True, "description": q.description,
                      **({"params": list(q.params)} if q.params else {})}
             for q in load_queries()}
