@@ -460,13 +460,6 @@ def perm_both(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike, stat: St
     return PermResult(count / i, delta, i)
 
 
-def _pair_stat(counts: Index, sizes: Index, variant: str) -> float:
-    """MTME's ``_Corr`` of PairwisePermutationSigDiff: mean of the defined row values."""
-    vals = _row_variant(counts, variant)[sizes > 0]
-    vals = vals[~np.isnan(vals)]
-    return float(np.average(vals)) if len(vals) else 0.0
-
-
 def perm_pairs(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike,
                variant: str = "acc23", average_by: str = "item", k: int = 1000,
                params: PermParams = PermParams(), epsilon1: float | None = None,
@@ -490,14 +483,23 @@ def perm_pairs(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike,
     starts = np.r_[0, np.cumsum(p1.sizes.astype(np.int64) ** 2)]
     pos = starts[p1.row] + p1.i * p1.sizes[p1.row] + p1.j
 
-    def stat(kinds: NDArray[np.int_]) -> float:
-        return _pair_stat(_kind_counts(p1, kinds), p1.sizes, variant)
+    # MTME's _Corr (the mean of the defined row values) from each pair's numerator: integers,
+    # so the weighted row sums are exact and equal _row_variant's; one bincount per statistic.
+    v1, v2 = (_NUMERATOR[variant][kinds].astype(float) for kinds in (k1, k2))
+    n_pairs = np.bincount(p1.row, minlength=p1.n_rows)
+    defined = p1.sizes > 0
 
-    delta = stat(k2) - stat(k1)
+    def stat(values: FloatArray) -> float:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            vals = (np.bincount(p1.row, values, minlength=p1.n_rows) / n_pairs)[defined]
+        vals = vals[~np.isnan(vals)]
+        return float(np.average(vals)) if len(vals) else 0.0
+
+    delta = stat(v2) - stat(v1)
     r = count = 0
     for r in range(1, k + 1):
         w = rs.binomial(1, 0.5, int(starts[-1]))[pos].astype(bool)
-        c1, c2 = stat(np.where(w, k1, k2)), stat(np.where(w, k2, k1))
+        c1, c2 = stat(np.where(w, v1, v2)), stat(np.where(w, v2, v1))
         if c2 - c1 >= delta:
             count += 1
             if r % params.block_size == 0 and not (
