@@ -4,13 +4,23 @@ query (with parameters) fetched N times.  Goal: every page under 1 s on 2 cores.
 Peer, measured in the same run: the same canned-query SQL run directly in sqlite3 on the
 mirror (so page time / peer time is what Datasette adds: HTML, facets, counts).
 
+Time to first answer (--first-answer, on a copy of --db without its mirror): `ulcdb serve`
+from a cold start until /-/versions.json answers (goal: under 5 s; the mirror is built
+behind the server) and until the mirror is complete, against peers in the same run:
+`datasette serve -i` on the finished mirror and `python -c "import duckdb"`.
+
 Run: python benchmarks/bench_serve.py [--shared ../shared] [--db wmt21.duckdb] [-n 5]
+     [--first-answer]
 (without --db it builds the store: ingest, MQM, BLEU, chrF, GTM-1..3 at every level).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -110,12 +120,74 @@ def peer_time(mirror: Path, name: str | None, params: dict, n: int) -> float | N
     return statistics.median(times)
 
 
+def _answers(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as resp:
+            return str(resp.read().decode("utf-8"))
+    except OSError:
+        return None
+
+
+def _until_answer(cmd: list[str], port: int, complete: bool = False
+                  ) -> tuple[float, float | None]:
+    """Seconds from start until /-/versions.json answers (and until the mirror is complete)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        while _answers(base + "/-/versions.json") is None:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{cmd[:4]} exited with {proc.returncode}")
+            time.sleep(0.05)
+        first = time.perf_counter() - start
+        done = None
+        while complete:
+            status = _answers(base + "/-/preparing.json")
+            if status and not json.loads(status)["preparing"]:
+                done = time.perf_counter() - start
+                break
+            time.sleep(0.1)
+        return first, done
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def first_answer(db: Path, tmp: Path) -> None:
+    """`ulcdb serve` from a cold start against datasette on the finished mirror."""
+    cold = tmp / "cold.duckdb"
+    shutil.copy(db, cold)
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    first, done = _until_answer([sys.executable, "-m", "ulcdb", "--db", str(cold), "serve",
+                                 "--port", str(port := free_port())], port, complete=True)
+    peer, _ = _until_answer([sys.executable, "-m", "datasette", "serve", "-i",
+                             str(mirror_path(cold)), "--port", str(port := free_port())], port)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import duckdb"], check=True)
+    duck = time.perf_counter() - start
+    print(f"load average {' '.join(load)}; store {db.name}")
+    print(f"ulcdb serve, cold: first answer {first:.1f} s (goal < 5 s: "
+          f"{'met' if first < 5 else 'NOT met'}), mirror complete {done:.1f} s")
+    print(f"peer datasette -i on the finished mirror: first answer {peer:.1f} s; "
+          f"ratio {first / peer:.2f}")
+    print(f"peer python -c 'import duckdb': {duck:.2f} s; ratio {first / duck:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
     parser.add_argument("--db", type=Path, help="an existing WMT21 en-de store")
     parser.add_argument("-n", type=int, default=5, help="fetches per page")
+    parser.add_argument("--first-answer", action="store_true",
+                        help="only time `ulcdb serve` from a cold start on a copy of --db")
     args = parser.parse_args()
+    if args.first_answer:
+        if args.db is None:
+            raise SystemExit("--first-answer needs --db")
+        with tempfile.TemporaryDirectory() as tmp:
+            first_answer(args.db, Path(tmp))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db
         if db is None:

@@ -3,6 +3,7 @@ by its PID."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -42,9 +43,9 @@ def free_port() -> int:
 
 
 def start_serve(db: Path, port: int, log: Path, timeout: float = 90.0,
-                extra: tuple[str, ...] = ()) -> subprocess.Popen:
+                extra: tuple[str, ...] = (), prepared: bool = True) -> subprocess.Popen:
     """`ulcdb serve` (with ``extra`` options) in a subprocess; returns once /-/versions.json
-    answers."""
+    answers and (when ``prepared``) the mirror built in the background is complete."""
     proc = subprocess.Popen(
         [sys.executable, "-c", "from ulcdb.cli.main import app; app()", "--db", str(db),
          "serve", "--port", str(port), *extra],
@@ -55,8 +56,13 @@ def start_serve(db: Path, port: int, log: Path, timeout: float = 90.0,
         if proc.poll() is not None:
             raise RuntimeError(f"ulcdb serve exited: {log.read_text()}")
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/-/versions.json", timeout=2):
-                return proc
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/-/preparing.json"
+                                        if prepared else
+                                        f"http://127.0.0.1:{port}/-/versions.json",
+                                        timeout=2) as resp:
+                if not prepared or not json.loads(resp.read())["preparing"]:
+                    return proc
+                time.sleep(0.25)
         except OSError:
             time.sleep(0.25)
     stop(proc)

@@ -285,13 +285,25 @@ def pairwise_p_values(seg_scores: ArrayLike, num_permutations: int = 1000,
     return out
 
 
+@lru_cache(maxsize=4)
+def _human_p_values(scores: bytes, shape: tuple[int, int], num_permutations: int,
+                    seed: int) -> FloatArray:
+    """``pairwise_p_values`` of the human scores, computed once: a significance test
+    resamples the metrics' scores only, the human matrix stays the same."""
+    values = np.frombuffer(scores, dtype=float).reshape(shape)
+    out = pairwise_p_values(values, num_permutations, seed)
+    out.flags.writeable = False
+    return out
+
+
 def soft_pairwise_accuracy(human: ArrayLike, metric: ArrayLike, num_permutations: int = 1000,
                            seed: int = 4) -> float:
     """SPA = 1 - mean over system pairs of |p_human - p_metric| (MTME PairwiseConfidenceError).
     Segments with a missing score (any system, human or metric) are left out."""
     h, m = as_matrices(human, metric)
     keep = ~(np.isnan(h).any(axis=0) | np.isnan(m).any(axis=0))
-    ph = pairwise_p_values(h[:, keep], num_permutations, seed)
+    kept = np.ascontiguousarray(h[:, keep])
+    ph = _human_p_values(kept.tobytes(), kept.shape, num_permutations, seed)
     pm = pairwise_p_values(m[:, keep], num_permutations, seed)
     upper = np.triu_indices(h.shape[0], 1)
     return float(1.0 - np.mean(np.abs(ph - pm)[upper]))
@@ -448,13 +460,6 @@ def perm_both(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike, stat: St
     return PermResult(count / i, delta, i)
 
 
-def _pair_stat(counts: Index, sizes: Index, variant: str) -> float:
-    """MTME's ``_Corr`` of PairwisePermutationSigDiff: mean of the defined row values."""
-    vals = _row_variant(counts, variant)[sizes > 0]
-    vals = vals[~np.isnan(vals)]
-    return float(np.average(vals)) if len(vals) else 0.0
-
-
 def perm_pairs(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike,
                variant: str = "acc23", average_by: str = "item", k: int = 1000,
                params: PermParams = PermParams(), epsilon1: float | None = None,
@@ -478,14 +483,23 @@ def perm_pairs(human: ArrayLike, metric1: ArrayLike, metric2: ArrayLike,
     starts = np.r_[0, np.cumsum(p1.sizes.astype(np.int64) ** 2)]
     pos = starts[p1.row] + p1.i * p1.sizes[p1.row] + p1.j
 
-    def stat(kinds: NDArray[np.int_]) -> float:
-        return _pair_stat(_kind_counts(p1, kinds), p1.sizes, variant)
+    # MTME's _Corr (the mean of the defined row values) from each pair's numerator: integers,
+    # so the weighted row sums are exact and equal _row_variant's; one bincount per statistic.
+    v1, v2 = (_NUMERATOR[variant][kinds].astype(float) for kinds in (k1, k2))
+    n_pairs = np.bincount(p1.row, minlength=p1.n_rows)
+    defined = p1.sizes > 0
 
-    delta = stat(k2) - stat(k1)
+    def stat(values: FloatArray) -> float:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            vals = (np.bincount(p1.row, values, minlength=p1.n_rows) / n_pairs)[defined]
+        vals = vals[~np.isnan(vals)]
+        return float(np.average(vals)) if len(vals) else 0.0
+
+    delta = stat(v2) - stat(v1)
     r = count = 0
     for r in range(1, k + 1):
         w = rs.binomial(1, 0.5, int(starts[-1]))[pos].astype(bool)
-        c1, c2 = stat(np.where(w, k1, k2)), stat(np.where(w, k2, k1))
+        c1, c2 = stat(np.where(w, v1, v2)), stat(np.where(w, v2, v1))
         if c2 - c1 >= delta:
             count += 1
             if r % params.block_size == 0 and not (
@@ -530,7 +544,16 @@ def compare_metrics(human: ArrayLike, metrics: Mapping[str, ArrayLike], stat: St
     rs = _random(random_state)
     h = np.asarray(human, dtype=float)
     arrays = {name: np.asarray(m, dtype=float) for name, m in metrics.items()}
-    scores = {name: stat(h, m, rs) for name, m in arrays.items()}
+    epsilons: dict[str, float | None] = dict.fromkeys(arrays)
+    if perm_test == "pairs" and isinstance(stat, TiesOpt) and stat.sample_rate == 1.0:
+        # Without sampling the search draws nothing: each metric's epsilon is found once
+        # here, not again for each of its pairs in perm_pairs.
+        opt = {name: tau_optimization(h, m, stat.variant, stat.average_by)
+               for name, m in arrays.items()}
+        scores = {name: o.tau for name, o in opt.items()}
+        epsilons = {name: o.epsilon for name, o in opt.items()}
+    else:
+        scores = {name: stat(h, m, rs) for name, m in arrays.items()}
     names = sorted(scores, key=lambda name: (-scores[name], name))
     sig = np.zeros((len(names), len(names)))
     for a in range(len(names) if k else 0):
@@ -541,5 +564,6 @@ def compare_metrics(human: ArrayLike, metrics: Mapping[str, ArrayLike], stat: St
             else:
                 assert isinstance(stat, TiesOpt)
                 sig[a, b] = perm_pairs(h, m1, m2, stat.variant, stat.average_by, k, params,
-                                       sample_rate=stat.sample_rate, random_state=rs).p_value
+                                       epsilons[names[b]], epsilons[names[a]],
+                                       stat.sample_rate, rs).p_value
     return Comparison(names, [scores[n] for n in names], assign_ranks(sig, pval), sig)

@@ -74,12 +74,15 @@ def expand_pivot(query: CannedQuery, mirror: Path) -> str:
     if not query.pivot:
         return query.sql
     column, value = query.pivot
-    con = sqlite3.connect(f"file:{mirror}?mode=ro", uri=True)
     try:
-        names = [r[0] for r in con.execute(
-            "select name from translator group by name order by min(role) desc, name")]
-    finally:
-        con.close()
+        con = sqlite3.connect(f"file:{mirror}?mode=ro", uri=True)
+        try:
+            names = [r[0] for r in con.execute(
+                "select name from translator group by name order by min(role) desc, name")]
+        finally:
+            con.close()
+    except sqlite3.Error:  # a mirror still being prepared: no systems yet
+        names = []
     cols = ",\n       ".join(
         f"max(case when {column} = {_quote_str(n)} then round({value}, 4) end) as "
         f"{_quote_ident(n)}" for n in names) or "null as no_scores"

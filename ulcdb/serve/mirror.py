@@ -30,13 +30,16 @@ from ulcdb.serve.mirror_parts import (
     Writer,
     apply,
     digest,
-    grouped_fingerprints,
+    fingerprint,
+    grouped_sums,
     part,
     read_manifest,
     rows_fingerprint,
     tables_of,
     write_manifest,
 )
+from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
+from ulcdb.serve.status import mirror_path as mirror_path
 from ulcdb.store import Store
 
 SqlParams = list[Any]  # parameters of a DuckDB query
@@ -77,11 +80,6 @@ class MirrorReport:
     seconds: float = 0.0
     parts: int = 0  # tables, score batches, analysis macro calls, metrics' intervals
     rewritten: int = 0  # parts written by this build (all of them on a full build)
-
-
-def mirror_path(store_path: Path) -> Path:
-    """Where the mirror of a store lives: next to it, ``ulcdb.duckdb`` -> ``ulcdb.sqlite``."""
-    return store_path.with_suffix(".sqlite")
 
 
 def _sqlite_type(duck_type: str) -> str:
@@ -223,6 +221,18 @@ DERIVED_VIEWS = {
                                          and x.refset_kind = 'reference'))
           and (s.level <> 'seg' or list_contains($2::varchar[], s.metric))""",
 }
+# Every row of `scores` with whether the mirror keeps it (DERIVED_VIEWS["scores"]'s
+# condition): one pass over the view fingerprints both the kept rows per batch and all rows
+# per test bed and metric (what the analyses read).
+SCORES_KEPT = """
+    select s.*, coalesce(not list_contains($1::varchar[], s.metric)
+          and s.refset_kind = 'reference'
+          and (r.size = 1 or r.size = (select max(x.size) from stg_refset x
+                                       where x.testbed = s.testbed
+                                         and x.refset_kind = 'reference'))
+          and (s.level <> 'seg' or list_contains($2::varchar[], s.metric)), false) as mirror_kept
+    from scores s
+    left join stg_refset r on r.testbed = s.testbed and r.refset = s.refset"""
 MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
 
 
@@ -372,9 +382,27 @@ DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "do
 MIRROR_FORMAT = f"2:{__version__}"
 
 
-def _plan(con: Con, lite: Lite, report: MirrorReport,
-          progress: Callable[[str], None]) -> tuple[list[Part], dict[str, Writer]]:
-    """The parts of the mirror with their fingerprints, and how each table writes them."""
+def _scores_fingerprints(con: Con, params: SqlParams
+                         ) -> tuple[dict[Any, str], dict[tuple[str, str], str]]:
+    """Fingerprints of the mirrored `scores` rows per batch and of all `scores` rows per
+    (test bed, metric), from one pass over the view."""
+    kept: dict[Any, list[int]] = {}
+    every: dict[tuple[str, str], list[int]] = {}
+    for testbed, metric, batch, is_kept, n, total in grouped_sums(
+            con, SCORES_KEPT, "testbed, metric, batch_id, mirror_kept", "select * from scores",
+            params):
+        for acc in [every.setdefault((testbed, metric), [0, 0])] + (
+                [kept.setdefault(batch, [0, 0])] if is_kept else []):
+            acc[0] += n
+            acc[1] += int(total)
+    return ({b: fingerprint(*acc) for b, acc in kept.items()},
+            {k: fingerprint(*acc) for k, acc in sorted(every.items())})
+
+
+def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], None],
+          analyses: bool = True) -> tuple[list[Part], dict[str, Writer]]:
+    """The parts of the mirror with their fingerprints, and how each table writes them
+    (without the analysis tables and intervals unless ``analyses``)."""
     parts: list[Part] = []
     writers: dict[str, Writer] = {}
     objects = [r[0] for r in con.execute(
@@ -391,21 +419,21 @@ def _plan(con: Con, lite: Lite, report: MirrorReport,
     sets = _metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in combined.derived_names() if m not in wanted], _seg_metrics(con)]
-    if "scores" in objects:
-        progress("fingerprints: scores")
-        batches = grouped_fingerprints(con, DERIVED_VIEWS["scores"], "batch_id", params)
-        parts += [part("scores", {"batch_id": b}, fp) for (b,), fp in batches.items()] or [
-            part("scores", {}, "no scores")]
-        writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
-                                      "batch_id", len(batches), progress)
-    dims = digest(MIRROR_FORMAT, [fps.get(d) for d in DIMENSIONS])
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:
-        for (tb, metric), fp in sorted(grouped_fingerprints(
-                con, "select * from scores", "testbed, metric").items()):
+        progress("fingerprints: scores")
+        batches, groups = _scores_fingerprints(con, params)
+        parts += [part("scores", {"batch_id": b}, fp) for b, fp in batches.items()] or [
+            part("scores", {}, "no scores")]
+        writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
+                                      "batch_id", len(batches), progress)
+        for (tb, metric), fp in groups.items():
             by_metric.setdefault(metric, []).append(fp)
             by_testbed.setdefault(tb, []).append(fp)
+    if not analyses:
+        return parts, writers
+    dims = digest(MIRROR_FORMAT, [fps.get(d) for d in DIMENSIONS])
     jobs = {}
     for table, sql, job_params, extra, where in _jobs(con, sets):
         inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
@@ -467,10 +495,15 @@ def _by_job(con: Con, lite: Lite, table: str,
 
 def build_mirror(store_path: Path, out: Path | None = None,
                  progress: Callable[[str], None] = lambda _: None,
-                 full: bool = False) -> MirrorReport:
+                 full: bool = False, analyses: bool = True,
+                 on_parts: Callable[[int, int], None] = lambda done, total: None
+                 ) -> MirrorReport:
     """Write the SQLite mirror of the store at ``store_path``; returns what it holds.  When
     a mirror built by this version is there (and not ``full``), only the parts whose sources
-    changed are rewritten."""
+    changed are rewritten; ``on_parts`` hears how many of the parts are done.  Without
+    ``analyses`` it holds the tables and views only (the
+    first stage `ulcdb serve` shows while the rest is prepared): not fresh, and the next
+    build adds the analyses to it."""
     start = time.perf_counter()
     out = out or mirror_path(store_path)
     report = MirrorReport(out)
@@ -489,13 +522,14 @@ def build_mirror(store_path: Path, out: Path | None = None,
         try:
             lite.execute("pragma journal_mode = off")
             lite.execute("pragma synchronous = off")
-            parts, writers = _plan(con, lite, report, progress)
+            parts, writers = _plan(con, lite, report, progress, analyses)
+            writers = _counted(writers, parts, old or {}, on_parts)
             manifest, changed, report.rewritten = apply(lite, parts, writers, old or {})
             present = tables_of(lite)
             for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
-                if table not in present:
+                if analyses and table not in present:
                     _copy(con, lite, table, sql, params, extra)
-            _finish(lite, store_path, report, manifest)
+            _finish(lite, store_path, report, manifest, analyses)
             report.parts = len(parts)
             lite.commit()
             for name in ["analyze"] if old is None else [
@@ -516,6 +550,28 @@ def build_mirror(store_path: Path, out: Path | None = None,
         raise StoreError(f"cannot write the mirror {out}: {exc}") from exc
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _counted(writers: dict[str, Writer], parts: list[Part], old: dict[str, str],
+             on_parts: Callable[[int, int], None]) -> dict[str, Writer]:
+    """The writers, each telling ``on_parts`` the parts done so far (those unchanged from
+    the last mirror count as done)."""
+    done = [sum(old.get(p.key) == p.fingerprint for p in parts)]
+    on_parts(done[0], len(parts))
+
+    def counting(write: Writer) -> Writer:
+        def run(ps: list[Part]) -> set[str]:
+            failed = write(ps)
+            done[0] = min(done[0] + len(ps), len(parts))
+            on_parts(done[0], len(parts))
+            return failed
+        return run
+    return {table: counting(write) for table, write in writers.items()}
+
+
+def has_manifest(out: Path) -> bool:
+    """True when the mirror at ``out`` holds parts this version can build on."""
+    return _old_manifest(out) is not None
 
 
 def _old_manifest(out: Path) -> dict[str, str] | None:
@@ -539,8 +595,9 @@ FORMAT_KEY = "format"
 
 
 def _finish(lite: sqlite3.Connection, store_path: Path, report: MirrorReport,
-            manifest: dict[str, str]) -> None:
-    """Indexes, row counts, the manifest and what the mirror was built from."""
+            manifest: dict[str, str], complete: bool) -> None:
+    """Indexes, row counts, the manifest and what the mirror was built from (with the
+    store's time only when ``complete``: a first stage is never fresh)."""
     present = tables_of(lite)
     for table, indexes in INDEXES.items():
         if table not in present:
@@ -558,23 +615,5 @@ def _finish(lite: sqlite3.Connection, store_path: Path, report: MirrorReport,
     lite.executemany("insert into ulcdb_mirror values (?, ?)", [
         ("store", str(store_path.resolve())),
         ("built_at", time.strftime("%Y-%m-%d %H:%M:%S")),
-        ("store_mtime", str(store_path.stat().st_mtime)),
         ("skipped", json.dumps(report.skipped)),
-    ])
-
-
-def mirror_is_fresh(store_path: Path, out: Path | None = None) -> bool:
-    """True when the mirror exists and was built from the store as it is now."""
-    out = out or mirror_path(store_path)
-    if not out.exists():
-        return False
-    try:
-        lite = sqlite3.connect(f"file:{out}?mode=ro", uri=True)
-        try:
-            row = lite.execute(
-                "select value from ulcdb_mirror where key = 'store_mtime'").fetchone()
-        finally:
-            lite.close()
-    except sqlite3.Error:
-        return False
-    return bool(row) and row[0] == str(store_path.stat().st_mtime)
+    ] + [("store_mtime", str(store_path.stat().st_mtime))] * complete)

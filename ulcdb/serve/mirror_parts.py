@@ -65,13 +65,20 @@ def rows_fingerprint(con: duckdb.DuckDBPyConnection, sql: str,
     return f"{rows[0][0]}:{rows[0][1]}"
 
 
-def grouped_fingerprints(con: duckdb.DuckDBPyConnection, sql: str, keys: str,
-                         params: list[Any] | None = None) -> dict[tuple[Any, ...], str]:
-    """Fingerprints of a query's rows grouped by the columns ``keys`` (comma-separated)."""
-    rows = con.execute(f"select {keys}, count(*), sum({_row_hash(con, sql, params)})::varchar "
+def grouped_sums(con: duckdb.DuckDBPyConnection, sql: str, keys: str, hashed: str,
+                 params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    """Per group of the query's rows by the columns ``keys``: the keys, the row count and
+    the exact sum of the rows' hashes over the columns of the query ``hashed`` (those the
+    fingerprint is of; ``sql`` may add grouping columns).  Groups add up: the count and
+    the sum over several groups make the fingerprint of their rows (``fingerprint``)."""
+    rows = con.execute(f"select {keys}, count(*), sum({_row_hash(con, hashed, None)}) "
                        f"from ({sql}) q group by all", params or []).fetchall()
-    width = len(keys.split(","))
-    return {tuple(r[:width]): f"{r[width]}:{r[width + 1]}" for r in rows}
+    return [tuple(r) for r in rows]
+
+
+def fingerprint(count: int, total: int | None) -> str:
+    """The fingerprint of rows from their count and hash sum, as ``rows_fingerprint`` says."""
+    return f"{count}:{total}"
 
 
 def read_manifest(lite: sqlite3.Connection) -> dict[str, str] | None:
