@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ulcdb.annotation import spacy_adapter
 from ulcdb.annotation.annotate import annotate_testbed, testbed_texts
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.plain import read_plain
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 SHARED = Path(os.environ.get("ULCDB_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 TB = SHARED / "testbeds" / "wmt21_newstest2021_ruen"

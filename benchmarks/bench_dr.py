@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from ulcdb.annotation.annotate import annotate_testbed
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.plain import read_plain
 from ulcdb.metrics.base import Params
-from ulcdb.scoring import Scorer, plan_pairs
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Scorer, plan_pairs
+from ulcdb.store.database import Store
 
 SHARED = Path(os.environ.get("ULCDB_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 TB = SHARED / "testbeds" / "wmt21_newstest2021_ruen"

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import duckdb
 
-from ulcdb.ingest.assessments import read_wmt_mqm
+from ulcdb.formats.plain import read_plain
+from ulcdb.formats.wmt.mqm import read_wmt_mqm
 from ulcdb.ingest.load import load_testbed
 from ulcdb.ingest.load_assessments import load_assessments
-from ulcdb.ingest.plain import read_plain
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 REFS = ("A", "C", "D")
 

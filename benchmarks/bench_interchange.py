@@ -20,8 +20,8 @@ from pathlib import Path
 
 import duckdb
 
-from ulcdb.interchange.wmt20 import ingest_wmt20
-from ulcdb.store import Store
+from ulcdb.formats.wmt.wmt20 import ingest_wmt20
+from ulcdb.store.database import Store
 
 GOAL_S = 20.0
 TABLES = ("testbed", "document", "segment", "translator", "translation", "assessment",

@@ -24,14 +24,14 @@ import scipy.stats
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
-from ulcdb.ingest.assessments import read_wmt_mqm
+from ulcdb.formats.plain import read_plain
+from ulcdb.formats.wmt.mqm import read_wmt_mqm
 from ulcdb.ingest.load import load_testbed
 from ulcdb.ingest.load_assessments import load_assessments
-from ulcdb.ingest.plain import read_plain
 from ulcdb.meta import MetaTask, fetch_items
 from ulcdb.metrics.base import Params
-from ulcdb.scoring import Pair, Scorer
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Pair, Scorer
+from ulcdb.store.database import Store
 
 REFS = ("ref-A", "ref-C", "ref-D")
 METRICS = ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "BLEUi-2", "BLEUi-3", "BLEUi-4", "chrF",

@@ -29,8 +29,8 @@ from bench_meta import REFS, load_ende
 from ulcdb.meta import MetaTask
 from ulcdb.meta.protocol import Column, Settings, fetch_bed, run_column
 from ulcdb.metrics.base import Params
-from ulcdb.scoring import Pair, Scorer
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Pair, Scorer
+from ulcdb.store.database import Store
 
 METRICS = ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "BLEUi-2", "BLEUi-3", "BLEUi-4",
            "NIST-1", "NIST-2", "NIST-3", "NIST-4", "NIST-5", "NISTi-2", "NISTi-3", "NISTi-4",

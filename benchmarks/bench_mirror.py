@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_serve import build_store  # noqa: E402
 
 from ulcdb.serve.mirror import _copy, build_mirror  # noqa: E402
-from ulcdb.store import Store  # noqa: E402
+from ulcdb.store.database import Store  # noqa: E402
 
 
 def peer(db: Path, out: Path) -> float:

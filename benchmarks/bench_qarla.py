@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.plain import read_plain
 from ulcdb.metrics.base import Params
-from ulcdb.scoring import Scorer, plan_pairs, variant_of
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Scorer, plan_pairs, variant_of
+from ulcdb.store.database import Store
 
 METRICS = ["BLEU", "BLEU-2", "BLEU-4", "NIST", "NIST-2", "GTM-1", "GTM-2", "GTM-3", "-PER",
            "Ol"]

@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.plain import read_plain
-from ulcdb.scoring import Pair, Scorer
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Pair, Scorer
+from ulcdb.store.database import Store
 
 REFS = ("ref-A", "ref-C", "ref-D")
 METRICS = "BLEU,chrF,1-TER"

@@ -23,12 +23,12 @@ from pathlib import Path
 
 from sacrebleu.metrics import BLEU, CHRF, TER
 
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.plain import read_plain
 from ulcdb.metrics import registry
-from ulcdb.scoring import Pair, Scorer, plan_pairs
-from ulcdb.selection import resolve_metrics
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Pair, Scorer, plan_pairs
+from ulcdb.scoring.selection import resolve_metrics
+from ulcdb.store.database import Store
 
 REFS = ("ref-A", "ref-C", "ref-D")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from ulcdb.store import data_dir  # noqa: E402
+from ulcdb.store.database import data_dir  # noqa: E402
 
 GOAL = 0.4  # seconds
 PEER = "python -c 'import duckdb'"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pyarrow as pa
 from lxml import etree
 
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.ingest.plain import read_plain
-from ulcdb.scoring import ensure_refset
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import ensure_refset
+from ulcdb.store.database import Store
 
 VARIANT = "case:mixed"
 METRICS = ("BLEU", "NIST", "-PER", "GTM-2", "Ol")

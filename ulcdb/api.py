@@ -11,12 +11,12 @@
     db.meta("MQM", level="sys")
     db.meta_protocol("wmt24", "MQM")
     db.compare("BLEU", baseline="S1")
-    db.testbeds()                                     # typed rows (ulcdb.models.Testbed)
+    db.testbeds()                                     # typed rows (ulcdb.store.models.Testbed)
 
 Every method calls the layer the CLI calls (``ulcdb.ops``): a table holds the rows the
 command prints with ``-f json``, and a mistake raises the ``ulcdb.errors`` exception whose
 message the command prints.  Tables come back as pyarrow Tables (``.to_pandas()`` gives a
-DataFrame where pandas is installed); store entities as the dataclasses of ``ulcdb.models``.
+DataFrame where pandas is installed); store entities as the dataclasses of ``ulcdb.store.models``.
 A store opened ``read_only`` raises ``ReadOnly`` where scores are missing.
 """
 
@@ -29,7 +29,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from ulcdb import models
 from ulcdb.errors import ChoiceError
 from ulcdb.ingest.assessment_input import (
     AssessmentFormat,
@@ -49,8 +48,9 @@ from ulcdb.ops import tune as tune_op
 from ulcdb.ops.access import Opened
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
-from ulcdb.selection import Selection
-from ulcdb.store import Store
+from ulcdb.scoring.selection import ScoreSelection
+from ulcdb.store import models
+from ulcdb.store.database import Store
 
 PathLike = str | Path
 
@@ -113,7 +113,7 @@ class Database:
     # -- scores ------------------------------------------------------------------------------
     def select(self, metrics: str | None = None, *, testbed: str | None = None,
                systems: str | None = None, refs: str | None = None,
-               lowercase: bool | None = None) -> Selection:
+               lowercase: bool | None = None) -> ScoreSelection:
         """Resolve names as ``-m/-s/-r/-t`` do (sets, comma-separated names)."""
         return Request(testbed, metrics, systems, refs, None, lowercase).select(self.store)
 

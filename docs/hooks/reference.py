@@ -2,10 +2,10 @@
 
 A page holding the line ``<!-- generated: cli -->`` gets every command and option of the CLI,
 read by walking the Typer app (``ulcdb.cli.main.app``); ``<!-- generated: metrics -->`` gets
-every metric of the built-in catalogue (``ulcdb.catalogue``, which reads
+every metric of the built-in catalogue (``ulcdb.metrics.catalogue``, which reads
 ``ulcdb/metrics/catalogue.json``), and ``<!-- generated: sets -->`` the built-in metric sets.
 Both are found by import, so they follow the code wherever its modules move, and
-``tests/test_docs.py`` checks them against the app and the catalogue.
+``tests/docs/test_docs.py`` checks them against the app and the catalogue.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def metrics_markdown() -> str:
     computes (its description names the reference implementation).  Families of more than
     FULL metrics (the linguistic ones, one metric per tag or role) give each description's
     first sentence: `ulcdb describe METRIC` prints the whole."""
-    from ulcdb import catalogue
+    from ulcdb.metrics import catalogue
 
     families: dict[str, list[Any]] = {}
     for entry in catalogue.entries(None):
@@ -156,8 +156,8 @@ def sets_markdown() -> str:
 
 def schema_markdown() -> str:
     """Every table, view and table macro of the store, in the order the schema's manifest
-    applies them (``ulcdb.store.schema_files``), with the comment heading its SQL file."""
-    from ulcdb.store import schema_files
+    applies them (``ulcdb.store.database.schema_files``), with the comment heading its SQL file."""
+    from ulcdb.store.database import schema_files
 
     out = ["| name | kind | what it holds |", "| --- | --- | --- |"]
     for path in schema_files():

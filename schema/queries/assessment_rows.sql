@@ -2,7 +2,7 @@
 -- ulcdb.ingest.load_assessments) resolved against test bed $tid: the store ids of their
 -- translator, segment (seg level) and document (doc level), and each row's first problem
 -- (null when the row is fine), in the order the checks are reported.
--- Row conventions (ulcdb.ingest.assessments): seg level with doc_id, seg is the position in
+-- Row conventions (ulcdb.formats.assessments): seg level with doc_id, seg is the position in
 -- that document; seg level without doc_id, the test-bed segment id; doc level without
 -- doc_id, the 1-based document position.
 create or replace temp table _assessment_in as

@@ -25,7 +25,7 @@ pairs as (
            case when a.human >= b.human then b.translator else a.translator end as worse,
            greatest(a.human, b.human) as human_better,
            least(a.human, b.human) as human_worse,
-           -- metric scores compared at 10 decimals (ulcdb.stats.RANK_DECIMALS): float
+           -- metric scores compared at 10 decimals (ulcdb.stats.correlations.RANK_DECIMALS): float
            -- noise (1 - x) neither makes nor breaks a tie
            round(case when a.human >= b.human then a.score else b.score end, 10)
                as score_better,

@@ -1,7 +1,7 @@
 -- Backoff (x_b) and interpolation (x_i) of linguistic metrics (ULC manual 4.7), computed
 -- from stored scores; rows shaped like the `unioned` step of `scores`, which unions them in.
 -- A derived metric is a catalogue row of family 'backoff' named '<x>-b' or of family
--- 'interpolation' named '<x>-i' (ulcdb.metrics.combined registers them); x and Ol are read
+-- 'interpolation' named '<x>-i' (ulcdb.metrics.backoff_interpolation registers them); x and Ol are read
 -- from seg_score for the same target, reference set and variant.
 --   x_b(t) = x(t) when x(t) is not NULL (the parse succeeded), else
 --            Ol(t) * mean of x over the segments of the same target/refset/variant where x

@@ -1,6 +1,6 @@
 -- Pearson and Spearman correlations of each metric with the human scores (meta_items), in
 -- SQL: Pearson is corr(); Spearman is corr() of mid-ranks (rank() plus half the ties), the
--- metric scores ranked at 10 decimals (ulcdb.stats.RANK_DECIMALS: float noise such as
+-- metric scores ranked at 10 decimals (ulcdb.stats.correlations.RANK_DECIMALS: float noise such as
 -- 1 - x neither makes nor breaks a tie, so -TER and 1-TER rank alike).
 -- grouping_by follows mt-metrics-eval: 'flat' (one correlation over all items), 'item' (one
 -- per unit, i.e. per segment or document across systems, then averaged) or 'system' (one

@@ -5,7 +5,7 @@
 -- (refset: the references its triples came from).  Parameters: see `queen_hits` (refs,
 -- systems, strict, trans_topic, segs) and `queen_units` (doc_cumulative: Asiya 3.0's
 -- cumulative document QUEEN).
--- Needs 3+ references (ulcdb.qarla checks it).
+-- Needs 3+ references (ulcdb.qarla.measures checks it).
 -- Usage: select * from queen(['BLEU', 'NIST'], 'sys');
 --        select * from queen(['BLEU', 'NIST', 'GTM-2'], 'seg', strict := true);
 create or replace macro queen(metric_names, lvl, refs := null, systems := null, strict := false,

@@ -10,9 +10,9 @@ from typing import Protocol
 
 from ulcdb.annotation import storage
 from ulcdb.annotation.model import FAILED, Analysis
-from ulcdb.engines import Engine
 from ulcdb.errors import UlcdbError
-from ulcdb.store import Store
+from ulcdb.scoring.engines import Engine
+from ulcdb.store.database import Store
 
 ANNOTATORS = ("spacy", "stanza")
 BATCH = 500  # texts per transaction
@@ -65,7 +65,7 @@ def run_for(store: Store, annotator: str = "spacy", model: str | None = None) ->
         return rid
     tool = _tool(annotator)
     name = model or tool.DEFAULT_MODEL
-    from ulcdb.languages import model_language
+    from ulcdb.metrics.languages import model_language
 
     return storage.ensure_run(store, annotator, name, tool.version(name),
                               model_language(annotator, name))

@@ -26,7 +26,7 @@ from ulcdb.annotation.model import FAILED, OK, Analysis, Token
 from ulcdb.errors import InputError
 from ulcdb.metrics.dr.boxer import BoxerDrs, read_boxer_xml
 from ulcdb.metrics.dr.drs import FlatDrs
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 
 def boxer_analyses(path: Path, texts: list[str], translator: str,

@@ -38,13 +38,13 @@ from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, ENTITY, OK, PREDICATE, ROLE, Analysis, Span, Token
 from ulcdb.errors import InputError
 from ulcdb.ingest.textio import check_file, read_text, split_lines
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc")
 
 
 @dataclass
-class Segment:
+class ImportedSegment:
     line: int  # first line of the segment in the file
     tokens: list[Token]
     spans: list[Span]
@@ -69,7 +69,7 @@ def _spelling(text: str) -> str:
 
 
 @dataclass
-class ImportReport:
+class AnnotationImportReport:
     run_id: int
     segments: int
     layer: str
@@ -97,8 +97,8 @@ def _blocks(path: Path) -> list[tuple[int, list[str]]]:
 
 
 # -- CoNLL-U ----------------------------------------------------------------------------------
-def read_conllu(path: Path) -> list[Segment]:
-    segs: list[Segment] = []
+def read_conllu(path: Path) -> list[ImportedSegment]:
+    segs: list[ImportedSegment] = []
     by_comment = "seg_id" in read_text(path)
     sent = -1
     for start, lines in _blocks(path):
@@ -125,7 +125,7 @@ def read_conllu(path: Path) -> list[Segment]:
                 continue
             words.append((start + k, cols))
         if new_seg:
-            segs.append(Segment(start, [], []))
+            segs.append(ImportedSegment(start, [], []))
             sent = -1
         elif not segs:
             raise InputError(path, start, "sentence before the first '# seg_id =' comment")
@@ -212,7 +212,7 @@ def parse_ptb(text: str) -> tuple[list[tuple[str, str]], list[Span]]:
     return leaves, spans
 
 
-def read_ptb(path: Path) -> list[Segment]:
+def read_ptb(path: Path) -> list[ImportedSegment]:
     segs = []
     for n, line in enumerate(split_lines(read_text(path)), 1):
         if not line.strip():
@@ -221,12 +221,12 @@ def read_ptb(path: Path) -> list[Segment]:
             leaves, spans = parse_ptb(line)
         except (ValueError, IndexError) as exc:
             raise InputError(path, n, f"bad tree: {exc}") from exc
-        segs.append(Segment(n, [Token(w, None, t) for w, t in leaves], spans))
+        segs.append(ImportedSegment(n, [Token(w, None, t) for w, t in leaves], spans))
     return segs
 
 
 # -- CoNLL-2005 SRL ----------------------------------------------------------------------------
-def read_conll05(path: Path) -> list[Segment]:
+def read_conll05(path: Path) -> list[ImportedSegment]:
     segs = []
     for start, lines in _blocks(path):
         rows = [ln.split() for ln in lines]
@@ -255,7 +255,7 @@ def read_conll05(path: Path) -> list[Segment]:
                     if open_[0] != "V":
                         spans.append(Span(ROLE, len(spans), open_[1], k + 1, open_[0], pid))
                     open_ = None
-        segs.append(Segment(start, [Token(r[0]) for r in rows], spans))
+        segs.append(ImportedSegment(start, [Token(r[0]) for r in rows], spans))
     return segs
 
 
@@ -264,7 +264,7 @@ def _npred(rows: list[list[str]]) -> int:
 
 
 # -- IOB named entities ------------------------------------------------------------------------
-def read_iob(path: Path) -> list[Segment]:
+def read_iob(path: Path) -> list[ImportedSegment]:
     segs = []
     for start, lines in _blocks(path):
         toks: list[Token] = []
@@ -286,7 +286,7 @@ def read_iob(path: Path) -> list[Segment]:
                 open_ = (kind, i)
         if open_:
             spans.append(Span(ENTITY, len(spans), open_[1], len(toks), open_[0]))
-        segs.append(Segment(start, toks, spans))
+        segs.append(ImportedSegment(start, toks, spans))
     return segs
 
 
@@ -299,7 +299,7 @@ def _clip(text: str, n: int = 40) -> str:
 
 
 def import_annotations(store: Store, path: Path, testbed: str, translator: str, fmt: str,
-                       tool: str | None = None) -> ImportReport:
+                       tool: str | None = None) -> AnnotationImportReport:
     """Read, align and store one file of annotations for one translator's segments."""
     if fmt not in FORMATS:
         raise InputError(path, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
@@ -317,7 +317,7 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         firsts = None if fmt == "boxer-xml" else [int(r[0]) - 1 for r in store.query(
             "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
             [tid])]
-        return ImportReport(import_boxer(store, path, translator, texts,
+        return AnnotationImportReport(import_boxer(store, path, translator, texts,
                                          tool or "boxer-xml import", lang, firsts),
                             len(texts) if firsts is None else len(firsts),
                             "drs" if firsts is None else "document drs")
@@ -354,4 +354,4 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
     lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
     rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
     storage.save(store, rid, out.items(), replace=True)
-    return ImportReport(rid, len(segs), LAYER[fmt])
+    return AnnotationImportReport(rid, len(segs), LAYER[fmt])

@@ -17,13 +17,13 @@ from ulcdb.annotation.annotators import DEFAULT_MODELS
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
-from ulcdb.workers import init_worker
+from ulcdb.scoring.workers import init_worker
 
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-    from ulcdb.engines import Engine
+    from ulcdb.scoring.engines import Engine
 
 DEFAULT_MODEL = DEFAULT_MODELS["spacy"]
 BATCH_SIZE = 256

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from ulcdb.annotation.derive import DERIVED_LAYERS
 from ulcdb.annotation.model import ENTITY, OK, Analysis, Span, Token
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 FULL_LAYERS = frozenset(DERIVED_LAYERS | {ENTITY})
 TOOL_LAYERS = {"spacy": FULL_LAYERS, "stanza": FULL_LAYERS}

@@ -22,8 +22,8 @@ from ulcdb.errors import NotFound, UlcdbError
 from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands that open one
-    from ulcdb.engines import Engine
-    from ulcdb.store import Store
+    from ulcdb.scoring.engines import Engine
+    from ulcdb.store.database import Store
 
 console = Console(width=None if sys.stdout.isatty() else 200, markup=False)  # names hold [ ]
 err_console = Console(stderr=True, markup=False)
@@ -56,7 +56,7 @@ def open_store(read_only: bool = False, create: bool = False) -> Iterator[Store]
     """The store named by --db / ULCDB_DB.  Only commands that fill a store (init, ingest,
     demo) create a missing one: for the others a mistyped path is an error, not a new empty
     store."""
-    from ulcdb.store import Store
+    from ulcdb.store.database import Store
 
     if state.read_only and not read_only:
         raise refuse_write(state.db, "what this command stores")
@@ -169,7 +169,7 @@ AddressOpt = Annotated[str | None, typer.Option(
 
 def engine_for(engine: EngineName, jobs: int | None, address: str | None) -> Engine | None:
     """The engine of --engine/--address; None for local processes (each command's own)."""
-    from ulcdb.engines import make_engine
+    from ulcdb.scoring.engines import make_engine
 
     runner = make_engine(engine.value, jobs, address)  # checks --address, starts Ray
     return None if engine == EngineName.local else runner

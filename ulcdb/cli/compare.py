@@ -124,7 +124,7 @@ def compare(
 
 def _factors(report: CompareReport, scale: int) -> dict[str, float]:
     """What each metric's numbers are multiplied by in the table (--scale)."""
-    from ulcdb.report import display_scales
+    from ulcdb.scoring.report import display_scales
 
     if scale == 1:
         return {}

@@ -98,7 +98,7 @@ def ingest_assessments(
     Example: ulcdb ingest assessments human/da.tsv --map system=system --map seg_id=seg_id
     --map score=da_raw --map judge=judge -c DA-raw
     """
-    from ulcdb.ingest import assessments as ar
+    from ulcdb.formats import assessments as ar
     from ulcdb.ingest.assessment_input import check_against_testbed, read_assessment_file
     from ulcdb.ingest.load_assessments import load_assessments
 

@@ -15,20 +15,20 @@ from ulcdb.cli import (
     compare,
     delete,
     eval,
+    export,
     ingest,
-    interchange,
     meta,
     qarla,
-    query,
     report,
     score,
     serve,
     sets,
+    store,
     tune,
 )
 from ulcdb.cli.common import DEFAULT_DB, state
 from ulcdb.errors import UlcdbError
-from ulcdb.workers import Terminated, terminate_on_sigterm
+from ulcdb.scoring.workers import Terminated, terminate_on_sigterm
 
 
 def reflow(text: str) -> str:
@@ -115,11 +115,11 @@ def root(
 
 
 app.add_typer(ingest.app, name="ingest")
-app.add_typer(query.list_app, name="list")
+app.add_typer(store.list_app, name="list")
 app.add_typer(sets.app, name="set")
 app.add_typer(delete.app, name="delete")
-app.add_typer(interchange.app, name="export")
-query.register(app)
+app.add_typer(export.app, name="export")
+store.register(app)
 score.register(app)
 qarla.register(app)
 meta.register(app)

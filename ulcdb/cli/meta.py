@@ -13,8 +13,8 @@ import typer
 
 from ulcdb.cli.common import Fmt, err_console, render, store_file
 from ulcdb.cli.options import Level, OneLevelOpt, TestbedOpt
+from ulcdb.cli.outputs import file_option
 from ulcdb.errors import MetaError
-from ulcdb.outputs import file_option
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
     from ulcdb.meta import MetaReport, MetricComparison

@@ -76,7 +76,7 @@ def use_verbnet(path: Path | None) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class SelectionOpts:
-    """-t -m -s -r: what to score or evaluate (``ulcdb.selection`` resolves the names)."""
+    """-t -m -s -r: what to score or evaluate (``ulcdb.scoring.selection`` resolves the names)."""
 
     testbed: TestbedOpt = None
     metrics: MetricsOpt = None

@@ -25,7 +25,7 @@ from ulcdb.cli.score import print_notes, request, scoring
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ulcdb.ops.qarla import King, Over, Qarla, Queen
     from ulcdb.ops.score import Request, Scoring
-    from ulcdb.qarla import Scope
+    from ulcdb.qarla.measures import Scope
 
 KingBy = Literal["auto", "queen", "ulc"]
 

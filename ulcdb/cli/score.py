@@ -35,13 +35,13 @@ from ulcdb.cli.options import (
     grouped,
     use_verbnet,
 )
+from ulcdb.cli.outputs import folder_option
 from ulcdb.errors import InputError, StoreError
-from ulcdb.outputs import folder_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ulcdb.engines import Engine
     from ulcdb.ops.score import Request, Scoring
-    from ulcdb.report import Matrix
+    from ulcdb.scoring.engines import Engine
+    from ulcdb.scoring.report import Matrix
 
 OutFmt = Literal["table", "rankings", "csv", "tsv", "json", "scr"]
 UlcMethod = Literal["asiya", "raw", "seg-mean"]
@@ -139,7 +139,7 @@ def score(
     Example: ulcdb score -m LEX -G all
     """
     from ulcdb.ops import score as ops
-    from ulcdb.report import display_scales, write_scr
+    from ulcdb.scoring.report import display_scales, write_scr
 
     check_scale(scale, width)
     use_verbnet(verbnet)
@@ -164,7 +164,7 @@ def score(
 
 def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str,
            factors: dict[str, float], digits: int) -> None:
-    from ulcdb.report import scaled
+    from ulcdb.scoring.report import scaled
 
     _print_table(scaled(matrix, factors), fmt, directions, method, digits)
     for line in matrix.signature_lines():
@@ -173,7 +173,7 @@ def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str
 
 def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
                  method: str, digits: int = 4) -> None:
-    from ulcdb.report import rankings
+    from ulcdb.scoring.report import rankings
 
     title = matrix.title(method)
     if fmt == "rankings":
@@ -212,8 +212,8 @@ def demo(
     """
     from ulcdb.cli.common import state
     from ulcdb.cli.ingest import ingest_assessments, ingest_testbed
-    from ulcdb.cli.query import init
-    from ulcdb.store import Store, data_dir
+    from ulcdb.cli.store import init
+    from ulcdb.store.database import Store, data_dir
 
     folder = folder or data_dir("sample")
     for need in (folder / "ULC.config", folder / "human" / "adequacy.csv",

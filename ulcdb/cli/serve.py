@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ulcdb.cli.common import err_console, state
+from ulcdb.cli.outputs import writable_file
 from ulcdb.errors import NotFound, UlcdbError
-from ulcdb.outputs import writable_file
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not for --help
     from ulcdb.serve.bounded import Limits

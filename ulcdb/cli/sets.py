@@ -29,8 +29,8 @@ def define(
     """
     from ulcdb.ingest.load import save_set
     from ulcdb.ingest.model import NamedSet
-    from ulcdb.names import check_name
-    from ulcdb.selection import check_set
+    from ulcdb.scoring.selection import check_set
+    from ulcdb.store.names import check_name
 
     with open_store() as store:
         tid = None if kind == "metric" else store.testbed_id(testbed or store.only_testbed())

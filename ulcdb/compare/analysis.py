@@ -20,10 +20,10 @@ from typing import Any
 
 from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, Result, run
-from ulcdb.compare.significance import BS_RESAMPLES
 from ulcdb.compare.words import WordAccuracy, word_accuracy
-from ulcdb.selection import split_names
-from ulcdb.store import Store
+from ulcdb.scoring.selection import split_names
+from ulcdb.stats.sacrebleu_significance import BS_RESAMPLES
+from ulcdb.store.database import Store
 
 ANALYSES = ("word-freq", "category")
 CATEGORY_FAMILIES = "SP-Op,NE-Oe"

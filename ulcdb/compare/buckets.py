@@ -10,8 +10,8 @@ from ulcdb.compare.data import CompareError, Fetched
 from ulcdb.compare.run import MIN_UNITS, CompareReport, CompareTask, run
 from ulcdb.compare.where import where_segments
 from ulcdb.compare.words import bucket_labels, bucket_of
-from ulcdb.selection import stored_set
-from ulcdb.store import Store
+from ulcdb.scoring.selection import stored_set
+from ulcdb.store.database import Store
 
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets

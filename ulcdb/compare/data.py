@@ -9,8 +9,8 @@ import numpy as np
 
 from ulcdb.compare.measures import Measure, measure
 from ulcdb.errors import UlcdbError
-from ulcdb.stats import FloatArray
-from ulcdb.store import Store
+from ulcdb.stats.correlations import FloatArray
+from ulcdb.store.database import Store
 
 _STATS_SQL = """
 select t.name, s.seg_id, s.stats from seg_score s

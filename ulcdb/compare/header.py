@@ -7,8 +7,8 @@ The same lines head `ulcdb compare`'s table (on stdout, with it) and the compari
 
 from __future__ import annotations
 
-from ulcdb.compare import significance as sig
 from ulcdb.compare.run import CompareReport, CompareTask
+from ulcdb.stats import sacrebleu_significance as sig
 
 
 def header_lines(report: CompareReport, where: str | None = None) -> list[str]:

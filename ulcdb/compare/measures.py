@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ulcdb.compare.significance import Interval, Paired, Score, Sums
+from ulcdb.stats.sacrebleu_significance import Paired, Score, Sums, SymmetricInterval
 
 _SACREBLEU = {"BLEU", "chrF", "chrF++", "1-TER", "-TER"}
 
@@ -40,7 +40,7 @@ class Measure:
         iv = p.interval
         if iv is not None:
             low, high = self.to_metric(iv.low), self.to_metric(iv.high)
-            iv = Interval(self.to_metric(iv.mean), iv.half_width * self.scale,
+            iv = SymmetricInterval(self.to_metric(iv.mean), iv.half_width * self.scale,
                           min(low, high), max(low, high))
         return Paired(self.to_metric(p.score), self.to_metric(p.baseline), p.p_value, iv)
 

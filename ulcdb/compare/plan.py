@@ -8,12 +8,12 @@ from dataclasses import dataclass, replace
 
 from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import ALPHA, CompareTask
-from ulcdb.compare.significance import SACREBLEU_SEED
 from ulcdb.compare.where import where_segments
-from ulcdb.names import suggest
-from ulcdb.scoring import Pair, variant_of
-from ulcdb.selection import Selection, resolve_translators, split_names
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Pair, variant_of
+from ulcdb.scoring.selection import ScoreSelection, resolve_translators, split_names
+from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
+from ulcdb.store.database import Store
+from ulcdb.store.names import suggest
 
 DEFAULT_METRICS = "BLEU,chrF,1-TER"  # sacrebleu's defaults
 
@@ -22,7 +22,7 @@ DEFAULT_METRICS = "BLEU,chrF,1-TER"  # sacrebleu's defaults
 class ComparePlan:
     """The resolved selection and the systems compared, the baseline (if any) first."""
 
-    selection: Selection  # its refs: those the systems are scored against
+    selection: ScoreSelection  # its refs: those the systems are scored against
     systems: tuple[str, ...]
     baseline: str | None
     references_as_systems: tuple[str, ...] = ()
@@ -48,7 +48,7 @@ class ComparePlan:
                            seed, unit, segments, alpha, self.references_as_systems)
 
 
-def plan(store: Store, sel: Selection, baseline: str | None = None,
+def plan(store: Store, sel: ScoreSelection, baseline: str | None = None,
          systems: str | None = None) -> ComparePlan:
     """The systems of ``sel`` (or of ``systems``, names and sets where a reference may stand
     for a system); a ``baseline`` of the test bed outside them is added, an unknown one is an

@@ -11,7 +11,6 @@ from itertools import combinations
 
 import numpy as np
 
-from ulcdb.compare import significance as sig
 from ulcdb.compare.data import (
     CompareError,
     Fetched,
@@ -20,8 +19,9 @@ from ulcdb.compare.data import (
     load_units,
     metric_variant,
 )
-from ulcdb.stats import FloatArray, IntArray
-from ulcdb.store import Store
+from ulcdb.stats import sacrebleu_significance as sig
+from ulcdb.stats.correlations import FloatArray, IntArray
+from ulcdb.store.database import Store
 
 METHODS = ("bs", "ar")
 ALPHA = 0.05
@@ -176,10 +176,10 @@ def _paired(task: CompareTask, data: UnitData, base: str, system: str,
     if np.array_equal(data.stats[base], data.stats[system]):
         return m.map_paired(_identical(task, data, base, system, idxs, bl_scores))
     if task.method == "ar":
-        raw = sig.paired_randomization(data.stats[base], data.stats[system], m.score,
+        raw = sig.sacrebleu_paired_ar(data.stats[base], data.stats[system], m.score,
                                        task.n_samples, task.seed)
     else:
-        raw = sig.paired_bootstrap(data.stats[base], data.stats[system], m.score,
+        raw = sig.sacrebleu_paired_bs(data.stats[base], data.stats[system], m.score,
                                    task.n_samples, task.seed, idxs, bl_scores)
     return m.map_paired(raw)
 
@@ -234,7 +234,7 @@ def _untested(task: CompareTask, data: UnitData, higher: bool) -> list[Result]:
 
 
 def _result(system: str, baseline: str | None, metric: str, score: float,
-            iv: sig.Interval | None, p: float | None, n: int) -> Result:
+            iv: sig.SymmetricInterval | None, p: float | None, n: int) -> Result:
     return Result(system, baseline, metric, score, iv.mean if iv else None,
                   iv.half_width if iv else None, iv.low if iv else None,
                   iv.high if iv else None, p, n)

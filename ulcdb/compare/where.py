@@ -14,7 +14,7 @@ import re
 import duckdb
 
 from ulcdb.errors import UlcdbError
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 COLUMNS = ("seg_id", "doc_id", "seg_in_doc", "source", "genre", "domain", "origlang",
            "doc_index")

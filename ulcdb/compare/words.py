@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ulcdb.stats import FloatArray, IntArray
+from ulcdb.stats.correlations import FloatArray, IntArray
 
 FREQ_CUTOFFS: tuple[int, ...] = (1, 2, 3, 4, 5, 10, 100, 1000)
 
@@ -144,7 +144,7 @@ def paired_p(ref_total: IntArray, out_a: IntArray, match_a: IntArray,
     """Per bucket, the p-value of the F-measure difference of two systems by paired
     bootstrap resampling of segments, with sacrebleu's draws and p-value (as `ulcdb
     compare`); 1 where the two systems' counts are the same on every segment."""
-    from ulcdb.compare.significance import bootstrap_indices, paired_from_samples
+    from ulcdb.stats.sacrebleu_significance import bootstrap_indices, paired_from_samples
 
     idxs = bootstrap_indices(len(ref_total), resamples, seed)
     fa = np.array([prf(match_a[i].sum(0), out_a[i].sum(0), ref_total[i].sum(0))[2]

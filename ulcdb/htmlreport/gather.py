@@ -20,7 +20,7 @@ from ulcdb.ops import compare as compare_op
 from ulcdb.ops import meta as meta_op
 from ulcdb.ops.access import Access
 from ulcdb.ops.score import Request
-from ulcdb.report import signatures
+from ulcdb.scoring.report import signatures
 
 T = TypeVar("T")
 BUCKETS = ("length", "doc")

@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ulcdb.errors import InputError, UlcdbError
-from ulcdb.ingest import assessments as ar
+from ulcdb.formats import assessments as ar
+from ulcdb.formats.nist import assessments as nist_assessments
+from ulcdb.formats.wmt import mqm as wmt_mqm
 from ulcdb.ingest import mtme
 from ulcdb.ingest.model import Assessment
 from ulcdb.ingest.textio import check_file, head_line
 
 if TYPE_CHECKING:  # `ulcdb --help` reads AssessmentFormat without loading the store
-    from ulcdb.store import Store
+    from ulcdb.store.database import Store
 
 
 class AssessmentFormat(str, Enum):
@@ -75,7 +77,7 @@ def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, st
     fields = [f.strip() for f in first.split("\t" if "\t" in first else ",")]
     lower = [f.lower() for f in fields]
     system = next((fields[lower.index(c)] for c in SYSTEM_COLUMNS if c in lower), None)
-    if system is None or ar.is_nist_header(fields):
+    if system is None or nist_assessments.is_nist_header(fields):
         return []
     unit = ({"seg_id": fields[lower.index("seg_id")]} if "seg_id" in lower else
             {"doc_id": fields[lower.index("doc_id")],
@@ -110,7 +112,7 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
     if fmt == AssessmentFormat.mtme:
         items = mtme.read_mtme_human(path)
     elif fmt == AssessmentFormat.mqm:
-        items = ar.read_wmt_mqm(path)
+        items = wmt_mqm.read_wmt_mqm(path)
     elif fmt == AssessmentFormat.table:
         if not mapping:
             raise UlcdbError("--format table needs --map system=COL --map score=COL ...")
@@ -120,7 +122,7 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
     elif not criterion:
         raise UlcdbError("NIST CSV files need --criterion (e.g. adequacy)")
     else:
-        items = ar.read_nist_csv(path, criterion)
+        items = nist_assessments.read_nist_csv(path, criterion)
     if criterion:
         for a in items:
             a.criterion = a.criterion or criterion

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ulcdb.errors import NotFound
 from ulcdb.ingest.load import contents, drop_testbed, drop_translator_scores
-from ulcdb.names import suggest
-from ulcdb.store import Store
+from ulcdb.store.database import Store
+from ulcdb.store.names import suggest
 
 SCORE_TABLES = ("seg_score", "doc_score", "sys_score")
 

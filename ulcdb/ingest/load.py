@@ -10,9 +10,9 @@ from pathlib import Path
 from ulcdb.errors import Conflict, InputError, NotFound
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
-from ulcdb.languages import set_language
-from ulcdb.names import check_name
-from ulcdb.store import Store
+from ulcdb.metrics.languages import set_language
+from ulcdb.store.database import Store
+from ulcdb.store.names import check_name
 
 
 @dataclass

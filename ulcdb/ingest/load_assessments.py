@@ -5,7 +5,7 @@ the WMT20 release, the Python API).
 Every row is checked against the test bed in DuckDB (``schema/queries/assessment_rows.sql``,
 fast for WMT's 100,000s of judgments); the first offending row in file order is reported as
 one line naming the file, the line and what is wrong.  Row conventions are those of
-``ulcdb.ingest.assessments``.  Rows already stored with the same value are left alone ("already
+``ulcdb.formats.assessments``.  Rows already stored with the same value are left alone ("already
 there"); other values are a Conflict unless ``replace``.  All or nothing: ``load_assessments``
 runs in a transaction of its own, ``store_assessments`` in the caller's.
 """
@@ -20,7 +20,7 @@ import pyarrow as pa
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.model import Assessment
 from ulcdb.ingest.units import unit_problem
-from ulcdb.store import Store, named_query
+from ulcdb.store.database import Store, named_query
 
 Scale = tuple[float | None, float | None]  # (MIN, MAX); None = unbounded
 

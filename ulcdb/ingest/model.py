@@ -14,7 +14,7 @@ class Document:
 
 
 @dataclass
-class Segment:
+class SourceSegment:
     seg_id: int  # 1..n in test-bed order
     doc_id: str
     seg_in_doc: int  # 1-based position in its document
@@ -46,7 +46,7 @@ class TestbedData:
     tgt_lang: str | None = None
     origin: str = ""
     documents: list[Document] = field(default_factory=list)
-    segments: list[Segment] = field(default_factory=list)
+    segments: list[SourceSegment] = field(default_factory=list)
     translators: list[TranslatorText] = field(default_factory=list)
     sets: list[NamedSet] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)  # e.g. CASE from a ULC.config

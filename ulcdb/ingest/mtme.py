@@ -1,6 +1,6 @@
 """mt-metrics-eval's test beds (``read_mtme``) and human scores (``read_mtme_human``), read
 as its ``data.py`` lays them out; its metric scores are read, and the whole layout written,
-by ``ulcdb.interchange.mtme``, which imports the name matching from here.
+by ``ulcdb.formats.mtme``, which imports the name matching from here.
 
 ``human-scores/LP.NAME.LEVEL.score``: one ``SYSTEM SCORE`` line per system and unit; a
 system's n-th line is segment (document) n in test-bed order; ``sys`` files have one line per
@@ -17,11 +17,11 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from ulcdb.errors import InputError
+from ulcdb.formats.assessments import LEVELS as HUMAN_LEVELS
+from ulcdb.formats.assessments import check_count, optional_score
+from ulcdb.formats.plain import read_plain
 from ulcdb.ingest import textio
-from ulcdb.ingest.assessments import LEVELS as HUMAN_LEVELS
-from ulcdb.ingest.assessments import check_count, optional_score
 from ulcdb.ingest.model import Assessment, TestbedData, TranslatorText
-from ulcdb.ingest.plain import read_plain
 
 MISSING = frozenset({"None"})
 

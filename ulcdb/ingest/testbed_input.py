@@ -53,7 +53,7 @@ def sniff(path: Path) -> TestbedFormat:
         return TestbedFormat.wmt
     if any(tag in head for tag in (b"<srcset", b"<refset", b"<tstset")):
         return TestbedFormat.sgml
-    from ulcdb.ingest.longtsv import is_long_tsv
+    from ulcdb.formats.longtsv import is_long_tsv
 
     if is_long_tsv(path):
         return TestbedFormat.long
@@ -87,7 +87,9 @@ def read_testbed(path: Path | None, fmt: TestbedFormat, name: str | None, source
 
 def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[str],
                  systems: list[str], docs: Path | None, lp: str | None) -> TestbedData:
-    from ulcdb.ingest import longtsv, sgml, ulcconfig, wmtxml
+    from ulcdb.formats import longtsv, ulcconfig
+    from ulcdb.formats.nist import sgml
+    from ulcdb.formats.wmt import xml_testbed
 
     default_name = name if name is not None else (first.stem if not first.is_dir()
                                                    else first.name)
@@ -101,7 +103,7 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
         data.name = name if name is not None else data.name
         return data
     if fmt == TestbedFormat.wmt:
-        return wmtxml.read_wmtxml(default_name, first)
+        return xml_testbed.read_wmtxml(default_name, first)
     if fmt == TestbedFormat.long:
         return longtsv.read_long_tsv(default_name, first)
     if fmt == TestbedFormat.sgml:
@@ -127,7 +129,7 @@ def _mtme_human_scores(root: Path, lp: str, data: TestbedData) -> None:
 def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
                 docs: Path | None) -> TestbedData:
     """Plain files; languages are guessed from WMT-style file names (``source.es.txt``)."""
-    from ulcdb.ingest import plain
+    from ulcdb.formats import plain
 
     ref_files, sys_files = pairs(refs, "--ref"), pairs(systems, "--sys")
     data = plain.read_plain(name, source, ref_files, sys_files, docs)
@@ -144,7 +146,7 @@ def _read_plain(name: str, source: Path, refs: list[str], systems: list[str],
 def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | None) -> None:
     """--src-lang/--tgt-lang (normalised: ``german`` is ``de``) fill what the input leaves
     open; contradicting it is an error."""
-    from ulcdb.languages import normalise, set_language  # not at import: it loads the store
+    from ulcdb.metrics.languages import normalise, set_language  # not at import: it loads the store
 
     for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
         if not given:
@@ -166,7 +168,7 @@ def _lang_suffix(path: Path) -> str | None:
     code = parts[-2] if len(parts) >= 3 else ""
     if not (2 <= len(code) <= 3 and code.isalpha()):
         return None
-    from ulcdb.languages import normalise
+    from ulcdb.metrics.languages import normalise
 
     try:
         lang = normalise(code, path)

@@ -4,7 +4,7 @@ loader (``ulcdb.ingest.load_assessments``)."""
 
 from __future__ import annotations
 
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 
 def unit_problem(store: Store, tid: int, level: str, doc_id: str | None, seg: int | None,

@@ -9,11 +9,11 @@ from typing import Any
 from ulcdb.errors import NotFound
 from ulcdb.interchange.load import DEFAULT_VARIANT
 from ulcdb.interchange.model import LEVELS, ScoreSet
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 
 @dataclass(frozen=True)
-class Selection:
+class ExportSelection:
     """Which scores to export; an empty tuple means all."""
 
     testbeds: tuple[str, ...] = ()
@@ -50,13 +50,13 @@ select * from export_scores($variant, $levels::varchar[], $testbeds::varchar[],
 """
 
 
-def _params(sel: Selection) -> dict[str, str | list[str]]:
+def _params(sel: ExportSelection) -> dict[str, str | list[str]]:
     return {"variant": sel.variant, "levels": list(sel.levels), "testbeds": list(sel.testbeds),
             "metrics": list(sel.metrics), "targets": list(sel.targets),
             "refsets": list(sel.refsets)}
 
 
-def check_selection(store: Store, sel: Selection) -> None:
+def check_selection(store: Store, sel: ExportSelection) -> None:
     """Every name the selection gives must exist in its test beds (all where none is named),
     metrics and the variant with scores there: a typo must not export nothing silently.
     The error names what exists."""
@@ -88,7 +88,7 @@ def _listing(names: set[str], limit: int = 20) -> str:
     return ", ".join(ordered[:limit]) + more
 
 
-def score_sets(store: Store, sel: Selection) -> Iterator[tuple[str, ScoreSet]]:
+def score_sets(store: Store, sel: ExportSelection) -> Iterator[tuple[str, ScoreSet]]:
     """(test bed, ScoreSet) per metric, target, reference set and level, in a stable order.
 
     Segment scores carry test-bed segment numbers, document scores document ids.

@@ -29,15 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
+from ulcdb.formats import comet, iqxml, mtme, sacrebleu_json, table
+from ulcdb.formats.nist import scr
+from ulcdb.formats.wmt import metrics_task
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
 from ulcdb.ingest.mtme import find_human_files, human_items, only_pair
 from ulcdb.ingest.textio import check_file
-from ulcdb.interchange import comet, iqxml, mtme, nist, sacrebleu_json, table, wmt
-from ulcdb.interchange.load import DEFAULT_VARIANT, ImportReport, load_scores, store_frame
+from ulcdb.interchange.load import DEFAULT_VARIANT, ScoreImportReport, load_scores, store_frame
 from ulcdb.interchange.model import MetricInfo, ScoreFrame, split_names
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 FORMATS = ("auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet", "table",
            "lines")
@@ -151,7 +153,7 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def import_scores(store: Store, req: ScoreImport) -> ImportReport:
+def import_scores(store: Store, req: ScoreImport) -> ScoreImportReport:
     """Read ``req.paths`` and store their scores in one transaction."""
     if not req.paths:
         raise UlcdbError("no files given")
@@ -163,7 +165,7 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
         raise UlcdbError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     req = dataclasses.replace(req, paths=expand_folders(req.paths, fmt))
     if fmt == "wmt20":
-        from ulcdb.interchange.wmt20 import ingest_wmt20
+        from ulcdb.formats.wmt.wmt20 import ingest_wmt20
 
         if len(req.paths) != 1 or not req.paths[0].is_dir():
             raise InputError(req.paths[0], None, "--format wmt20 takes one folder (the WMT20 "
@@ -195,7 +197,7 @@ def import_scores(store: Store, req: ScoreImport) -> ImportReport:
         notes += sacrebleu_json.own_metrics_note(frame)
     with store.transaction():
         report = (store_frame(store, frame, req.variant, req.replace, req.flags)
-                  if frame is not None and frame.rows else ImportReport())
+                  if frame is not None and frame.rows else ScoreImportReport())
         for path, judged in human:
             done = store_assessments(store, testbed, judged, path, req.replace)
             report.notes.append(f"{path.name}: {done.inserted} human scores stored, "
@@ -236,10 +238,10 @@ def _read_one(fmt: str, path: Path, testbed: str, roles: dict[str, str], store: 
                 else iqxml.read_iqxml(path, testbed, roles))
     if fmt == "nist":
         if path.is_dir():
-            return nist.read_scr_tree(path, testbed, roles, refs or None, req.metric)
+            return scr.read_scr_tree(path, testbed, roles, refs or None, req.metric)
         found = split_names(path.parent.name, "+", roles)
         folder = tuple(sorted(found[0])) if len(found) == 1 else None
-        return nist.read_scr(path, testbed, refs or folder, req.metric)
+        return scr.read_scr(path, testbed, refs or folder, req.metric)
     if fmt == "sacrebleu":
         kept = set(req.rename) | (set(sacrebleu_json.ULCDB_NAMES) if req.metric else set())
         return sacrebleu_json.read_sacrebleu(path, testbed, roles, req.target, refs or None,
@@ -253,7 +255,7 @@ def _read_one(fmt: str, path: Path, testbed: str, roles: dict[str, str], store: 
     raise UlcdbError(f"format {fmt!r} cannot read {path}")
 
 
-def _import_tables(store: Store, req: ScoreImport) -> ImportReport:
+def _import_tables(store: Store, req: ScoreImport) -> ScoreImportReport:
     """Tables may name a test bed per row; --testbed, else the only one, fills in the rest."""
     names = [r[0] for r in store.query("select name from testbed")]
     default = req.testbed or (names[0] if len(names) == 1 else None)
@@ -308,21 +310,21 @@ def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
 # --- WMT --------------------------------------------------------------------------------------
 
 
-def _import_wmt(store: Store, req: ScoreImport) -> ImportReport:
+def _import_wmt(store: Store, req: ScoreImport) -> ScoreImportReport:
     files = _wmt_files(req.paths)
-    raw = wmt.read_wmt_raw(files)
-    wmt.check_raw_values(raw)
-    refsets = {**wmt.WMT20_REFSETS, **req.refset_map}
-    plans = {d.name: d for d in (wmt.read_details(p, req.testbed if len(req.details) == 1
+    raw = metrics_task.read_wmt_raw(files)
+    metrics_task.check_raw_values(raw)
+    refsets = {**metrics_task.WMT20_REFSETS, **req.refset_map}
+    plans = {d.name: d for d in (metrics_task.read_details(p, req.testbed if len(req.details) == 1
                                                   else None) for p in req.details)}
     with store.transaction():
         testbeds = _wmt_testbeds(store, raw, req, plans)
-        refs = {tok: wmt.refs_of(tok, refsets)
-                for (tok,), _ in wmt.distinct_keys(raw, "refset")}
+        refs = {tok: metrics_task.refs_of(tok, refsets)
+                for (tok,), _ in metrics_task.distinct_keys(raw, "refset")}
         notes = []
         if req.create_testbed:
             notes = _create_wmt_translators(store, raw, testbeds, refs)
-        frame = _renamed(wmt.wmt_frame(raw, testbeds, refs), req)
+        frame = _renamed(metrics_task.wmt_frame(raw, testbeds, refs), req)
         report = store_frame(store, frame, req.variant, req.replace, req.flags)
     report.notes += notes
     return report
@@ -342,11 +344,11 @@ def _wmt_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def _wmt_testbeds(store: Store, raw: wmt.WmtRaw, req: ScoreImport,
+def _wmt_testbeds(store: Store, raw: metrics_task.WmtRaw, req: ScoreImport,
                   plans: dict[str, TestbedData]) -> dict[tuple[str, str], str]:
     """(TESTSET, LP) -> test bed: --testbed, else TESTSET:LP, else TESTSET; created from the
     --details layout when asked."""
-    keys = wmt.distinct_keys(raw, ("testset", "lp"))
+    keys = metrics_task.distinct_keys(raw, ("testset", "lp"))
     existing = {r[0] for r in store.query("select name from testbed")}
     if req.testbed and len(keys) > 1:
         where = keys[1][1]
@@ -376,7 +378,8 @@ def _wmt_testbeds(store: Store, raw: wmt.WmtRaw, req: ScoreImport,
     return out
 
 
-def _check_lp(store: Store, raw: wmt.WmtRaw, testbed: str, lp: str, where: wmt.FirstRow
+def _check_lp(store: Store, raw: metrics_task.WmtRaw, testbed: str, lp: str,
+              where: metrics_task.FirstRow
               ) -> None:
     """The LP column must be the test bed's language pair, where the test bed has one."""
     found = store.query("select src_lang, tgt_lang from testbed where name = ?", [testbed])
@@ -386,10 +389,11 @@ def _check_lp(store: Store, raw: wmt.WmtRaw, testbed: str, lp: str, where: wmt.F
                          f"test bed {testbed!r} is {src}-{tgt}")
 
 
-def _create_wmt_translators(store: Store, raw: wmt.WmtRaw, testbeds: dict[tuple[str, str], str],
+def _create_wmt_translators(store: Store, raw: metrics_task.WmtRaw,
+                            testbeds: dict[tuple[str, str], str],
                             refs: dict[str, tuple[str, ...]]) -> list[str]:
     """Members of reference sets become references, every other target a system."""
-    rows = wmt.distinct_keys(raw, ("testset", "lp", "refset", "system"))
+    rows = metrics_task.distinct_keys(raw, ("testset", "lp", "refset", "system"))
     roles: dict[str, dict[str, str]] = {}
     for (testset, lp, refset, system), _ in rows:
         mine = roles.setdefault(testbeds[(testset, lp)], {})

@@ -39,9 +39,9 @@ from ulcdb.ingest.units import unit_problem
 from ulcdb.interchange.model import MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
-from ulcdb.names import check_name
-from ulcdb.scoring import ensure_refset, sync_catalogue
-from ulcdb.store import Store, named_query
+from ulcdb.scoring.scorer import ensure_refset, sync_catalogue
+from ulcdb.store.database import Store, named_query
+from ulcdb.store.names import check_name
 
 DEFAULT_VARIANT = "case:mixed"
 IMPORTED_LEVEL = "other"  # linguistic level of imported metrics: unknown to ulcdb
@@ -49,7 +49,7 @@ TABLES = {"seg": "seg_score", "doc": "doc_score", "sys": "sys_score"}
 
 
 @dataclass
-class ImportReport:
+class ScoreImportReport:
     files: int = 0
     stored: dict[str, int] = field(default_factory=dict)  # level -> rows
     replaced: int = 0
@@ -72,7 +72,7 @@ class ImportReport:
 
 
 def load_scores(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
-                replace: bool = False, flags: MetricInfo | None = None) -> ImportReport:
+                replace: bool = False, flags: MetricInfo | None = None) -> ScoreImportReport:
     """Check and store ``frame`` in one transaction.  ``flags``: catalogue facts from the
     command line (its name is ignored); they override what the files say."""
     with store.transaction():
@@ -80,7 +80,7 @@ def load_scores(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
 
 
 def store_frame(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
-                replace: bool = False, flags: MetricInfo | None = None) -> ImportReport:
+                replace: bool = False, flags: MetricInfo | None = None) -> ScoreImportReport:
     """``load_scores`` inside a transaction the caller holds."""
     if frame.rows == 0 or frame.table["value"].null_count == frame.rows:
         where = frame.sources[0].path if frame.sources else "input"
@@ -118,10 +118,10 @@ class _Loader:
         self.variant = variant
         self.replace = replace
         self.flags = flags
-        self.report = ImportReport(files=len(frame.sources))
+        self.report = ScoreImportReport(files=len(frame.sources))
 
     # -- driver -------------------------------------------------------------------------------
-    def run(self) -> ImportReport:
+    def run(self) -> ScoreImportReport:
         rows = self.frame.table
         rid = pa.array(np.arange(rows.num_rows, dtype=np.int64))
         self.store.register("_imp", rows.append_column("rid", rid))  # scanned in place, not copied

@@ -4,7 +4,7 @@ A :class:`ScoreFrame` is an Arrow table with one row per score (columns in ``FRA
 and the :class:`Source` files the rows came from.  Small readers build it from
 :class:`ScoreSet` objects; the WMT reader builds the table directly (millions of rows).
 
-Where a score sits, per level (the same conventions as ``ulcdb.ingest.assessments``):
+Where a score sits, per level (the same conventions as ``ulcdb.formats.assessments``):
 
 * ``seg``, ``doc_id`` null: ``seg`` is the test-bed segment number (1-based);
 * ``seg``, ``doc_id`` set: ``seg`` is the 1-based position of the segment in ``doc_id``;

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from ulcdb.errors import Conflict
 from ulcdb.ingest.load import validate
 from ulcdb.ingest.model import TestbedData
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 
 def ensure_testbed(store: Store, data: TestbedData) -> tuple[int, bool]:

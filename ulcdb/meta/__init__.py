@@ -6,7 +6,8 @@ What is SQL and what is Python:
   ``meta_items`` (the two joined; ``common`` marks the items every metric of the call
   scores), ``meta_corr`` (Pearson and Spearman, flat or averaged per item or system),
   ``darr_pairs`` and ``darr_tau`` (the WMT DARR Kendall-like tau), ``criterion_scale``.
-- Python, pure functions: ``ulcdb.stats`` and ``ulcdb.bootstrap``.  This package resolves the
+- Python, pure functions: ``ulcdb.stats.correlations`` and ``ulcdb.stats.bootstrap``.  This package
+resolves the
   task (``select``), runs the macros and hands the vectors to those functions (``evaluate``),
   and renders the result (``report``: text cells, CSV, JSON, LaTeX).
 
@@ -21,9 +22,9 @@ from ulcdb.errors import MetaError
 from ulcdb.meta.evaluate import compare, evaluate, fetch_items, prepare, sql_estimates
 from ulcdb.meta.report import (
     LABELS,
+    ConfidenceInterval,
     Coverage,
     Estimate,
-    Interval,
     Items,
     MetaReport,
     MetricComparison,
@@ -49,7 +50,8 @@ from ulcdb.meta.task import (
 
 __all__ = [
     "COEFFICIENTS", "DARR", "DEFAULT_COEFFICIENTS", "LABELS", "LEVELS", "UNIT_NAMES", "Coverage",
-    "Estimate", "Interval", "Items", "MetaError", "MetaReport", "MetaTask", "MetricComparison",
+    "Estimate", "ConfidenceInterval", "Items", "MetaError", "MetaReport", "MetaTask",
+           "MetricComparison",
     "Scale", "compare", "comparison_records", "criteria", "criterion_scale", "evaluate",
     "fetch_items", "human_translations", "prepare", "records_csv", "scored_metrics",
     "scored_refsets", "sql_estimates",

@@ -10,7 +10,7 @@ from dataclasses import replace
 from ulcdb.errors import MetaError
 from ulcdb.meta.report import LABELS, Estimate, Items, Key
 from ulcdb.meta.task import MetaTask
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 # The fewest items (flat grouping) a coefficient needs to mean something: with two items
 # Pearson, Spearman and Kendall are +-1 by construction; accuracy needs one pair.

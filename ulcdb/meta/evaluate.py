@@ -2,7 +2,7 @@
 
 Point estimates of Pearson, Spearman and DARR come from the SQL macros (``meta_corr``,
 ``darr_tau``); Kendall, accuracy, grouped averages and every bootstrap replicate from the
-pure functions of ``ulcdb.stats`` and ``ulcdb.bootstrap``.
+pure functions of ``ulcdb.stats.correlations`` and ``ulcdb.stats.bootstrap``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
-from ulcdb import bootstrap, stats
 from ulcdb.errors import MetaError
 from ulcdb.meta import select
 from ulcdb.meta.checks import too_few_items, unmatched_targets
 from ulcdb.meta.report import (
+    ConfidenceInterval,
     Coverage,
     Estimate,
-    Interval,
     Items,
     Key,
     MetaReport,
@@ -36,8 +35,10 @@ from ulcdb.meta.task import (
     Scale,
     _choice,
 )
-from ulcdb.stats import FloatArray, IntArray
-from ulcdb.store import Store
+from ulcdb.stats import bootstrap
+from ulcdb.stats import correlations as stats
+from ulcdb.stats.correlations import FloatArray, IntArray
+from ulcdb.store.database import Store
 
 # meta_corr's row of one (metric, variant): Pearson, Spearman, items, groups (None: undefined)
 Corr = tuple[float | None, float | None, int | None, int | None]
@@ -214,15 +215,16 @@ def _replicates(task: MetaTask, items: Items, units: NDArray[np.intp], counts: I
     return out
 
 
-def _intervals(task: MetaTask, est: Estimate, reps: FloatArray | None) -> tuple[Interval, ...]:
+def _intervals(task: MetaTask, est: Estimate, reps: FloatArray | None) -> tuple[ConfidenceInterval,
+                                                                                ...]:
     out = []
     for level in task.ci_levels:
         if reps is not None:
-            out.append(Interval(level, *stats.percentile_ci(reps, level), "bootstrap"))
+            out.append(ConfidenceInterval(level, *stats.percentile_ci(reps, level), "bootstrap"))
         if task.grouping == "flat":
             lo, hi = stats.fisher_ci(est.value, est.n_items, level, est.coefficient)
             if not np.isnan(lo):
-                out.append(Interval(level, lo, hi, "fisher"))
+                out.append(ConfidenceInterval(level, lo, hi, "fisher"))
     return tuple(out)
 
 
@@ -346,7 +348,7 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
     for a, b in combinations(ranked, 2):
         va, vb = report.value(a[0], a[1], coefficient), report.value(b[0], b[1], coefficient)
         if method == "paired-bootstrap":
-            result = stats.paired_bootstrap(va, vb, report.replicates[(*a, coefficient)],
+            result = stats.koehn_paired_bootstrap(va, vb, report.replicates[(*a, coefficient)],
                                             report.replicates[(*b, coefficient)], task.seed)
         else:
             items = report.items[a]

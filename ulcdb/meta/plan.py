@@ -9,7 +9,7 @@ from typing import Any
 
 from ulcdb.meta import select
 from ulcdb.meta.task import MetaTask
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 
 def meta_task(store: Store, *, testbed: str | None = None, level: str = "sys",

@@ -1,7 +1,7 @@
 """WMT23 and WMT24 metrics-task meta-evaluation (``ulcdb meta --protocol wmt23|wmt24``).
 
 The tasks of mt-metrics-eval's ``tasks.WMT23`` and ``tasks.WMT24``, run on stored scores with
-the ports of ``ulcdb.meta.wmt23``:
+the ports of ``ulcdb.stats.mt_metrics_eval``:
 
 - wmt23: system-level pairwise accuracy (Kocmi et al. 2021; pooled over every test bed given,
   MTME's global accuracy), and per test bed system-level Pearson, segment-level Pearson
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ulcdb.errors import MetaError
-from ulcdb.meta import wmt23
 from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items
 from ulcdb.meta.task import MetaTask
-from ulcdb.meta.wmt23 import FloatArray
-from ulcdb.store import Store
+from ulcdb.stats import mt_metrics_eval as wmt23
+from ulcdb.stats.mt_metrics_eval import FloatArray
+from ulcdb.store.database import Store
 
 PROTOCOLS = ("wmt23", "wmt24")
 # mt-metrics-eval's tasks.WMT23 / tasks.WMT24 score human translations as systems

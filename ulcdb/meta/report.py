@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from ulcdb import stats
 from ulcdb.meta.task import DARR, UNIT_NAMES, MetaTask, Scale
+from ulcdb.stats import correlations as stats
 
 LABELS = {"pearson": "Pearson", "spearman": "Spearman", "kendall_tau_b": "tau-b",
           "kendall_tau_c": "tau-c", "darr_tau": "DARR tau", "darr_tau_noties": "DARR tau*",
@@ -28,7 +28,7 @@ Record = dict[str, str | int | float | None]
 
 
 @dataclass(frozen=True)
-class Interval:
+class ConfidenceInterval:
     level: float
     lo: float
     hi: float
@@ -44,9 +44,9 @@ class Estimate:
     n_items: int
     n_groups: int | None = None  # groups averaged (grouping item or system)
     n_pairs: int | None = None  # DARR pairs
-    intervals: tuple[Interval, ...] = ()
+    intervals: tuple[ConfidenceInterval, ...] = ()
 
-    def interval(self, level: float, method: str = "bootstrap") -> Interval | None:
+    def interval(self, level: float, method: str = "bootstrap") -> ConfidenceInterval | None:
         return next((i for i in self.intervals if i.level == level and i.method == method),
                     None)
 
@@ -122,7 +122,7 @@ class MetricComparison:
     better: Key  # (metric, variant) with the higher point estimate
     worse: Key
     coefficient: str
-    result: stats.Comparison
+    result: stats.PairedComparison
 
 
 @dataclass

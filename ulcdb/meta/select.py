@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ulcdb.errors import MetaError, NotFound
 from ulcdb.meta.task import HUMAN_SET, Scale
-from ulcdb.selection import resolve_metrics, split_names, stored_set
-from ulcdb.store import Store
+from ulcdb.scoring.selection import resolve_metrics, split_names, stored_set
+from ulcdb.store.database import Store
 
 
 def split(spec: str | None) -> list[str]:

@@ -28,11 +28,11 @@ from dataclasses import replace
 import numpy as np
 
 from ulcdb.compare.measures import measure
-from ulcdb.compare.significance import corpus_score
 from ulcdb.compare.where import where_segments
 from ulcdb.errors import MetaError
 from ulcdb.meta.task import MetaTask
-from ulcdb.store import Store
+from ulcdb.stats.sacrebleu_significance import corpus_score
+from ulcdb.store.database import Store
 
 Rescored = tuple[tuple[str, str, str, str | None, float], ...]  # metric, variant, target,
 # doc_id, value

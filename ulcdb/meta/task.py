@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ulcdb import stats
 from ulcdb.errors import MetaError
+from ulcdb.stats import correlations
 
 LEVELS = ("seg", "doc", "sys")
 GROUPINGS = ("flat", "item", "system")
@@ -106,7 +106,7 @@ class MetaTask:
         _choice(self.reading, READINGS, "reading")
         _choice(self.human_from, HUMAN_FROM, "human source")
         _choice(self.items, ITEMS, "items")
-        _choice(self.accuracy_ties, stats.ACCURACY_TIES, "accuracy ties")
+        _choice(self.accuracy_ties, correlations.ACCURACY_TIES, "accuracy ties")
         for c in self.coefs:
             _choice(c, COEFFICIENTS, "coefficient")
         _choice(self.resample_unit, RESAMPLE_UNITS[self.level],

@@ -93,7 +93,7 @@ class Family(ABC):
 
     name: str
     version: str = "1"
-    # Target languages it handles (None: any) and, where limited, why (ulcdb.languages).
+    # Target languages it handles (None: any) and, where limited, why (ulcdb.metrics.languages).
     languages: frozenset[str] | None = None
     language_note: str = ""
     # Capabilities: scores Analysis objects (annotated texts), not strings; or is derived

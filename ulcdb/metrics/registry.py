@@ -28,7 +28,7 @@ FAMILY_PATHS: tuple[str, ...] = (
     "ulcdb.metrics.gtm:GtmFamily",
     "ulcdb.metrics.meteor:MeteorFamily",
     "ulcdb.metrics.rouge:RougeFamily",
-    "ulcdb.metrics.wer:ErrorRateFamily",
+    "ulcdb.metrics.wer_per:ErrorRateFamily",
     "ulcdb.metrics.ter:TerFamily",
     "ulcdb.metrics.overlap:OverlapFamily",
     "ulcdb.metrics.chrf:ChrfFamily",
@@ -40,14 +40,14 @@ FAMILY_PATHS: tuple[str, ...] = (
     "ulcdb.metrics.dr.family:DrFamily",
     "ulcdb.metrics.dr.family:DrDocFamily",
     "ulcdb.metrics.tine:TineFamily",
-    "ulcdb.metrics.combined:BackoffFamily",
+    "ulcdb.metrics.backoff_interpolation:BackoffFamily",
 )
 
 
 @cache
 def _builtin_sets() -> dict[str, tuple[str, ...]]:
     """The built-in sets, in catalogue order; the linguistic families' modules list theirs."""
-    from ulcdb.metrics import combined, cp, dp, ne, sp, sr
+    from ulcdb.metrics import backoff_interpolation, cp, dp, ne, sp, sr
     from ulcdb.metrics.dr import scoring as dr
 
     # Built-in metric sets: the manuals' families (ULC manual section 4.1) and LEX, all of them.
@@ -75,8 +75,8 @@ def _builtin_sets() -> dict[str, tuple[str, ...]]:
         "DR": tuple(dr.metric_names("DR")),
         "DRdoc": tuple(dr.metric_names("DRdoc")),
     })
-    sets["LING-b"] = tuple(n for n in combined.derived_names() if n.endswith("-b"))
-    sets["LING-i"] = tuple(n for n in combined.derived_names() if n.endswith("-i"))
+    sets["LING-b"] = tuple(n for n in backoff_interpolation.derived_names() if n.endswith("-b"))
+    sets["LING-i"] = tuple(n for n in backoff_interpolation.derived_names() if n.endswith("-i"))
     # The ULC manual's M_h and its mt06-adequacy optimum (members that exist are used).
     sets["metrics_DEFAULT"] = (
         "RG-W-1.2", "MTR-wnsyn", "CP-STM-4", "DP-HWC-c-4", "DP-HWC-r-4", "DP-Or-*", "SR-Or-*-b",
@@ -176,11 +176,10 @@ class Catalogue:
 
 
 def sources_digest() -> str:
-    """Digest of the code the catalogue comes from: the modules of ulcdb.metrics and
-    ulcdb.languages."""
+    """Digest of the code the catalogue comes from: the modules of ulcdb.metrics."""
     root = Path(__file__).parent
     digest = hashlib.sha256()
-    for path in sorted([*root.rglob("*.py"), root.parent / "languages.py"]):
+    for path in sorted(root.rglob("*.py")):
         digest.update(path.relative_to(root.parent).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -188,7 +187,7 @@ def sources_digest() -> str:
 
 def live_catalogue() -> Catalogue:
     """The catalogue as the families give it (imports every metric module)."""
-    from ulcdb.languages import language_label
+    from ulcdb.metrics.languages import language_label
 
     specs = tuple(spec for _, spec in metric_index().values())
     return Catalogue(specs, {s.name: language_label(s.name) or "" for s in specs},

@@ -53,8 +53,8 @@ from ulcdb.metrics.base import (
     build_specs,
     check_inputs,
 )
-from ulcdb.wordnet import VERSION as WORDNET_VERSION
-from ulcdb.wordnet import wordnet_dir
+from ulcdb.metrics.wordnet import VERSION as WORDNET_VERSION
+from ulcdb.metrics.wordnet import wordnet_dir
 
 if TYPE_CHECKING:
     from ulcdb.metrics.rouge_stem import RougePorterStemmer

@@ -2,7 +2,7 @@
 
 ``edit_rate()`` gives the function ``TerFamily`` calls per (hypothesis, reference) pair: the
 compiled search when numba is importable, else sacrebleu's own ``translation_edit_rate``.
-Both return (edits, reference length) and agree exactly (tests/test_metrics_ter.py).
+Both return (edits, reference length) and agree exactly (tests/metrics/test_metrics_ter.py).
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ulcdb.errors import InputError
-from ulcdb.ingest.model import Document, Segment, TestbedData, TranslatorText
+from ulcdb.ingest.model import Document, SourceSegment, TestbedData, TranslatorText
 from ulcdb.ingest.textio import decode_utf8, read_lines, split_lines
-from ulcdb.names import check_name
+from ulcdb.store.names import check_name
 
 STDIN = "stdin"
 
@@ -69,7 +69,7 @@ def read_inputs(files: EvalFiles, name: str, stdin: BinaryIO | None,
     data = TestbedData(
         name=name, src_lang=src_lang, tgt_lang=tgt_lang,
         origin=files.source or files.refs[0], documents=[Document(name)],
-        segments=[Segment(i, name, i, text) for i, text in enumerate(sources, start=1)],
+        segments=[SourceSegment(i, name, i, text) for i, text in enumerate(sources, start=1)],
         translators=[*refs, *systems], has_documents=False)
     labels = {t.name: (STDIN if t.origin == STDIN else given)
               for t, given in zip(systems, files.systems or (STDIN,), strict=True)}

@@ -20,18 +20,18 @@ from sacrebleu.significance import Result
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.api import Database
-from ulcdb.compare.significance import SACREBLEU_SEED
 from ulcdb.errors import UlcdbError
+from ulcdb.formats.sacrebleu_json import SACREBLEU_METRICS
 from ulcdb.ingest.load import load_testbed
-from ulcdb.interchange.sacrebleu_json import SACREBLEU_METRICS
 from ulcdb.oneshot.inputs import EvalFiles, EvalInputs, read_inputs
 from ulcdb.ops.access import Opened
 from ulcdb.ops.score import Request, scored
 from ulcdb.ops.score import report as score_report
-from ulcdb.report import display_scales, signatures
-from ulcdb.scoring import Pair
-from ulcdb.selection import Selection
-from ulcdb.store import Store, named_query
+from ulcdb.scoring.report import display_scales, signatures
+from ulcdb.scoring.scorer import Pair
+from ulcdb.scoring.selection import ScoreSelection
+from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
+from ulcdb.store.database import Store, named_query
 
 # sacrebleu's -m names -> ulcdb's metrics; the names sacrebleu prints for them.
 SACREBLEU_ALIASES = {"bleu": "BLEU", "chrf": "chrF", "chrf++": "chrF++", "ter": "-TER"}
@@ -107,7 +107,7 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
         return _scores(db.store, request, inputs, metrics, rows)
 
 
-def _whole_refset(store: Store, sel: Selection) -> list[Pair]:
+def _whole_refset(store: Store, sel: ScoreSelection) -> list[Pair]:
     """Each system against all the references, the one score sacrebleu prints (not every
     pair QARLA needs, which `ulcdb score` computes)."""
     return [Pair(s, tuple(sorted(sel.refs))) for s in sel.systems]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from ulcdb.errors import ReadOnly
 
 if TYPE_CHECKING:
-    from ulcdb.store import Store
+    from ulcdb.store.database import Store
 
 
 class Access(Protocol):

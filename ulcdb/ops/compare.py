@@ -13,12 +13,12 @@ from ulcdb.compare.analysis import AnalysisTable, analyse
 from ulcdb.compare.buckets import segment_labels
 from ulcdb.compare.plan import DEFAULT_METRICS, plan
 from ulcdb.compare.run import ALPHA
-from ulcdb.compare.significance import SACREBLEU_SEED
 from ulcdb.ops.access import Access
 from ulcdb.ops.score import SCORING, Request, Scoring, scored
-from ulcdb.scoring import Pair
-from ulcdb.selection import Selection
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import Pair
+from ulcdb.scoring.selection import ScoreSelection
+from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
+from ulcdb.store.database import Store
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
                      None, request.lowercase)
     tasks: list[CompareTask] = []
 
-    def planned(store: Store, sel: Selection) -> list[Pair]:
+    def planned(store: Store, sel: ScoreSelection) -> list[Pair]:
         p = plan(store, sel, tests.baseline, request.systems)
         tasks.append(p.task(store, variant=tests.variant, method=tests.method,
                             resamples=tests.resamples, seed=tests.seed, unit=tests.unit,

@@ -14,8 +14,8 @@ from ulcdb.ingest.delete import (
     plan_translator,
 )
 from ulcdb.ops.access import Access
-from ulcdb.selection import split_names
-from ulcdb.store import Store
+from ulcdb.scoring.selection import split_names
+from ulcdb.store.database import Store
 
 Plan = Callable[[Store], Deletion]
 Confirm = Callable[[str], None]  # raises to stop a deletion it was told about

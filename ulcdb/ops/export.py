@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ulcdb.errors import UlcdbError
-from ulcdb.interchange.fetch import Selection
+from ulcdb.interchange.fetch import ExportSelection
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
-from ulcdb.selection import split_names
-from ulcdb.store import Store
+from ulcdb.scoring.selection import split_names
+from ulcdb.store.database import Store
 
-Writer = Callable[[Store, str, Selection], list[Path]]
+Writer = Callable[[Store, str, ExportSelection], list[Path]]
 
 
 def _names(values: Iterable[str]) -> tuple[str, ...]:
@@ -34,9 +34,9 @@ class Scores:
     levels: tuple[str, ...] = ()
     variant: str = "case:mixed"
 
-    def selection(self, testbeds: Iterable[str]) -> Selection:
+    def selection(self, testbeds: Iterable[str]) -> ExportSelection:
         levels = tuple(level_choice(lv, LEVELS) for lv in self.levels)
-        return Selection(tuple(testbeds), _names(self.metrics), _names(self.targets),
+        return ExportSelection(tuple(testbeds), _names(self.metrics), _names(self.targets),
                          _names(self.refsets), levels or LEVELS, self.variant)
 
 
@@ -53,7 +53,7 @@ def one_testbed(access: Access, testbed: str | None, scores: Scores, write: Writ
 
 def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
           layout: str = "iqmt", digits: int | None = None, gzip: bool = False) -> list[Path]:
-    from ulcdb.interchange.iqxml import write_iqxml
+    from ulcdb.formats.iqxml import write_iqxml
 
     return one_testbed(access, testbed, scores, lambda store, name, sel: write_iqxml(
         store, name, folder, layout, sel, digits, gzip), levels=False)
@@ -61,7 +61,7 @@ def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
 
 def mtme(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
          texts: bool = True, lp: str | None = None) -> list[Path]:
-    from ulcdb.interchange.mtme import write_mtme
+    from ulcdb.formats.mtme import write_mtme
 
     return one_testbed(access, testbed, scores, lambda store, name, sel: write_mtme(
         store, name, folder, sel, texts, lp))
@@ -71,7 +71,7 @@ def wmt(access: Access, folder: Path, scores: Scores = Scores(), testbeds: Itera
         refset_names: Mapping[str, str] | Iterable[str] = (), gzip: bool = False
         ) -> list[Path]:
     """``refset_names``: stored -> written name, or STORED=WRITTEN items."""
-    from ulcdb.interchange.wmt import write_wmt
+    from ulcdb.formats.wmt.metrics_task import write_wmt
 
     names = dict(refset_names) if isinstance(refset_names, Mapping) else _renames(refset_names)
     with access.read() as store:
@@ -90,7 +90,7 @@ def _renames(items: Iterable[str]) -> dict[str, str]:
 
 def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None
          ) -> list[Path]:
-    from ulcdb.interchange.nist import write_scr_files
+    from ulcdb.formats.nist.scr import write_scr_files
 
     return one_testbed(access, testbed, scores, lambda store, name, sel: write_scr_files(
         store, name, folder, sel))
@@ -98,7 +98,7 @@ def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str |
 
 def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
               testbed: str | None = None, width: int = 1) -> list[Path]:
-    from ulcdb.interchange.sacrebleu_json import write_sacrebleu
+    from ulcdb.formats.sacrebleu_json import write_sacrebleu
 
     return one_testbed(access, testbed, scores, lambda store, name, sel: write_sacrebleu(
         store, name, folder, sel, width), levels=False)
@@ -106,7 +106,7 @@ def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
 
 def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None
           ) -> list[Path]:
-    from ulcdb.interchange.comet import write_comet
+    from ulcdb.formats.comet import write_comet
 
     return one_testbed(access, testbed, scores, lambda store, name, sel: write_comet(
         store, name, folder, sel), levels=False)
@@ -115,7 +115,7 @@ def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
 def table(access: Access, source: str, output: Path, fmt: str | None = None,
           query: bool = False) -> int:
     """A table, view or (``query``) SQL query written to ``output``; the rows written."""
-    from ulcdb.interchange.table import export_table
+    from ulcdb.formats.table import export_table
 
     with access.read() as store:
         return export_table(store, source, output, fmt, query)

@@ -16,8 +16,8 @@ from ulcdb.meta.protocol import levels as protocol_levels
 from ulcdb.meta.protocol import run as run_protocol
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
-from ulcdb.scoring import imported_metrics
-from ulcdb.store import Store
+from ulcdb.scoring.scorer import imported_metrics
+from ulcdb.store.database import Store
 
 
 @dataclass

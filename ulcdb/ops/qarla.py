@@ -12,7 +12,7 @@ from typing import Any
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import levels_of
 from ulcdb.ops.score import SCORING, Check, Request, Scored, Scoring, all_pairs, scored
-from ulcdb.qarla import (
+from ulcdb.qarla.measures import (
     KING_QUEEN_MIN_REFS,
     QUEEN_MIN_REFS,
     JackResult,
@@ -30,9 +30,9 @@ from ulcdb.qarla import (
     queen_rows,
     used_signatures,
 )
-from ulcdb.report import signature_lines
-from ulcdb.scoring import variant_of
-from ulcdb.store import Store
+from ulcdb.scoring.report import signature_lines
+from ulcdb.scoring.scorer import variant_of
+from ulcdb.store.database import Store
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import duckdb
 import pyarrow as pa
 
 from ulcdb.errors import QueryError
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 Params = Sequence[Any] | Mapping[str, Any] | None
 

@@ -13,20 +13,20 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ulcdb.engines import Engine
 from ulcdb.metrics import registry
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import levels_of
-from ulcdb.qarla import QUEEN_MIN_REFS, check_refs, queen_values
-from ulcdb.report import Matrix, higher_is_better, score_matrix
-from ulcdb.scoring import Pair, Scorer, plan_pairs, variant_of
-from ulcdb.selection import Selection, select
-from ulcdb.store import Store
+from ulcdb.qarla.measures import QUEEN_MIN_REFS, check_refs, queen_values
+from ulcdb.scoring.engines import Engine
+from ulcdb.scoring.report import Matrix, higher_is_better, score_matrix
+from ulcdb.scoring.scorer import Pair, Scorer, plan_pairs, variant_of
+from ulcdb.scoring.selection import ScoreSelection, select
+from ulcdb.store.database import Store
 
 # Given the number of steps, a context whose callback advances a progress display by n
 # steps of the named family (the CLI's progress bar).
 Progress = Callable[[int], AbstractContextManager[Callable[[str, int], None]]]
-PairPlan = Callable[[Store, Selection], list[Pair]]
+PairPlan = Callable[[Store, ScoreSelection], list[Pair]]
 Check = Callable[[list[str]], object]
 
 
@@ -43,7 +43,7 @@ class Request:
     annotator: str = "spacy"
     annotator_model: str | None = None
 
-    def select(self, store: Store) -> Selection:
+    def select(self, store: Store) -> ScoreSelection:
         return select(store, self.testbed, self.metrics, self.systems, self.refs,
                       self.segments, self.lowercase, self.annotator, self.annotator_model)
 
@@ -65,7 +65,7 @@ class Scored(NamedTuple):
     """What ``scored`` yields: a store holding the scores of ``pairs``."""
 
     store: Store
-    selection: Selection
+    selection: ScoreSelection
     pairs: list[Pair]
     summary: str
     computed: bool  # some scores were missing (and are now stored)
@@ -106,7 +106,7 @@ def _missing(scorer: Scorer, metrics: list[str], pairs: list[Pair], remake: bool
     return f"the missing scores of {', '.join(names or metrics)}"
 
 
-def _compute(store: Store, sel: Selection, pairs: list[Pair], scoring: Scoring) -> str:
+def _compute(store: Store, sel: ScoreSelection, pairs: list[Pair], scoring: Scoring) -> str:
     """Compute what is missing, advancing ``scoring.progress``; the summary line."""
     scorer = Scorer(store, sel.testbed, sel.params, scoring.jobs, scoring.engine)
     if scoring.progress is None:

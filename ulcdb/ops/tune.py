@@ -1,5 +1,5 @@
 """`ulcdb tune` and ``Database.tune``: TINE's alpha and beta tuned against human scores on a
-development test bed (``ulcdb.metrics.tine_tune``), the tuned metric stored."""
+development test bed (``ulcdb.tune.tine``), the tuned metric stored."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 
 from ulcdb.errors import UlcdbError
 from ulcdb.meta import select as meta_select
-from ulcdb.metrics.tine_tune import GENERATIONS, INDIVIDUALS, Tuned
-from ulcdb.metrics.tine_tune import tune as tune_tine
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import level_choice
-from ulcdb.scoring import variant_of
-from ulcdb.selection import select
+from ulcdb.scoring.scorer import variant_of
+from ulcdb.scoring.selection import select
+from ulcdb.tune.tine import GENERATIONS, INDIVIDUALS, Tuned
+from ulcdb.tune.tine import tune as tune_tine
 
 TUNABLE = ("TINE",)
 COLUMNS = ["metric", "alpha", "beta", "kendall_tau_b", "level", "criterion", "seed", "variant"]

@@ -32,9 +32,9 @@ from ulcdb.compare.header import header_lines
 from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
-from ulcdb.scoring import variant_of
+from ulcdb.scoring.scorer import variant_of
 from ulcdb.serve.bounded import Gone, Limits, Pool, watch_disconnect
-from ulcdb.store import Store
+from ulcdb.store.database import Store
 
 BUCKETINGS = ("", "length", "doc", "domain", "genre", "orig-lang")
 ANALYSES = ("", *ANALYSIS_NAMES)

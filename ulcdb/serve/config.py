@@ -1,5 +1,5 @@
 """What `ulcdb serve` hands Datasette: metadata (datasette/metadata.yml), the canned queries
-(queries/*.sql) and the command line."""
+(datasette/canned_queries/*.sql) and the command line."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import yaml
 
 from ulcdb.errors import InputError
 from ulcdb.serve.bounded import Limits
-from ulcdb.store import data_dir
+from ulcdb.store.database import data_dir
 
 HERE = Path(__file__).parent
 HEADER = re.compile(r"^--\s*(title|description|params|pivot):\s*(.*)$")
@@ -56,7 +56,7 @@ def read_query(path: Path) -> CannedQuery:
 
 
 def load_queries(folder: Path | None = None) -> list[CannedQuery]:
-    folder = folder or data_dir("queries")
+    folder = folder or data_dir("datasette") / "canned_queries"
     return [read_query(p) for p in sorted(folder.glob("*.sql"))]
 
 

@@ -21,9 +21,9 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from ulcdb import __version__, stats
+from ulcdb import __version__
 from ulcdb.errors import StoreError
-from ulcdb.metrics import combined, registry
+from ulcdb.metrics import backoff_interpolation, registry
 from ulcdb.serve.mirror_parts import (
     MANIFEST,
     Part,
@@ -40,7 +40,8 @@ from ulcdb.serve.mirror_parts import (
 )
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
-from ulcdb.store import Store
+from ulcdb.stats import correlations
+from ulcdb.store.database import Store
 
 SqlParams = list[Any]  # parameters of a DuckDB query
 Row = tuple[Any, ...]  # a row DuckDB returns
@@ -158,8 +159,8 @@ def _metric_sets(con: Con) -> dict[str, list[str]]:
         "select distinct m.name from sys_score s join metric m using (metric_id) "
         "order by m.name").fetchall()]
     have = set(scored)
-    have |= {d for d in combined.derived_names()  # x-b / x-i: computed by ling_backoff
-             if all(r in have for r in combined.requirements(d))}
+    have |= {d for d in backoff_interpolation.derived_names()  # x-b / x-i: computed by ling_backoff
+             if all(r in have for r in backoff_interpolation.requirements(d))}
     sets: dict[str, list[str]] = {}
     default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in have]
     if default:
@@ -275,8 +276,8 @@ def _interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
         if n < 2 or np.isnan(x).any():
             continue
         if n not in weights:  # the resampling meta-evaluation uses, seeded the same
-            weights[n] = stats.bootstrap_counts(n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
-        lo, hi = stats.percentile_ci(weights[n] @ x, 0.95)
+            weights[n] = correlations.bootstrap_counts(n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
+        lo, hi = correlations.percentile_ci(weights[n] @ x, 0.95)
         yield (testbed, metric, translator, role, refset, variant, float(x.mean()),
                float(lo), float(hi), n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
 
@@ -418,7 +419,8 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         writers[name] = _whole(con, lite, name, f'select * from "{name}"', None, progress)
     sets = _metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
-    params = [[m for m in combined.derived_names() if m not in wanted], _seg_metrics(con)]
+    params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
+              _seg_metrics(con)]
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:

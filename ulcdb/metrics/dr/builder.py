@@ -152,7 +152,7 @@ class Builder:
 
     # -- one segment --------------------------------------------------------------------------
     def segment(self, k: int, a: Analysis) -> None:
-        Segment(self, k, a).build()
+        SegmentConditions(self, k, a).build()
 
     def flat(self) -> FlatDrs:
         drs = FlatDrs(words=dict(self.words))
@@ -185,7 +185,7 @@ class Builder:
         return drs
 
 
-class Segment:
+class SegmentConditions:
     """The DRS conditions of one segment, added to a builder."""
 
     def __init__(self, b: Builder, k: int, a: Analysis) -> None:

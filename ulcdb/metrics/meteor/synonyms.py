@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ulcdb.wordnet import wordnet_dir
+from ulcdb.metrics.wordnet import wordnet_dir
 
 # --- WordNet 3.0 synonyms (Meteor's SynonymDictionary) -------------------------------------
 

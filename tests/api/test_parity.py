@@ -1,0 +1,225 @@
+"""One way in (issue 26): each command run from the command line (`-f json`) and from Python
+(``ulcdb.open``) on the bundled sample gives the same rows, and the same mistakes the same
+error message, since both call ``ulcdb.ops``."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from cli_helpers import ulcdb as cli
+
+import ulcdb
+from ulcdb.api import Database
+from ulcdb.errors import ChoiceError, MetaError, NotFound, QueryError, ReadOnly, UlcdbError
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample"
+NOWHERE = Path(tempfile.gettempdir()) / "ulcdb-parity-not-written"  # errors come first
+SYSTEM_ONLY = "Xsys"  # a metric imported with system-level scores only
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo store of the sample (BLEU, chrF and NIST scored), and Xsys imported at
+    system level only."""
+    path = tmp_path_factory.mktemp("parity") / "sample.duckdb"
+    result = cli(path, "demo", SAMPLE, "-m", "BLEU,chrF,NIST")
+    assert result.exit_code == 0, result.output
+    table = path.parent / "xsys.csv"
+    table.write_text("metric,target,refset,level,value\n" + "".join(
+        f"{SYSTEM_ONLY},{s},ref-A,sys,0.{i}\n" for i, s in enumerate(
+            ("sysA", "sysB", "sysC", "sysD"), 1)))
+    result = cli(path, "ingest", "scores", table, "--format", "table")
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def _plain(value: Any) -> Any:
+    """A value as `-f json` prints it: NaN and infinities as null."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def _records(table: pa.Table) -> list[dict[str, Any]]:
+    return [{k: _plain(v) for k, v in row.items()} for row in table.to_pylist()]
+
+
+def _json(db: Path, *args: object) -> Any:
+    result = cli(db, *args, "-f", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def _api(db: Path, call: Callable[[Database], Any], read_only: bool = False) -> Any:
+    """``call(database)`` on the store, closed again so the CLI can open it."""
+    with ulcdb.open(db, read_only=read_only) as database:
+        return call(database)
+
+
+ROWS = [
+    (("score", "-m", "BLEU,chrF", "-G", "all"),
+     lambda d: d.score("BLEU,chrF", level="all")),
+    (("score", "-m", "BLEU,NIST", "-s", "sysB,sysA", "-G", "doc", "--queen",
+      "--sort", "BLEU"),
+     lambda d: d.score("BLEU,NIST", systems="sysB,sysA", level="doc", queen=True,
+                       sort="BLEU")),
+    (("queen", "-m", "BLEU,NIST", "-G", "all", "--doref"),
+     lambda d: d.queen("BLEU,NIST", level="all", doref=True)),
+    (("queen", "-m", "BLEU,chrF", "-G", "seg", "-T", "1-3", "--strict"),
+     lambda d: d.queen("BLEU,chrF", level="seg", segments="1-3", strict=True)),
+    (("king", "-m", "BLEU,chrF,NIST", "-G", "sys", "--orange"),
+     lambda d: d.king("BLEU,chrF,NIST", level="sys", orange=True)),
+    (("king", "-m", "BLEU,chrF,NIST", "-G", "doc", "--optimize"),
+     lambda d: d.king("BLEU,chrF,NIST", level="doc", search="optimize")),
+    (("jack", "-m", "BLEU,NIST", "-G", "all"),
+     lambda d: d.jack("BLEU,NIST", level="all")),
+    (("compare", "-b", "sysA", "-m", "BLEU,chrF", "-r", "ref-A", "-n", "200"),
+     lambda d: d.compare("BLEU,chrF", baseline="sysA", refs="ref-A", resamples=200)),
+    (("compare", "-m", "BLEU", "-n", "200", "--by", "doc"),
+     lambda d: d.compare("BLEU", resamples=200, by="doc")),
+    (("compare", "-m", "chrF", "-n", "200", "--pairs"),
+     lambda d: d.compare("chrF", resamples=200, pairs=True)),
+    (("compare", "--analysis", "word-freq", "-b", "sysA", "-r", "ref-A"),
+     lambda d: d.compare(analysis="word-freq", baseline="sysA", refs="ref-A")),
+    (("sql", "select metric, translator, value from scores where level = 'sys' "
+      "order by all"),
+     lambda d: d.sql("select metric, translator, value from scores where level = 'sys' "
+                     "order by all")),
+]
+
+
+@pytest.mark.parametrize(("args", "call"), ROWS, ids=[" ".join(a[:3]) for a, _ in ROWS])
+def test_same_rows(db: Path, args: tuple[str, ...], call: Callable[[Database], pa.Table]
+                   ) -> None:
+    want = _json(db, *args)
+    got = _records(_api(db, call))
+    assert got == want
+    assert want  # rows to compare, not two empty lists
+
+
+def test_meta_same_rows(db: Path) -> None:
+    args = ("-c", "DA-raw", "-m", "BLEU,chrF,NIST", "--coef", "pearson,kendall_tau_b", "-B",
+            "100")
+    for level in ("sys", "seg"):
+        want = _json(db, "meta", "-G", level, *args)["results"]
+        got = _records(_api(db, lambda d, lv=level: d.meta(  # type: ignore[misc]
+            "DA-raw", level=lv, metrics="BLEU,chrF,NIST",
+            coefficients=["pearson", "kendall_tau_b"], n_resamples=100)))
+        # the same numbers; DuckDB's parallel sums may differ in the last bit between runs
+        assert [list(r) for r in got] == [list(r) for r in want] and len(want) == 3
+        assert got == [{k: pytest.approx(v, rel=1e-12) if isinstance(v, float) else v
+                        for k, v in r.items()} for r in want]
+
+
+def test_export_writes_the_same_files(db: Path, tmp_path: Path) -> None:
+    result = cli(db, "export", "nist", tmp_path / "cli", "-m", "BLEU", "--level", "sys")
+    assert result.exit_code == 0, result.output
+    _api(db, lambda d: d.export("nist", tmp_path / "api", metrics=["BLEU"], levels=["sys"]))
+    files = sorted(p.relative_to(tmp_path / "cli") for p in (tmp_path / "cli").rglob("*.scr"))
+    assert files and files == sorted(p.relative_to(tmp_path / "api")
+                                     for p in (tmp_path / "api").rglob("*.scr"))
+    for name in files:
+        assert (tmp_path / "cli" / name).read_text() == (tmp_path / "api" / name).read_text()
+    result = cli(db, "export", "table", "scores", tmp_path / "cli.csv")
+    assert result.exit_code == 0, result.output
+    n = _api(db, lambda d: d.export_table("scores", tmp_path / "api.csv"))
+    assert result.stdout.strip() == f"wrote {n} rows to {tmp_path / 'cli.csv'}"
+    assert (tmp_path / "cli.csv").read_text() == (tmp_path / "api.csv").read_text()
+
+
+def test_delete_says_the_same(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    result = cli(copy, "delete", "scores", "-m", "NIST", "-s", "sysA", "--yes")
+    assert result.exit_code == 0, result.output
+    shutil.copy(db, copy)
+    what = _api(copy, lambda d: d.delete_scores("NIST", targets="sysA"))
+    assert result.stdout.strip() == f"deleted {what}"
+    count = "select count(*) as n from scores where metric = 'NIST' and translator = 'sysA'"
+    assert _api(copy, lambda d: d.sql(count)).to_pylist() == [{"n": 0}]
+
+
+def _one_line(text: str) -> str:
+    """A CLI message with Typer's usage-error box and line wrapping taken away."""
+    return " ".join(text.translate(str.maketrans("", "", "│╭╮╰╯─")).split())
+
+
+MISTAKES: list[tuple[tuple[str, ...], Callable[[Database], Any], type[UlcdbError]]] = [
+    (("score", "-m", "BLEU", "-G", "system"), lambda d: d.score("BLEU", level="system"),
+     ChoiceError),
+    (("queen", "-m", "BLEU,NIST", "-G", "sytem"), lambda d: d.queen("BLEU,NIST",
+                                                                  level="sytem"),
+     ChoiceError),
+    (("meta", "-c", "DA-raw", "-G", "system"), lambda d: d.meta("DA-raw", level="system"),
+     ChoiceError),
+    (("score", "-m", "BLUE"), lambda d: d.score("BLUE"), NotFound),
+    (("king", "-m", "BLEU,chrFF"), lambda d: d.king("BLEU,chrFF"), NotFound),
+    (("score", "-m", "BLEU", "-s", "sysE"), lambda d: d.score("BLEU", systems="sysE"),
+     NotFound),
+    (("compare", "-b", "sysE", "-m", "BLEU"), lambda d: d.compare("BLEU", baseline="sysE"),
+     UlcdbError),
+    (("queen", "-m", SYSTEM_ONLY), lambda d: d.queen(SYSTEM_ONLY), NotFound),
+    (("meta", "-c", "DA-raw", "-m", "-WER"), lambda d: d.meta("DA-raw", metrics="-WER"),
+     MetaError),
+    (("sql", "select * from scroes"), lambda d: d.sql("select * from scroes"), QueryError),
+    (("sql", "-- nothing"), lambda d: d.sql("-- nothing"), QueryError),
+    (("tune", "BLEU"), lambda d: d.tune("BLEU"), UlcdbError),
+    (("tune", "TINE", "-G", "doc"), lambda d: d.tune("TINE", level="doc"), ChoiceError),
+    (("tune", "TINE", "-c", "MQM"), lambda d: d.tune("TINE", criterion="MQM"), MetaError),
+    (("export", "nist", str(NOWHERE), "--level", "system"),
+     lambda d: d.export("nist", str(NOWHERE), levels=["system"]), ChoiceError),
+    (("export", "nist", str(NOWHERE), "-m", "BLUE"),
+     lambda d: d.export("nist", str(NOWHERE), metrics=["BLUE"]), UlcdbError),
+    (("delete", "system", "sysE", "--yes"), lambda d: d.delete_translator("sysE"), NotFound),
+    (("delete", "scores", "-m", "BLUE", "--yes"), lambda d: d.delete_scores("BLUE"),
+     UlcdbError),
+]
+
+
+@pytest.mark.parametrize(("args", "call", "kind"), MISTAKES,
+                         ids=[" ".join(a[:4]) for a, _, _ in MISTAKES])
+def test_same_error(db: Path, args: tuple[str, ...], call: Callable[[Database], Any],
+                    kind: type[UlcdbError]) -> None:
+    result = cli(db, *args)
+    assert result.exit_code in (1, 2), result.output
+    with pytest.raises(kind) as raised:
+        _api(db, call)
+    message = str(raised.value)
+    if result.exit_code == 1:  # ulcdb's own one line
+        assert result.output == f"Error: {message}\n"
+    else:  # a usage error: Typer's box around the library's message
+        assert message in _one_line(result.output)
+
+
+def test_read_only_store_refuses_to_compute_in_one_message(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    result = cli(copy, "--read-only", "score", "--metrics=-WER")
+    with pytest.raises(ReadOnly) as raised:
+        _api(copy, lambda d: d.score("-WER"), read_only=True)
+    assert str(raised.value) == (f"cannot write the missing scores of -WER: the store {copy} "
+                                 "is open read-only")
+    assert result.exit_code == 1 and result.output == f"Error: {raised.value}\n"
+    # nothing was written, and what is stored is read as before
+    assert _json(copy, "--read-only", "score", "-m", "BLEU") == _records(
+        _api(copy, lambda d: d.score("BLEU"), read_only=True))
+    assert _api(copy, lambda d: d.sql("select count(*) as n from scores where metric = "
+                                      "'-WER'")).to_pylist() == [{"n": 0}]
+
+
+def test_read_only_cli_writes_nothing(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    before = copy.read_bytes()
+    for args in (("init", "--force"), ("delete", "system", "sysA", "--yes"),
+                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c", "other"),
+                 ("demo", SAMPLE)):
+        result = cli(copy, "--read-only", *args)
+        assert result.exit_code == 1 and "is open read-only" in result.output, args
+        assert copy.read_bytes() == before, args

@@ -1,0 +1,81 @@
+"""Start-up (issue 15): `ulcdb --help`, `--version` and every `CMD --help` load no heavy
+library (the store's duckdb and pyarrow, numpy, scipy, sacrebleu, the metric modules).  A real
+check of what a fresh interpreter has imported, not a timing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+
+from ulcdb.cli.main import app
+
+REPO = Path(__file__).resolve().parents[2]
+HEAVY = ("duckdb", "pyarrow", "numpy", "scipy", "sacrebleu", "pandas", "sqlmodel", "spacy",
+         "ulcdb.store.database", "ulcdb.metrics", "ulcdb.scoring.scorer", "ulcdb.interchange",
+         "ulcdb.meta",
+         "ulcdb.compare", "ulcdb.serve", "ulcdb.api", "ulcdb.ops.score", "ulcdb.ops.qarla",
+         "ulcdb.ops.meta", "ulcdb.ops.compare", "ulcdb.ops.tune", "ulcdb.ops.export",
+         "ulcdb.ops.delete", "ulcdb.ops.query")
+
+# Runs `ulcdb ARGS` for each ARGS given (a JSON list) in one interpreter; prints, for each,
+# the heavy modules imported by then.
+PROBE = """
+import json, sys
+from ulcdb.cli.main import app
+heavy = {heavy!r}
+out = []
+for args in json.loads(sys.argv[1]):
+    try:
+        app(args, prog_name="ulcdb")
+    except SystemExit:
+        pass
+    out.append(sorted(m for m in sys.modules
+                      if m in heavy or m.startswith(tuple(h + "." for h in heavy))))
+print(json.dumps(out))
+"""
+
+
+def loaded(*runs: list[str]) -> list[list[str]]:
+    """For each run of `ulcdb ARGS` in turn, the heavy modules a fresh `python` has imported
+    by its end."""
+    result = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY),
+                             json.dumps(list(runs))],
+                            capture_output=True, text=True, cwd=REPO, check=True,
+                            env={"PYTHONPATH": str(REPO), "PATH": ""})
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def _paths() -> list[list[str]]:
+    out: list[list[str]] = []
+
+    def walk(cmd: object, path: list[str]) -> None:
+        out.append(path)  # a group's own --help too
+        for name, sub in (getattr(cmd, "commands", None) or {}).items():
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), [])
+    return out
+
+
+def test_the_probe_sees_an_import() -> None:
+    # The check itself can fail: a command that opens the store loads duckdb.
+    [before, after] = loaded(["--version"],
+                             ["--db", str(REPO / "no-such-store.duckdb"), "info"])
+    assert before == []
+    assert "duckdb" in after
+
+
+def test_help_and_version_load_nothing_heavy() -> None:
+    assert loaded(["--help"], ["--version"]) == [[], []]
+
+
+def test_every_command_help_loads_nothing_heavy() -> None:
+    paths = _paths()[1:]
+    assert len(paths) > 30  # every command and group, not only the top ones
+    found = loaded(*([*path, "--help"] for path in paths))
+    assert {" ".join(p): f for p, f in zip(paths, found, strict=True)} == {
+        " ".join(p): [] for p in paths}

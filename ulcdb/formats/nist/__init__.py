@@ -1,0 +1,1 @@
+"""NIST MetricsMATR: SGML test beds, .scr score files, assessment CSVs."""

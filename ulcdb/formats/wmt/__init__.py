@@ -1,0 +1,1 @@
+"""WMT: XML test beds, metrics-task score files, the WMT20 release layout, MQM assessments."""

@@ -1,0 +1,1 @@
+"""Tuning a metric's weights against human scores (`ulcdb tune`)."""
