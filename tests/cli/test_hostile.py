@@ -190,10 +190,11 @@ def test_a_header_sniff_reads_no_further_than_the_bound(bare, tmp_path, monkeypa
 def _peak_rss(*args: str) -> tuple[int, int]:
     """Peak resident MB of ``ulcdb ARGS`` in a fresh interpreter (stdout to a file) and the
     lines it wrote."""
-    code = ("import resource, sys; from ulcdb.cli.main import app\n"
+    # VmHWM is this process image's own peak (ru_maxrss would carry the forking pytest's)
+    code = ("import re, sys; from ulcdb.cli.main import app\n"
             "try:\n    app(sys.argv[1:])\nexcept SystemExit as e:\n    code = e.code\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, code, "
-            "file=sys.stderr)")
+            "hwm = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())\n"
+            "print(int(hwm.group(1)) // 1024, code, file=sys.stderr)")
     with open(os.devnull, "w") as sink, subprocess.Popen(
             [sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, cwd=REPO) as proc:

@@ -78,7 +78,8 @@ def cluster(shared: Path) -> Iterator[Any]:
     for _ in range(2):
         nodes.add_node(num_cpus=1)
     # the workers import this module (its task functions) and ulcdb as the driver does
-    path = [str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH", "")]
+    path = [str(REPO), str(REPO / "tests"), str(Path(__file__).resolve().parent),
+            os.environ.get("PYTHONPATH", "")]
     ray.init(address=nodes.address, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": {
                  "PYTHONPATH": os.pathsep.join(p for p in path if p),
