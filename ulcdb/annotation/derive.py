@@ -90,10 +90,6 @@ PLACE_NOUNS = {"country", "city", "town", "village", "region", "area", "place", 
                "church", "station", "airport", "park", "centre", "center", "district"}
 PLACE_ENTS = {"GPE", "LOC", "FAC"}
 TIME_ENTS = {"DATE", "TIME"}
-TEMPORAL_MARK = {"when", "while", "before", "after", "until", "till", "since_t", "once",
-                 "as_soon", "whenever"}
-CAUSE_MARK = {"because", "since", "as"}
-PURPOSE_MARK = {"to", "so", "so_that", "in_order"}
 
 
 def norm(rel: str | None) -> str:

@@ -155,12 +155,6 @@ def family_of(metric: str) -> Family:
         raise NotFound(f"no built-in metric named {metric!r}") from None
 
 
-def builtin_set(name: str) -> list[str]:
-    """Members of a built-in set that some family computes (or are stored imports)."""
-    known = metric_index()
-    return [m for m in BUILTIN_SETS[name] if m in known]
-
-
 # -- the shipped catalogue -------------------------------------------------------------------
 SNAPSHOT = Path(__file__).with_name("catalogue.json")
 

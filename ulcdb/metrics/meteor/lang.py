@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
-from ulcdb.metrics.meteor.align import EXACT, FUNCTION_WORDS, MODULE_WEIGHTS, STEM
+from ulcdb.metrics.meteor.align import FUNCTION_WORDS, MODULE_WEIGHTS
 from ulcdb.metrics.meteor.stem import snowball_english
 
 PARAM_I = (0.75, 1.40, 0.70, 0.50)
@@ -112,10 +112,3 @@ def _stem(algorithm: str | None, word: str) -> str:
     if algorithm is None:
         return word
     return _stemmer(algorithm).stemWord(word)
-
-
-def modules_for(code: str | None) -> frozenset[int]:
-    """The modules ulcdb can run for a language: exact, and stem where it has a stemmer
-    (WordNet modules are English only)."""
-    lang = meteor_language(code)
-    return frozenset({EXACT, STEM} if lang.snowball else {EXACT})
