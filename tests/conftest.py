@@ -19,22 +19,24 @@ def shared() -> Path:
     return SHARED
 
 
+def _sample(shared: Path, pair: str, needs: str) -> Path:
+    """The WMT21 sample of language pair ``pair`` (skipped when ``needs`` is not in it)."""
+    path = shared / "testbeds" / f"wmt21_newstest2021_{pair}" / "sample"
+    if not (path / needs).exists():
+        pytest.skip(f"{pair} sample not in shared data")
+    return path
+
+
 @pytest.fixture(scope="session")
 def ende_sample(shared: Path) -> Path:
     """The WMT21 en-de sample (56 segments, every system, three references, MQM)."""
-    path = shared / "testbeds" / "wmt21_newstest2021_ende" / "sample"
-    if not (path / "segments_long.tsv").exists():
-        pytest.skip("en-de sample not in shared data")
-    return path
+    return _sample(shared, "ende", "segments_long.tsv")
 
 
 @pytest.fixture(scope="session")
 def ruen_sample(shared: Path) -> Path:
     """The WMT21 ru-en sample (into English: the linguistic, DR and TINE metrics' test bed)."""
-    path = shared / "testbeds" / "wmt21_newstest2021_ruen" / "sample"
-    if not (path / "refs").is_dir():
-        pytest.skip("ru-en sample not in shared data")
-    return path
+    return _sample(shared, "ruen", "refs")
 
 
 # Markers (registered in pyproject.toml), applied here so that `python -m pytest -q -m "not
@@ -45,7 +47,9 @@ def ruen_sample(shared: Path) -> Path:
 # loaded 2-core machine (`--durations`, judged relative to the rest), the browser and Ray
 # tests included, and for the docs pages marked `<!-- examples: slow -->`.
 SLOW_MODULES = {"test_serve", "test_mirror_incremental", "test_serve_browser", "test_ray",
-                "test_wmt20_full", "test_serve_compare"}
+                "test_wmt20_full", "test_serve_compare", "test_ray_cluster", "test_hostile",
+                "test_report_html", "test_serve_bounded", "test_serve_preparing", "test_docs",
+                "test_eval"}
 SLOW_TESTS = {  # over ~15 s on the loaded machine (call or set-up), module::test name
     "test_determinism::test_two_runs_store_identical_bits",
     "test_determinism::test_backoff_means_are_order_independent",
@@ -58,8 +62,8 @@ SLOW_TESTS = {  # over ~15 s on the loaded machine (call or set-up), module::tes
     "test_languages::test_french_with_the_french_model",
     "test_delete::",  # each test builds and scores its own store (12-16 s a set-up)
 }
-BROWSER_MODULES = {"test_serve_browser"}
-RAY_MODULES = {"test_ray"}
+BROWSER_MODULES = {"test_serve_browser", "test_serve_compare", "test_report_html"}
+RAY_MODULES = {"test_ray", "test_ray_cluster"}
 
 
 def _reads_shared(path: Path, cache: dict[Path, bool] = {}) -> bool:  # noqa: B006
