@@ -77,6 +77,16 @@ def cluster(shared: Path) -> Iterator[Any]:
     nodes = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
     for _ in range(2):
         nodes.add_node(num_cpus=1)
+    _connect(nodes, shared)
+    nodes.wait_for_nodes()
+    yield nodes
+    ray.shutdown()
+    nodes.shutdown()
+
+
+def _connect(nodes: Any, shared: Path) -> None:
+    import ray
+
     # the workers import this module (its task functions) and ulcdb as the driver does
     path = [str(REPO), str(REPO / "tests"), str(Path(__file__).resolve().parent),
             os.environ.get("PYTHONPATH", "")]
@@ -84,10 +94,6 @@ def cluster(shared: Path) -> Iterator[Any]:
              runtime_env={"env_vars": {
                  "PYTHONPATH": os.pathsep.join(p for p in path if p),
                  "ULCDB_VERBNET": str(shared / "resources" / "verbnet3.zip")}})
-    nodes.wait_for_nodes()
-    yield nodes
-    ray.shutdown()
-    nodes.shutdown()
 
 
 def _engine(cluster: Any) -> list[str]:
@@ -189,3 +195,22 @@ def _kill_one(cluster: Any) -> None:
 def _square_after(task: tuple[int, float]) -> int:
     time.sleep(task[1])
     return task[0] * task[0]
+
+
+def test_the_drivers_ulcdb_settings_reach_the_workers(cluster: Any, shared: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A cluster started before (as `ray start` does) does not see what --verbnet sets in the
+    # driver: the engine that joins it hands the driver's ULCDB_* variables to the job.
+    import ray
+
+    from ulcdb.scoring.engines import RayEngine
+
+    elsewhere = str(shared / "resources")
+    monkeypatch.setenv("ULCDB_VERBNET", elsewhere)
+    ray.shutdown()
+    try:
+        assert list(RayEngine(address=cluster.address).map(os.getenv, ["ULCDB_VERBNET"] * 2)) \
+            == [elsewhere, elsewhere]
+    finally:
+        ray.shutdown()
+        _connect(cluster, shared)

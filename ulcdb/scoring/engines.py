@@ -9,7 +9,8 @@ store scored on Ray equals one scored locally row for row.
 - ``local``: a process pool of ``jobs`` workers that end with their parent (``workers``);
   one process, no pool, when ``jobs`` is 1.
 - ``ray``: ``ray.init()`` starts a local cluster of ``jobs`` CPUs, or ``address`` joins an
-  existing one (``ray start --head`` prints it; ``auto`` finds a running one).  A task that
+  existing one (``ray start --head`` prints it; ``auto`` finds a running one); the driver's
+  ``ULCDB_*`` variables (VerbNet's path) go to the workers with the job.  A task that
   fails is retried by Ray (``RETRIES``); if it keeps failing, the run stops with the item named
   and nothing of that family is written.  Models load once per worker process (cached), not
   per task.  Ray is an optional extra: ``pip install 'ulcdb[ray]'``.
@@ -112,6 +113,8 @@ class RayEngine:
         if not ray.is_initialized():
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                        "ignore_reinit_error": True}
+            if _worker_env():
+                options["runtime_env"] = {"env_vars": _worker_env()}
             if address:
                 options["address"] = address
             else:
@@ -163,6 +166,12 @@ class RayEngine:
         the shared inputs are released."""
         self._shared.clear()
         self._objects.clear()
+
+
+def _worker_env() -> dict[str, str]:
+    """The driver's ``ULCDB_*`` settings (``--verbnet`` sets ``ULCDB_VERBNET``), which the
+    workers of a cluster started before (``ray start``) would not otherwise see."""
+    return {k: v for k, v in os.environ.items() if k.startswith("ULCDB_")}
 
 
 def _share_once(shared: dict[int, tuple[Any, Shared]], value: Any,
