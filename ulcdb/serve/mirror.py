@@ -314,11 +314,10 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
 # than 3 references for QUEEN, 2 for KING, no human scores for meta_corr).
 EMPTY_ANALYSES = (
-    ("queen", "select * from queen(['-'], 'sys') limit 0", None, {"metric_set": ""}),
-    ("king", "select * from king(['-'], 'sys', measures := ['single']) limit 0", None,
-     {"metric_set": ""}),
-    ("meta_corr", "select * from meta_corr('', 'seg', '', '', grouping_by := 'flat') limit 0",
-     None, {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
+    ("queen", QUEEN_CALL + " limit 0", [["-"], "sys"], {"metric_set": ""}),
+    ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"]], {"metric_set": ""}),
+    ("meta_corr", META_CORR_CALL + " limit 0", ["", "seg", "", "", "flat"],
+     {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
 )
 
 
