@@ -163,12 +163,8 @@ def _metric_sets(con: Con) -> dict[str, list[str]]:
     default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in have]
     if default:
         sets[registry.DEFAULT_SET] = default
-    for set_id, name in con.execute(
-            "select set_id, name from named_set where kind = 'metric' order by set_id").fetchall():
-        members = [r[0] for r in con.execute(
-            "select member from named_set_member where set_id = ? order by position",
-            [set_id]).fetchall()]
-        members = [m for m in dict.fromkeys(members) if m in have]
+    for name, stored in con.execute(named_query("mirror_metric_sets")).fetchall():
+        members = [m for m in dict.fromkeys(stored) if m in have]
         if members and members not in sets.values():
             sets[name] = members
     for name, members in _widest_builtin_sets(have).items():
@@ -381,9 +377,10 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         if name in NOT_MIRRORED or name in DERIVED_VIEWS:
             continue
         progress(f"fingerprints: {name}")
-        fps[name] = rows_fingerprint(con, f'select * from "{name}"')
+        whole = f'select * from "{name}"'  # a name the store's catalogue gave
+        fps[name] = rows_fingerprint(con, whole)
         parts.append(part(name, {}, fps[name]))
-        writers[name] = _whole(con, lite, name, f'select * from "{name}"', None, progress)
+        writers[name] = _whole(con, lite, name, whole, None, progress)
     sets = _metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
