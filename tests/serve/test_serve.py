@@ -270,8 +270,8 @@ class _MirrorDb:
         self.con = sqlite3.connect(path)
         self.con.row_factory = sqlite3.Row
 
-    async def execute(self, sql: str, params: object) -> _Results:
-        return _Results(self.con.execute(sql, params).fetchall())  # type: ignore[arg-type]
+    async def execute(self, sql: str, params: dict[str, object]) -> _Results:
+        return _Results(self.con.execute(sql, params).fetchall())
 
 
 @pytest.mark.parametrize("level", ["seg", "doc", "sys"])
