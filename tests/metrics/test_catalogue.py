@@ -122,6 +122,8 @@ def test_list_sets_shows_builtin_and_stored(db: Path) -> None:
     assert by_name["LEX"]["members"].split() == list(BUILTIN_SETS["LEX"])
     assert by_name["metrics_SP"]["origin"] == "builtin"
     assert (by_name["mine"]["origin"], by_name["mine"]["members"]) == ("stored", "BLEU Ol")
+    described = dict(line.split(":", 1) for line in ulcdb(db, "describe", "Ol").stdout.splitlines())
+    assert "mine" in {s.strip() for s in described["sets"].split(",")}
 
 
 def test_catalogue_without_a_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -256,3 +256,55 @@ def test_mirror_materialises_the_built_in_set_the_scores_cover(store: Path, mirr
     got = dict(con.execute("select translator, ulc from ulc where metric_set = 'LEX' and "
                            "level = 'sys' and refset = 'ref-A+ref-B+ref-C'").fetchall())
     assert len(got) == 4 and got == pytest.approx(want)
+
+
+class _Results:
+    def __init__(self, rows: list[sqlite3.Row]) -> None:
+        self.rows = rows
+
+
+class _MirrorDb:
+    """What the plots read of Datasette's Database: ``await db.execute(sql, params)``."""
+
+    def __init__(self, path: Path) -> None:
+        self.con = sqlite3.connect(path)
+        self.con.row_factory = sqlite3.Row
+
+    async def execute(self, sql: str, params: dict[str, object]) -> _Results:
+        return _Results(self.con.execute(sql, params).fetchall())
+
+
+@pytest.mark.parametrize("level", ["seg", "doc", "sys"])
+def test_metric_human_plot_pairs_each_unit_with_its_mean_judgment(mirror: Path,
+                                                                  level: str) -> None:
+    """The sample's adequacy is judged per segment: at document and system level the plot
+    pairs each unit's metric score with the mean of its segments' judgments (computed here
+    from the mirror's rows in Python)."""
+    import asyncio
+
+    from ulcdb.serve.plots import _metric_human
+
+    con = sqlite3.connect(mirror)
+    refset = con.execute("select refset from stg_refset where refset_kind = 'reference' "
+                         "order by size desc limit 1").fetchall()[0][0]
+    judged: dict[tuple[str, object], list[float]] = {}
+    for row in con.execute("select translator, doc_id, seg_id, value from assessments "
+                           "where testbed = 'sample' and criterion = 'adequacy' and level = 'seg'"):
+        key = {"seg": row[2], "doc": row[1], "sys": ""}[level]
+        judged.setdefault((row[0], key), []).append(row[3])
+    expected = []
+    for translator, role, doc_id, seg_id, value in con.execute(
+            "select translator, role, doc_id, seg_id, value from scores where testbed = 'sample' "
+            "and metric = 'BLEU' and refset = ? and level = ? and value is not null",
+            [refset, level]):
+        key = {"seg": seg_id, "doc": doc_id, "sys": ""}[level]
+        if (translator, key) in judged:
+            human = judged[translator, key]
+            expected.append((translator, role, key, value, sum(human) / len(human)))
+    params = {"testbed": "sample", "metric": "BLEU", "refset": refset, "criterion": "adequacy",
+              "level": level}
+    _, data = asyncio.run(_metric_human(_MirrorDb(mirror), params))
+    got = sorted((d["translator"], d["role"], d["unit"], d["value"], d["human"]) for d in data)
+    assert len(got) == len(expected) == {"seg": 4 * 12, "doc": 4 * 3, "sys": 4}[level]
+    for g, e in zip(got, sorted(expected), strict=True):
+        assert g[:4] == e[:4] and g[4] == pytest.approx(e[4], rel=1e-12)

@@ -12,7 +12,7 @@ from ulcdb.annotation import storage
 from ulcdb.annotation.model import FAILED, Analysis
 from ulcdb.errors import UlcdbError
 from ulcdb.scoring.engines import Engine
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 ANNOTATORS = ("spacy", "stanza")
 BATCH = 500  # texts per transaction
@@ -108,10 +108,7 @@ def annotate_texts(store: Store, texts: Sequence[str], annotator: str = "spacy",
 def testbed_texts(store: Store, testbed: str) -> list[str]:
     """Distinct translation texts (systems and references) of a test bed."""
     tid = store.testbed_id(testbed)
-    return [r[0] for r in store.query(
-        "select any_value(t.text) from translation t join translator r using (translator_id) "
-        "where r.testbed_id = ? group by t.text_hash order by min(t.translator_id), "
-        "min(t.seg_id)", [tid])]
+    return [r[0] for r in store.query(named_query("testbed_texts"), [tid])]
 
 
 def annotate_testbed(store: Store, testbed: str, annotator: str = "spacy",

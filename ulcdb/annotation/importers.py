@@ -310,10 +310,10 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         raise InputError(path, None, f"test bed {testbed!r} has no translator {translator!r}")
     texts = [r[0] for r in store.query("select text from translation where translator_id = ? "
                                        "order by seg_id", [ids[translator]])]
+    lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
     if fmt.startswith("boxer-xml"):
         from ulcdb.annotation.boxer_import import import_boxer
 
-        lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
         firsts = None if fmt == "boxer-xml" else [int(r[0]) - 1 for r in store.query(
             "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
             [tid])]
@@ -351,7 +351,6 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         else:
             out[h] = Analysis(tuple(seg.tokens), tuple(seg.spans), OK,
                               layers=frozenset({LAYER[fmt]}))
-    lang = store.scalar("select tgt_lang from testbed where testbed_id = ?", [tid])
     rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
     storage.save(store, rid, out.items(), replace=True)
     return AnnotationImportReport(rid, len(segs), LAYER[fmt])

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from ulcdb.annotation.derive import DERIVED_LAYERS
 from ulcdb.annotation.model import ENTITY, OK, Analysis, Span, Token
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 FULL_LAYERS = frozenset(DERIVED_LAYERS | {ENTITY})
 TOOL_LAYERS = {"spacy": FULL_LAYERS, "stanza": FULL_LAYERS}
@@ -141,17 +141,9 @@ def load(store: Store, run_id: int, hashes: list[str]) -> dict[str, Analysis]:
     store.con.execute("create or replace temp table _ann_want (text_hash varchar)")
     store.insert_columns("_ann_want", {"text_hash": hashes})
     try:
-        status = store.query("select a.text_hash, a.status, a.message, a.drs "
-                             "from annotated_text a "
-                             "join _ann_want using (text_hash) where a.run_id = ?", [run_id])
-        toks = store.query(
-            "select t.text_hash, t.form, t.lemma, t.tag, t.pos, t.head, t.deprel, t.sent "
-            "from ann_token t join _ann_want using (text_hash) where t.run_id = ? "
-            "order by t.text_hash, t.tok", [run_id])
-        spans = store.query(
-            "select s.text_hash, s.layer, s.span_id, s.start_tok, s.end_tok, s.label, s.parent "
-            "from ann_span s join _ann_want using (text_hash) where s.run_id = ? "
-            "order by s.text_hash, s.layer, s.span_id", [run_id])
+        status = store.query(named_query("annotation_status"), [run_id])
+        toks = store.query(named_query("annotation_tokens"), [run_id])
+        spans = store.query(named_query("annotation_spans"), [run_id])
     finally:
         store.con.execute("drop table if exists _ann_want")
     by_tok: dict[str, list[Token]] = {}

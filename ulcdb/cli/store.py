@@ -84,6 +84,13 @@ def run_sql(store: Store, query: str, fmt: Fmt) -> None:
         render_batches(columns, batches(cur, SQL_BATCH), fmt)
 
 
+def named_query(name: str) -> str:
+    """schema/queries/NAME.sql (the store's module, and duckdb, loaded when a command runs)."""
+    from ulcdb.store import database
+
+    return database.named_query(name)
+
+
 def _list(sql_text: str, params: list[Any], fmt: Fmt, title: str) -> None:
     with open_store(read_only=True) as store:
         cur = store.con.execute(sql_text, params)
@@ -100,15 +107,11 @@ def _tb(store_testbed: str | None) -> str:
 @list_app.command("testbeds")
 def list_testbeds(fmt: FmtOpt = Fmt.table) -> None:
     """Test beds with languages and origin.  Example: ulcdb list testbeds"""
-    _list("select name, src_lang, tgt_lang, origin, created_at from testbed order by testbed_id",
-          [], fmt, "test beds")
+    _list(named_query("list_testbeds"), [], fmt, "test beds")
 
 
 def _translators(role: str, testbed: str | None, fmt: Fmt) -> None:
-    _list("select t.name, t.origin, count(tr.seg_id) as segments from translator t "
-          "join testbed tb using (testbed_id) left join translation tr using (translator_id) "
-          "where tb.name = ? and t.role = ? group by all order by min(t.translator_id)",
-          [_tb(testbed), role], fmt, f"{role}s")
+    _list(named_query("list_translators"), [_tb(testbed), role], fmt, f"{role}s")
 
 
 @list_app.command("systems")
@@ -126,20 +129,13 @@ def list_references(testbed: TestbedOpt = None, fmt: FmtOpt = Fmt.table) -> None
 @list_app.command("documents")
 def list_documents(testbed: TestbedOpt = None, fmt: FmtOpt = Fmt.table) -> None:
     """Documents with their segment counts.  Example: ulcdb list documents"""
-    _list("select d.doc_id, d.genre, d.domain, d.origlang, count(s.seg_id) as segments, "
-          "min(s.seg_id) as first_seg, max(s.seg_id) as last_seg from document d "
-          "join testbed tb using (testbed_id) join segment s "
-          "on s.testbed_id = d.testbed_id and s.doc_id = d.doc_id where tb.name = ? "
-          "group by all order by min(s.seg_id)", [_tb(testbed)], fmt, "documents")
+    _list(named_query("list_documents"), [_tb(testbed)], fmt, "documents")
 
 
 @list_app.command("criteria")
 def list_criteria(testbed: TestbedOpt = None, fmt: FmtOpt = Fmt.table) -> None:
     """Human assessment criteria with counts per level.  Example: ulcdb list criteria"""
-    _list("select criterion, level, count(*) as assessments, count(distinct translator) "
-          "as translators, count(distinct judge) as judges, min(value) as min, "
-          "max(value) as max from assessments where testbed = ? group by all order by all",
-          [_tb(testbed)], fmt, "criteria")
+    _list(named_query("list_criteria"), [_tb(testbed)], fmt, "criteria")
 
 
 @list_app.command("metrics")

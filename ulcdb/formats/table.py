@@ -41,7 +41,7 @@ from ulcdb.interchange.model import (
     read_bytes,
     to_arrow,
 )
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 KEYS = ("testbed", "metric", "target", "refset", "level", "seg_id", "seg_in_doc", "doc_id",
         "value", "variant")
@@ -150,15 +150,7 @@ def read_table_scores(path: str | Path, mapping: Mapping[str, str] | None = None
                    then 'seg' when doc_id is not null then 'doc' else 'sys' end) as lvl
             from rows""")
         _check_levels(con, path)
-        frame = to_arrow(con.sql("""
-            select 0::integer as file_no, line, testbed, metric, target,
-                   list_sort(string_split(refset, '+')) as refs, lvl as level,
-                   case when lvl = 'seg' and seg_id is null then doc_id
-                        when lvl = 'doc' then doc_id end as doc_id,
-                   case when lvl = 'seg' then coalesce(seg_id, seg_in_doc)::integer end as seg,
-                   case when lvl = 'seg' and seg_id is not null then doc_id end as in_doc,
-                   value::double as value
-            from typed order by line"""))
+        frame = to_arrow(con.sql(named_query("table_score_frame")))
     finally:
         con.close()
     return ScoreFrame(frame.cast(FRAME_SCHEMA), [Source(str(path), "table")])
@@ -189,10 +181,7 @@ def _check(con: duckdb.DuckDBPyConnection, path: Path, variant: str | None) -> N
 
 def _check_levels(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """A doc or sys row must not name a segment, a sys row no document."""
-    rows = con.execute(
-        "select line, lvl, coalesce(seg_id, seg_in_doc), doc_id from typed "
-        "where (lvl in ('doc', 'sys') and coalesce(seg_id, seg_in_doc) is not null) "
-        "or (lvl = 'sys' and doc_id is not null) order by line limit 1").fetchall()
+    rows = con.execute(named_query("table_level_conflict")).fetchall()
     if not rows:
         return
     line, level, seg, doc = rows[0]

@@ -95,9 +95,9 @@ def describe(store: Store | None, name: str) -> dict[str, object]:
     e = found[name]
     sets = [s for s, members in registry.catalogue().sets.items() if name in members]
     if store is not None:
-        sets += [r[0] for r in store.query(
-            "select distinct s.name from named_set s join named_set_member m using (set_id) "
-            "where s.kind = 'metric' and m.member = ? order by 1", [name])]
+        from ulcdb.store.database import named_query
+
+        sets += [r[0] for r in store.query(named_query("metric_sets_of"), [name])]
     return {"name": name, "family": e.spec.family, "level": e.spec.linguistic_level,
             "languages": e.languages, "range": _range(e.spec), "origin": e.origin,
             "computed": "yes" if e.computed else "no",
@@ -118,10 +118,9 @@ def set_rows(store: Store | None, shorten: int | None = None) -> list[tuple[obje
     sets = [("builtin", "*", "metric", name, [m for m in members if m in index])
             for name, members in builtin.sets.items()]
     if store is not None:
-        sets += [("stored", *r) for r in store.query(
-            "select coalesce(tb.name, '*'), s.kind, s.name, list(m.member order by m.position) "
-            "from named_set s left join testbed tb using (testbed_id) "
-            "join named_set_member m using (set_id) group by all order by all")]
+        from ulcdb.store.database import named_query
+
+        sets += [("stored", *r) for r in store.query(named_query("list_sets"))]
     return [(*head, len(members), _members(members, shorten)) for *head, members in sets]
 
 

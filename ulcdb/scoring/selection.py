@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from ulcdb.errors import Conflict, NotFound, StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Params
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 from ulcdb.store.names import suggest
 
 
@@ -65,14 +65,8 @@ def named_metrics(store: Store, spec: str | None) -> set[str]:
 
 def stored_set(store: Store, testbed_id: int | None, kind: str, name: str) -> list[str] | None:
     """Members of a named set in the store (test-bed sets first, then global ones)."""
-    rows = store.query(
-        "select s.set_id from named_set s where s.kind = ? and s.name = ? and "
-        "(s.testbed_id = ? or s.testbed_id is null) order by s.testbed_id nulls last",
-        [kind, name, testbed_id])
-    if not rows:
-        return None
-    return [r[0] for r in store.query(
-        "select member from named_set_member where set_id = ? order by position", [rows[0][0]])]
+    rows = store.query(named_query("stored_set"), [kind, name, testbed_id])
+    return list(rows[0][1]) if rows else None
 
 
 def _dedupe(items: list[str]) -> list[str]:

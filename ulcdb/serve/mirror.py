@@ -41,7 +41,7 @@ from ulcdb.serve.mirror_parts import (
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
 from ulcdb.stats import correlations
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 SqlParams = list[Any]  # parameters of a DuckDB query
 Row = tuple[Any, ...]  # a row DuckDB returns
@@ -155,9 +155,7 @@ def _metric_sets(con: Con) -> dict[str, list[str]]:
     (metrics_LEX), every stored metric set, the widest built-in sets the scores cover (LEX
     after `score -m LEX`, see _widest_builtin_sets), each restricted to metrics with system
     scores, and "all" scored metrics (up to MAX_ALL_METRICS); identical lists once."""
-    scored = [r[0] for r in con.execute(
-        "select distinct m.name from sys_score s join metric m using (metric_id) "
-        "order by m.name").fetchall()]
+    scored = [r[0] for r in con.execute(named_query("mirror_sys_metrics")).fetchall()]
     have = set(scored)
     have |= {d for d in backoff_interpolation.derived_names()  # x-b / x-i: computed by ling_backoff
              if all(r in have for r in backoff_interpolation.requirements(d))}
@@ -165,12 +163,8 @@ def _metric_sets(con: Con) -> dict[str, list[str]]:
     default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in have]
     if default:
         sets[registry.DEFAULT_SET] = default
-    for set_id, name in con.execute(
-            "select set_id, name from named_set where kind = 'metric' order by set_id").fetchall():
-        members = [r[0] for r in con.execute(
-            "select member from named_set_member where set_id = ? order by position",
-            [set_id]).fetchall()]
-        members = [m for m in dict.fromkeys(members) if m in have]
+    for name, stored in con.execute(named_query("mirror_metric_sets")).fetchall():
+        members = [m for m in dict.fromkeys(stored) if m in have]
         if members and members not in sets.values():
             sets[name] = members
     for name, members in _widest_builtin_sets(have).items():
@@ -205,35 +199,10 @@ def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
         :MAX_CORR_METRICS]
 
 
-# What the mirror keeps of `scores` (DuckDB's views keep everything): system and document
-# scores of every metric, segment scores of the metrics browsing shows (those of the metric
-# sets, or all when there are few), always against the full reference set or one reference
-# (the leave-one-out sets KING needs and the system-vs-system scores JACK needs stay in the
-# store), and x-b / x-i rows only for metrics of the sets.  For WMT21 en-de with the LEX
-# suite this is 1.5M rows instead of 6.3M.
-DERIVED_VIEWS = {
-    "scores": """
-        select s.* from scores s
-        join stg_refset r on r.testbed = s.testbed and r.refset = s.refset
-        where not list_contains($1::varchar[], s.metric)
-          and s.refset_kind = 'reference'
-          and (r.size = 1 or r.size = (select max(x.size) from stg_refset x
-                                       where x.testbed = s.testbed
-                                         and x.refset_kind = 'reference'))
-          and (s.level <> 'seg' or list_contains($2::varchar[], s.metric))""",
-}
-# Every row of `scores` with whether the mirror keeps it (DERIVED_VIEWS["scores"]'s
-# condition): one pass over the view fingerprints both the kept rows per batch and all rows
-# per test bed and metric (what the analyses read).
-SCORES_KEPT = """
-    select s.*, coalesce(not list_contains($1::varchar[], s.metric)
-          and s.refset_kind = 'reference'
-          and (r.size = 1 or r.size = (select max(x.size) from stg_refset x
-                                       where x.testbed = s.testbed
-                                         and x.refset_kind = 'reference'))
-          and (s.level <> 'seg' or list_contains($2::varchar[], s.metric)), false) as mirror_kept
-    from scores s
-    left join stg_refset r on r.testbed = s.testbed and r.refset = s.refset"""
+# What the mirror keeps of `scores` (DuckDB's views keep everything): see
+# schema/queries/mirror_scores.sql.  For WMT21 en-de with the LEX suite this is 1.5M rows
+# instead of 6.3M.  mirror_scores_kept.sql marks the same rows in the whole view.
+DERIVED_VIEWS = {"scores": named_query("mirror_scores")}
 MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
 
 
@@ -255,20 +224,14 @@ NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys"
 
 
 def _n_refs(con: Con) -> int:
-    return int(con.sql("select coalesce(max(n), 0) from (select count(*) as n from translator "
-                       "where role = 'reference' group by testbed_id)").fetchall()[0][0])
+    return int(con.sql(named_query("mirror_max_references")).fetchall()[0][0])
 
 
 def _interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
     """95% bootstrap intervals of each system-level mean of segment scores: one shared
     resampling of the segments (paired, seeded) for every metric, system and reference set
     (of ``metrics``, or all)."""
-    rows = con.execute(
-        "select testbed, metric, translator, role, refset, variant, "
-        "list(value order by seg_id) as v from scores "
-        "where level = 'seg' and refset_kind = 'reference' "
-        "and ($1::varchar[] is null or list_contains($1::varchar[], metric)) "
-        "group by all order by all", [metrics]).fetchall()
+    rows = con.execute(named_query("mirror_seg_values"), [metrics]).fetchall()
     weights: dict[int, np.ndarray] = {}
     for testbed, metric, translator, role, refset, variant, values in rows:
         x = np.array([np.nan if v is None else v for v in values], dtype=float)
@@ -296,61 +259,61 @@ def _intervals(con: Con, lite: Lite, progress: Callable[[str], None],
 
 Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
+# The table macro calls of the analysis tables' parts; every value is a parameter.
+ULC_CALL = "select * from ulc($1::varchar[], $2)"
+QUEEN_CALL = "select * from queen($1::varchar[], $2)"
+KING_CALL = "select * from king($1::varchar[], $2, measures := $3::varchar[])"
+META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
+METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2)"
+
 
 def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
-    the column values that tell the part's rows in the table)."""
+    the column values that tell the part's rows in the table).  The first parameter is the
+    metric set's members, or meta_corr's test bed: what the part's fingerprint reads."""
     n_refs = _n_refs(con)
     testbeds = [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
         for lvl in levels:
-            jobs.append(("ulc", f"select * from ulc($1::varchar[], '{lvl}')", [members],
+            jobs.append(("ulc", ULC_CALL, [members, lvl],
                          {"metric_set": name}, {"metric_set": name, "level": lvl}))
         if n_refs >= 3:
             for lvl in levels:
-                jobs.append(("queen", f"select * from queen($1::varchar[], '{lvl}')", [members],
+                jobs.append(("queen", QUEEN_CALL, [members, lvl],
                              {"metric_set": name}, {"metric_set": name, "level": lvl}))
         if n_refs >= 2:
-            measures = "['single', 'ulc', 'queen']" if n_refs >= 4 else "['single', 'ulc']"
+            measures = ["single", "ulc", "queen"] if n_refs >= 4 else ["single", "ulc"]
             for lvl in ("sys", "doc"):
-                jobs.append(("king", f"select * from king($1::varchar[], '{lvl}', "
-                             f"measures := {measures})", [members],
+                jobs.append(("king", KING_CALL, [members, lvl, measures],
                              {"metric_set": name}, {"metric_set": name, "level": lvl}))
     for tb in testbeds:
         crits = [r[0] for r in con.execute(
             "select distinct criterion from assessments where testbed = ? order by 1",
             [tb]).fetchall()]
-        refsets = [r[0] for r in con.execute(
-            "select refset from stg_refset where testbed = ? and refset_kind = 'reference' "
-            "and (size = 1 or size = (select max(size) from stg_refset where testbed = ? "
-            "and refset_kind = 'reference')) order by size desc, refset", [tb, tb]).fetchall()]
+        refsets = [r[0] for r in con.execute(named_query("mirror_refsets"), [tb]).fetchall()]
         for crit in crits:
             for refset in refsets:
                 for lvl in ("seg", "doc", "sys"):
                     for grouping in (("flat", "item") if lvl != "sys" else ("flat",)):
                         extra = {"testbed": tb, "criterion": crit, "level": lvl,
                                  "refset": refset, "grouping_by": grouping}
-                        jobs.append(("meta_corr",
-                                     f"select * from meta_corr($1, '{lvl}', $2, $3, "
-                                     f"grouping_by := '{grouping}')", [tb, crit, refset],
-                                     extra, extra))
+                        jobs.append(("meta_corr", META_CORR_CALL,
+                                     [tb, lvl, crit, refset, grouping], extra, extra))
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
         pool = _corr_metrics(sets) if lvl != "seg" else _seg_metrics(con)[:MAX_CORR_METRICS]
-        jobs.append(("metric_corr", f"select * from metric_corr($1::varchar[], '{lvl}')",
-                     [pool], {}, {"level": lvl}))
+        jobs.append(("metric_corr", METRIC_CORR_CALL, [pool, lvl], {}, {"level": lvl}))
     return jobs
 
 
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
 # than 3 references for QUEEN, 2 for KING, no human scores for meta_corr).
 EMPTY_ANALYSES = (
-    ("queen", "select * from queen(['-'], 'sys') limit 0", None, {"metric_set": ""}),
-    ("king", "select * from king(['-'], 'sys', measures := ['single']) limit 0", None,
-     {"metric_set": ""}),
-    ("meta_corr", "select * from meta_corr('', 'seg', '', '', grouping_by := 'flat') limit 0",
-     None, {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
+    ("queen", QUEEN_CALL + " limit 0", [["-"], "sys"], {"metric_set": ""}),
+    ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"]], {"metric_set": ""}),
+    ("meta_corr", META_CORR_CALL + " limit 0", ["", "seg", "", "", "flat"],
+     {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
 )
 
 
@@ -390,8 +353,8 @@ def _scores_fingerprints(con: Con, params: SqlParams
     kept: dict[Any, list[int]] = {}
     every: dict[tuple[str, str], list[int]] = {}
     for testbed, metric, batch, is_kept, n, total in grouped_sums(
-            con, SCORES_KEPT, "testbed, metric, batch_id, mirror_kept", "select * from scores",
-            params):
+            con, named_query("mirror_scores_kept"), "testbed, metric, batch_id, mirror_kept",
+            "select * from scores", params):
         for acc in [every.setdefault((testbed, metric), [0, 0])] + (
                 [kept.setdefault(batch, [0, 0])] if is_kept else []):
             acc[0] += n
@@ -414,9 +377,10 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         if name in NOT_MIRRORED or name in DERIVED_VIEWS:
             continue
         progress(f"fingerprints: {name}")
-        fps[name] = rows_fingerprint(con, f'select * from "{name}"')
+        whole = f'select * from "{name}"'  # a name the store's catalogue gave
+        fps[name] = rows_fingerprint(con, whole)
         parts.append(part(name, {}, fps[name]))
-        writers[name] = _whole(con, lite, name, f'select * from "{name}"', None, progress)
+        writers[name] = _whole(con, lite, name, whole, None, progress)
     sets = _metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from datasette.utils.asgi import Response
 
+from ulcdb.store.database import named_query
+
 if TYPE_CHECKING:  # datasette ships no types: its hookimpl named as the pluggy marker it is
     from pluggy import HookimplMarker
 
@@ -84,13 +86,7 @@ def _pick(request: Any, name: str, choices: list[str], preferred: str | None = N
 
 
 async def _system_scores(db: Any, p: Params) -> tuple[Spec, Rows]:
-    rows = (await db.execute(
-        "select s.translator, s.role, s.value, i.seg_mean, i.lo, i.hi, s.higher_is_better "
-        "from scores s left join sys_interval i on i.testbed = s.testbed and "
-        "i.metric = s.metric and i.translator = s.translator and i.refset = s.refset and "
-        "i.variant = s.variant "
-        "where s.level = 'sys' and s.metric = :metric and s.refset = :refset "
-        "and s.testbed = :testbed and s.refset_kind = 'reference'", p)).rows
+    rows = (await db.execute(named_query("plot_system_scores"), p)).rows
     data = [dict(r) for r in rows]
     better = "higher" if not data or data[0]["higher_is_better"] else "lower"
     y = {"field": "translator", "type": "nominal", "title": "system",
@@ -119,26 +115,13 @@ async def _system_scores(db: Any, p: Params) -> tuple[Spec, Rows]:
     return spec, data
 
 
-def _human_sql(level: str, ingested: bool) -> str:
-    unit = {"seg": "seg_id", "doc": "doc_id", "sys": "''"}[level]
-    where = f"level = '{level}'" if ingested else "level = 'seg'"
-    return (f"select testbed, translator, {unit} as unit, avg(value) as human from assessments "
-            f"where criterion = :criterion and testbed = :testbed and {where} "
-            f"group by testbed, translator, {unit}")
-
-
 async def _metric_human(db: Any, p: Params) -> tuple[Spec, Rows]:
     level = p["level"]
     ingested = (await db.execute(
         "select count(*) from assessments where criterion = :criterion and level = :level "
         "and testbed = :testbed", p)).rows[0][0] > 0
-    unit = {"seg": "s.seg_id", "doc": "s.doc_id", "sys": "''"}[level]
-    rows = (await db.execute(
-        f"with h as ({_human_sql(level, ingested or level == 'seg')}) "
-        f"select s.translator, s.role, {unit} as unit, s.value, h.human from scores s "
-        f"join h on h.testbed = s.testbed and h.translator = s.translator and h.unit = {unit} "
-        "where s.level = :level and s.metric = :metric and s.refset = :refset "
-        "and s.testbed = :testbed and s.value is not null limit 5000", p)).rows
+    rows = (await db.execute(named_query("plot_metric_human"),
+                             {**p, "ingested": int(ingested or level == "seg")})).rows
     data = [dict(r) for r in rows]
     spec = {
         "title": f"{p['metric']} vs {p['criterion']} ({level} level, {len(data)} points)",
@@ -160,9 +143,7 @@ async def _metric_human(db: Any, p: Params) -> tuple[Spec, Rows]:
 
 
 async def _metric_correlation(db: Any, p: Params) -> tuple[Spec, Rows]:
-    rows = (await db.execute(
-        "select metric_a, metric_b, pearson, n from metric_corr where level = :level "
-        "and refset = :refset and testbed = :testbed", p)).rows
+    rows = (await db.execute(named_query("plot_metric_correlation"), p)).rows
     data = [dict(r) for r in rows]
     n_metrics = len({d["metric_a"] for d in data})
     step = 22 if n_metrics <= 30 else 12

@@ -45,7 +45,8 @@ def schema_hash() -> str:
 @functools.cache
 def named_query(name: str) -> str:
     """The text of ``schema/queries/NAME.sql``: a query ulcdb runs from Python with
-    parameters or over a work table of one load (a fixed query over the store is a view)."""
+    parameters, over a work table of one load, on the SQLite mirror, or for one command only
+    (a fixed relation users also want in `ulcdb sql` or Datasette is a view)."""
     return (data_dir("schema") / "queries" / f"{name}.sql").read_text(encoding="utf-8")
 
 
