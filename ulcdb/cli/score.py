@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -20,6 +19,7 @@ from ulcdb.cli.common import (
     console,
     engine_for,
     err_console,
+    progress_bar,
     render,
     store_file,
 )
@@ -50,30 +50,6 @@ SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15) shown at segment level.")]
 Annotation = tuple[str, str | None]  # --annotator, --annotator-model
 SPACY: Annotation = ("spacy", None)
-
-
-@contextmanager
-def progress_bar(total: int, verb: str = "scoring") -> Iterator[Callable[[str, int], None]]:
-    """The library's progress callback as a rich progress bar on stderr (gone when done; not
-    drawn when stderr is no terminal)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
-                        transient=True)
-    task = progress.add_task(verb, total=total)
-
-    def advance(label: str, n: int) -> None:
-        progress.update(task, advance=n, description=f"{verb} {label}")
-
-    with progress:
-        yield advance
 
 
 def request(picked: SelectionOpts, segments: str | None = None, case: str | None = None,
