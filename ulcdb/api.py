@@ -260,10 +260,12 @@ class Database:
     def export(self, fmt: str, folder: PathLike, *, testbed: str | None = None,
                metrics: Sequence[str] = (), targets: Sequence[str] = (),
                refsets: Sequence[str] = (), levels: Sequence[str] = (),
-               variant: str = "case:mixed", **options: Any) -> list[Path]:
+               variant: str = "case:mixed", progress: Progress | None = None,
+               **options: Any) -> list[Path]:
         """Scores written as `ulcdb export FMT FOLDER` (iqxml, mtme, wmt, nist, sacrebleu,
         comet); ``options`` are the format's own (layout, digits, gzip, texts, lp, width,
-        refset_names); the files written."""
+        refset_names); the files written.  ``progress`` is shown each metric written (each
+        metric and level for wmt; sacrebleu's one aggregation as one step)."""
         writers: dict[str, Callable[..., list[Path]]] = {
             "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
             "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
@@ -271,15 +273,17 @@ class Database:
                                   tuple(levels), variant)
         if fmt == "wmt":
             beds = [testbed] if testbed else []
-            return export_op.wmt(self._access, Path(folder), chosen, beds, **options)
+            return export_op.wmt(self._access, Path(folder), chosen, beds, progress=progress,
+                                 **options)
         if fmt not in writers:
             raise ChoiceError(f"format {fmt!r}: choose {', '.join([*writers, 'wmt'])}")
-        return writers[fmt](self._access, Path(folder), chosen, testbed, **options)
+        return writers[fmt](self._access, Path(folder), chosen, testbed, progress=progress,
+                            **options)
 
     def export_table(self, source: str, output: PathLike, *, fmt: str | None = None,
-                     query: bool = False) -> int:
+                     query: bool = False, progress: Progress | None = None) -> int:
         """A table, view or (``query``) SQL query written as `ulcdb export table`; rows."""
-        return export_op.table(self._access, source, Path(output), fmt, query)
+        return export_op.table(self._access, source, Path(output), fmt, query, progress)
 
     def delete_testbed(self, name: str) -> str:
         """A test bed with everything in it (`ulcdb delete testbed`); what went."""

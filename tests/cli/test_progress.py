@@ -207,3 +207,49 @@ def test_annotate_shows_the_texts_annotated(tmp_path: Path, monkeypatch: pytest.
     shown_out, shown_err = _run(shown, "annotate", "--jobs", "1")
     assert shown_out == piped_out
     assert "annotating" in shown_err and f"{texts}/{texts}" in shown_err
+
+
+EXPORTS = [("iqxml", {}), ("mtme", {}), ("wmt", {}), ("nist", {}), ("sacrebleu", {}),
+           ("comet", {})]
+
+
+@pytest.mark.parametrize(("fmt", "options"), EXPORTS)
+def test_export_hears_each_metric_written(db: Path, tmp_path: Path, fmt: str,
+                                          options: dict[str, object]) -> None:
+    """Database.export(progress=): each metric written (wmt: each metric and level, one file
+    each; sacrebleu: its one aggregation), the steps adding up to the total."""
+    shown = Recorder()
+    with ulcdb.open(db, read_only=True) as database:
+        paths = database.export(fmt, tmp_path / fmt, progress=shown, **options)
+        metrics = database.sql("select distinct metric from scores order by 1")
+        levels = database.sql("select distinct metric, level from scores")
+    shown.check_complete()
+    labels = [label for label, _ in shown.steps[0]]
+    if fmt == "wmt":  # one file per metric and level
+        assert shown.totals == [len(paths)] == [levels.num_rows]
+        assert sorted(labels) == sorted(p.name.removesuffix(".tsv") for p in paths)
+    elif fmt == "sacrebleu":
+        assert shown.totals == [1] and labels == ["sacrebleu"]
+    else:  # BLEU and chrF's families: BLEU-1..4, chrF++...
+        assert shown.totals == [metrics.num_rows] and metrics.num_rows > 2
+        assert labels == metrics.column("metric").to_pylist()
+
+
+@pytest.mark.parametrize("fmt", [f for f, _ in EXPORTS] + ["table"])
+def test_export_draws_on_a_terminal_only(db: Path, tmp_path: Path, fmt: str,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    args: tuple[object, ...] = ("export", fmt, tmp_path / "piped")
+    if fmt == "table":
+        args = ("export", "table", "testbed", tmp_path / "piped.csv")
+    piped_out, piped_err = _run(db, *args)
+    assert piped_err == ""
+    _as_terminal(monkeypatch)
+    shown_out, shown_err = _run(db, *(str(a).replace("piped", "shown") for a in args))
+    assert shown_out.replace("shown", "piped") == piped_out
+    assert "writing" in shown_err
+    total = {"sacrebleu": 1, "table": 1}.get(fmt)
+    if total is not None:
+        assert f"{total}/{total}" in shown_err
+    else:
+        done = re.findall(r"(\d+)/(\d+)", shown_err)[-1]
+        assert done[0] == done[1] and int(done[0]) > 2

@@ -4,9 +4,11 @@ display by n steps of the named part.  Calls without a display run ``silent``.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import TypeVar
 
+T = TypeVar("T")
 Tick = Callable[[str, int], None]
 Progress = Callable[[int], AbstractContextManager[Tick]]
 
@@ -25,3 +27,18 @@ def scoring_steps(metrics: list[str], n_pairs: int) -> int:
     fams = {registry.family_of(m).name for m in metrics if m in registry.metric_index()
             and not registry.family_of(m).derived}
     return n_pairs * len(fams)
+
+
+def ticking(items: Iterable[T], key: Callable[[T], str], tick: Tick | None) -> Iterator[T]:
+    """``items`` as they come; ``tick`` hears (key, 1) as each run of items with one key
+    ends (an exporter's stream of score blocks, one run per metric)."""
+    current: str | None = None
+    for item in items:
+        name = key(item)
+        if tick is not None and current is not None and name != current:
+            tick(current, 1)
+        current = name
+        yield item
+    if tick is not None and current is not None:
+        tick(current, 1)
+
