@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ulcdb.compare.data import CompareError, Fetched
-from ulcdb.compare.run import MIN_UNITS, CompareReport, CompareTask, run
+from ulcdb.compare.data import CompareError
+from ulcdb.compare.run import MIN_UNITS, CompareReport, CompareTask, Fetches, run
 from ulcdb.compare.where import where_segments
 from ulcdb.compare.words import bucket_labels, bucket_of
 from ulcdb.scoring.progress import Progress, silent
@@ -67,7 +67,7 @@ def run_by(store: Store, task: CompareTask, by: str, progress: Progress | None =
         members.setdefault(bucket, set()).add(seg)
     out = CompareReport(task)
     small: list[str] = []
-    fetched: dict[tuple[str, str], Fetched] = {}  # each metric read once for every bucket
+    fetched = Fetches()  # each metric read once for every bucket
     with (progress or silent)(task.steps * len(members)) as tick:
         for bucket in sorted(members, key=_order):
             part = run(store, replace(task, segments=frozenset(members[bucket])), fetched,

@@ -138,17 +138,25 @@ class CompareReport:
     notes: list[str] = field(default_factory=list)
 
 
-def run(store: Store, task: CompareTask,
-        fetched: dict[tuple[str, str], Fetched] | None = None, tick: Tick | None = None,
-        label: str = "") -> CompareReport:
-    """The paired tests of ``task``; ``fetched`` keeps each metric's stored rows across
-    calls on other segments of the same systems (``run_by``); ``tick`` hears each of the
-    ``task.steps`` steps done, named by ``label`` and the metric."""
+@dataclass
+class Fetches:
+    """What ``run`` reads per metric, kept across calls on other segments of the same
+    systems (``run_by``): the variant compared, and the stored rows by (metric, variant)."""
+
+    variants: dict[str, str] = field(default_factory=dict)
+    rows: dict[tuple[str, str], Fetched] = field(default_factory=dict)
+
+
+def run(store: Store, task: CompareTask, fetched: Fetches | None = None,
+        tick: Tick | None = None, label: str = "") -> CompareReport:
+    """The paired tests of ``task``; ``fetched`` keeps each metric's variant and stored rows
+    across calls on other segments of the same systems (``run_by``); ``tick`` hears each of
+    the ``task.steps`` steps done, named by ``label`` and the metric."""
     report = CompareReport(task)
     for metric in task.metrics:
         name = f"{label} {metric}".strip()
         done = partial(tick or _no_tick, name)
-        data = _load(store, task, metric, {} if fetched is None else fetched)
+        data = _load(store, task, metric, Fetches() if fetched is None else fetched)
         report.readings[metric] = data.measure.reading
         if data.dropped:
             report.notes.append(f"{metric}: {data.dropped} {task.unit} unit(s) left out "
@@ -172,16 +180,17 @@ def _no_tick(label: str, n: int) -> None:
     pass
 
 
-def _load(store: Store, task: CompareTask, metric: str,
-          fetched: dict[tuple[str, str], Fetched]) -> UnitData:
-    variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
-                             task.default_variant)
-    if (metric, variant) not in fetched:
-        fetched[metric, variant] = fetch(store, task.testbed, metric, list(task.systems),
-                                         task.refset, variant)
+def _load(store: Store, task: CompareTask, metric: str, fetched: Fetches) -> UnitData:
+    if metric not in fetched.variants:
+        fetched.variants[metric] = metric_variant(store, task.testbed, metric, task.refset,
+                                                  task.variant, task.default_variant)
+    variant = fetched.variants[metric]
+    if (metric, variant) not in fetched.rows:
+        fetched.rows[metric, variant] = fetch(store, task.testbed, metric, list(task.systems),
+                                              task.refset, variant)
     return load_units(store, task.testbed, metric, list(task.systems), task.refset, variant,
                       task.unit, set(task.segments) if task.segments is not None else None,
-                      fetched[metric, variant])
+                      fetched.rows[metric, variant])
 
 
 def _higher_is_better(store: Store, metric: str) -> bool:
@@ -199,7 +208,7 @@ def _paired(task: CompareTask, data: UnitData, base: str, system: str,
                                        task.n_samples, task.seed)
     else:
         raw = sig.sacrebleu_paired_bs(data.stats[base], data.stats[system], m.score,
-                                   task.n_samples, task.seed, idxs, bl_scores)
+                                      task.n_samples, task.seed, idxs, bl_scores, m.many)
     return m.map_paired(raw)
 
 
@@ -213,7 +222,8 @@ def _identical(task: CompareTask, data: UnitData, base: str, system: str,
         if bl_scores is None:
             idxs = sig.bootstrap_indices(len(data.units), task.n_samples, task.seed) \
                 if idxs is None else idxs
-            bl_scores = sig.resampled_scores(data.stats[base], idxs, data.measure.score)
+            bl_scores = sig.resampled_scores(data.stats[base], idxs, data.measure.score,
+                                             data.measure.many)
         iv = sig.estimate_ci(bl_scores)
     return sig.Paired(score, score, 1.0, iv)
 
@@ -226,7 +236,7 @@ def _against_baseline(task: CompareTask, data: UnitData, done: Callable[[int], N
     bl_iv = None
     if task.method == "bs":
         idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)
-        bl_scores = sig.resampled_scores(data.stats[base], idxs, m.score)
+        bl_scores = sig.resampled_scores(data.stats[base], idxs, m.score, m.many)
         bl_iv = m.map_paired(sig.Paired(0, 0, 1, sig.estimate_ci(bl_scores))).interval
     bl_score = m.to_metric(sig.corpus_score(data.stats[base], m.score))
     out = [_result(base, None, data.metric, bl_score, bl_iv, None, n)]
@@ -269,7 +279,7 @@ def _all_pairs(task: CompareTask, data: UnitData, higher: bool, done: Callable[[
     if task.method == "bs":
         idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)
         for s in task.systems:
-            own[s] = sig.resampled_scores(data.stats[s], idxs, m.score)
+            own[s] = sig.resampled_scores(data.stats[s], idxs, m.score, m.many)
             done(1)
     else:
         done(len(task.systems))
