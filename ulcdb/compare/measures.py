@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ulcdb.compare.sacrebleu_rows import bleu_rows, chrf_rows
+from ulcdb.compare.sacrebleu_rows import bleu_rows, chrf_rows, ter_rows
 from ulcdb.stats.sacrebleu_significance import (
     ManyScores,
     Paired,
@@ -83,9 +83,11 @@ def _sacrebleu(metric: str) -> Measure:
         return float(obj._compute_score_from_stats(stats).score)  # type: ignore[arg-type]
 
     if metric == "1-TER":
-        return Measure(metric, "sacrebleu", score, lambda v: 1.0 - v / 100, True, 0.01)
+        return Measure(metric, "sacrebleu", score, lambda v: 1.0 - v / 100, True, 0.01,
+                       ter_rows(score))
     if metric == "-TER":
-        return Measure(metric, "sacrebleu", score, lambda v: 0.0 - v / 100, True, 0.01)
+        return Measure(metric, "sacrebleu", score, lambda v: 0.0 - v / 100, True, 0.01,
+                       ter_rows(score))
     many = (bleu_rows(score) if isinstance(obj, BLEU) else
             chrf_rows(score, obj.beta, obj.char_order + obj.word_order, obj.eps_smoothing)
             if isinstance(obj, CHRF) else None)

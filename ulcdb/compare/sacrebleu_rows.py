@@ -1,4 +1,4 @@
-"""sacrebleu 2.6.0's BLEU and chrF corpus formulas on many rows of float32 sums at once (the
+"""sacrebleu 2.6.0's BLEU, chrF and TER corpus formulas on many rows of float32 sums at once (the
 bootstrap's resamples), each row's value equal bit for bit to sacrebleu's own
 ``_compute_score_from_stats`` on that row.
 
@@ -64,6 +64,19 @@ def chrf_rows(score: Score, beta: int, order: int, eps_smoothing: bool) -> ManyS
         value = (1 + factor) * mean_prec * mean_rec
         value = value / ((factor * mean_prec) + mean_rec)
         out[plain] = 100 * value
+        out[~plain] = [score(row) for row in rows[~plain]]
+        return out
+
+    return many
+
+
+def ter_rows(score: Score) -> ManyScores:
+    """TER: [edits, average reference length] per row (an empty reference to sacrebleu)."""
+
+    def many(rows: F32) -> F64:
+        plain = rows[:, 1] > 0
+        out = np.empty(len(rows))
+        out[plain] = 100 * (rows[plain, 0] / rows[plain, 1])
         out[~plain] = [score(row) for row in rows[~plain]]
         return out
 
