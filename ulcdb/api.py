@@ -48,6 +48,7 @@ from ulcdb.ops import tune as tune_op
 from ulcdb.ops.access import Opened
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
+from ulcdb.scoring.progress import Progress
 from ulcdb.scoring.selection import ScoreSelection
 from ulcdb.store import models
 from ulcdb.store.database import Store
@@ -122,14 +123,17 @@ class Database:
               segments: str | None = None, lowercase: bool | None = None,
               annotator: str = "spacy", annotator_model: str | None = None, ulc: str = "asiya",
               queen: bool = False, sort: str | None = None, jack: bool = False,
-              remake: bool = False, jobs: int | None = 1) -> pa.Table:
+              remake: bool = False, jobs: int | None = 1,
+              progress: Progress | None = None) -> pa.Table:
         """Compute the missing scores, store them, and return one row per translator and unit
         of ``level`` (seg, doc, sys or all), one column per metric plus ULC (and QUEEN),
-        against the whole reference set: the table `ulcdb score -f json` prints."""
+        against the whole reference set: the table `ulcdb score -f json` prints.
+        ``progress`` (see ``ulcdb.scoring.progress``) is shown the scores computed."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
-        with score_op.score(self._access, request, Scoring(remake, jobs), level=level,
-                            ulc=ulc, queen=queen, jack=jack, sort=sort) as (_, report):
+        with score_op.score(self._access, request, Scoring(remake, jobs, progress=progress),
+                            level=level, ulc=ulc, queen=queen, jack=jack,
+                            sort=sort) as (_, report):
             return _table(report.columns, report.rows())
 
     def queen(self, metrics: str | None = None, *, level: str = "sys",
@@ -199,16 +203,17 @@ class Database:
                       exclude: Sequence[str] = (), include_human: bool = False,
                       variant: str | None = None, reading: str = "metric",
                       human_from: str = "auto", min_segments: int = 1,
-                      n_resamples: int = 1000, seed: int = 1234) -> pa.Table:
+                      n_resamples: int = 1000, seed: int = 1234,
+                      progress: Progress | None = None) -> pa.Table:
         """The WMT23 or WMT24 (``protocol``) metrics-task table of ``testbeds`` (default: the
         only one), one row per metric with each statistic and its rank: the results of
-        `ulcdb meta protocol NAME -f json`."""
+        `ulcdb meta protocol NAME -f json`; ``progress`` is shown the columns done."""
         from ulcdb.meta.protocol_report import records
 
         beds = meta_op.Beds(tuple(testbeds), metrics, systems, refs, criterion,
                             tuple(exclude), False, include_human, variant, reading,
                             human_from, min_segments)
-        report, _ = meta_op.protocol(self._access, protocol, beds, n_resamples, seed)
+        report, _ = meta_op.protocol(self._access, protocol, beds, n_resamples, seed, progress)
         return pa.Table.from_pylist(records(report))
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
@@ -217,19 +222,22 @@ class Database:
                 seed: int = 12345, unit: str = "seg", where: str | None = None,
                 by: str | None = None, pairs: bool = False, variant: str | None = None,
                 lowercase: bool | None = None, alpha: float = 0.05,
-                analysis: str | None = None, jobs: int | None = 1) -> pa.Table:
+                analysis: str | None = None, jobs: int | None = 1,
+                progress: Progress | None = None) -> pa.Table:
         """Paired significance tests as `ulcdb compare -f json` (missing scores computed
         first; metrics default to sacrebleu's BLEU, chrF, 1-TER): one row per system and
         metric; without ``baseline`` every pair is tested and the rows carry rank and
         cluster (with ``pairs``: one row per pair). ``by`` (length, doc, domain, genre,
         orig-lang, set:NAME, where:SQL) runs the same tests within each bucket of segments,
         named in the rows' ``bucket``.  ``analysis`` (word-freq, category) gives instead
-        compare-mt's analysis, as `ulcdb compare --analysis`."""
+        compare-mt's analysis, as `ulcdb compare --analysis`.  ``progress`` (see
+        ``ulcdb.scoring.progress``) is shown the scores computed, then the tests done."""
         tests = compare_op.Tests(baseline, method, resamples, seed, unit, where, by, variant,
                                  alpha)
         done = compare_op.compare(self._access, Request(testbed, metrics, systems, refs,
                                                         None, lowercase),
-                                  tests, Scoring(jobs=jobs), analysis)
+                                  tests, Scoring(jobs=jobs, progress=progress), analysis,
+                                  progress)
         if done.analysis is not None:
             return _table(done.analysis.columns, done.analysis.rows)
         assert done.report is not None  # a report where no analysis was asked
@@ -239,21 +247,25 @@ class Database:
 
     def tune(self, metric: str = "TINE", *, criterion: str | None = None, level: str = "seg",
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
-             seed: int = 1234, jobs: int | None = 1) -> pa.Table:
+             seed: int = 1234, jobs: int | None = 1,
+             progress: Progress | None = None) -> pa.Table:
         """Tune TINE's alpha and beta against ``criterion`` and store the tuned metric, as
-        `ulcdb tune -f json`."""
+        `ulcdb tune -f json`; ``progress`` is shown the pairs scored, then the generations."""
         done = tune_op.tune(self._access, metric, criterion=criterion, level=level,
-                            testbed=testbed, systems=systems, refs=refs, seed=seed, jobs=jobs)
+                            testbed=testbed, systems=systems, refs=refs, seed=seed, jobs=jobs,
+                            progress=progress)
         return _table(tune_op.COLUMNS, [done.row()])
 
     # -- writing and deleting ----------------------------------------------------------------
     def export(self, fmt: str, folder: PathLike, *, testbed: str | None = None,
                metrics: Sequence[str] = (), targets: Sequence[str] = (),
                refsets: Sequence[str] = (), levels: Sequence[str] = (),
-               variant: str = "case:mixed", **options: Any) -> list[Path]:
+               variant: str = "case:mixed", progress: Progress | None = None,
+               **options: Any) -> list[Path]:
         """Scores written as `ulcdb export FMT FOLDER` (iqxml, mtme, wmt, nist, sacrebleu,
         comet); ``options`` are the format's own (layout, digits, gzip, texts, lp, width,
-        refset_names); the files written."""
+        refset_names); the files written.  ``progress`` is shown each metric written (each
+        metric and level for wmt; sacrebleu's one aggregation as one step)."""
         writers: dict[str, Callable[..., list[Path]]] = {
             "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
             "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
@@ -261,15 +273,17 @@ class Database:
                                   tuple(levels), variant)
         if fmt == "wmt":
             beds = [testbed] if testbed else []
-            return export_op.wmt(self._access, Path(folder), chosen, beds, **options)
+            return export_op.wmt(self._access, Path(folder), chosen, beds, progress=progress,
+                                 **options)
         if fmt not in writers:
             raise ChoiceError(f"format {fmt!r}: choose {', '.join([*writers, 'wmt'])}")
-        return writers[fmt](self._access, Path(folder), chosen, testbed, **options)
+        return writers[fmt](self._access, Path(folder), chosen, testbed, progress=progress,
+                            **options)
 
     def export_table(self, source: str, output: PathLike, *, fmt: str | None = None,
-                     query: bool = False) -> int:
+                     query: bool = False, progress: Progress | None = None) -> int:
         """A table, view or (``query``) SQL query written as `ulcdb export table`; rows."""
-        return export_op.table(self._access, source, Path(output), fmt, query)
+        return export_op.table(self._access, source, Path(output), fmt, query, progress)
 
     def delete_testbed(self, name: str) -> str:
         """A test bed with everything in it (`ulcdb delete testbed`); what went."""

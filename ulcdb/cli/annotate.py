@@ -11,8 +11,8 @@ from ulcdb.cli.common import (
     EngineName,
     EngineOpt,
     engine_for,
-    err_console,
     open_store,
+    progress_bar,
 )
 from ulcdb.cli.options import JobsOpt, TestbedOpt
 
@@ -40,27 +40,15 @@ def annotate(
 
     Example: ulcdb annotate -t sample --jobs 2
     """
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
     from ulcdb.annotation.annotate import annotate_testbed, testbed_texts
 
     runner = engine_for(engine, jobs, address)
     with open_store() as store:
         name = testbed or store.only_testbed()
         total = len(set(testbed_texts(store, name)))
-        progress = Progress(TextColumn("[bold]annotating"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=err_console, transient=True)
-        task = progress.add_task("annotating", total=total)
-        with progress:
+        with progress_bar(total, verb="annotating") as advance:
             report = annotate_testbed(store, name, annotator, model, jobs,
-                                      progress=lambda n: progress.update(task, advance=n),
-                                      engine=runner)
+                                      progress=lambda n: advance("", n), engine=runner)
     typer.echo(report.summary())
 
 

@@ -7,7 +7,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from enum import Enum
 from pathlib import Path
@@ -146,6 +146,32 @@ def render_batches(columns: Sequence[str], batches: Iterable[Sequence[Sequence[A
                        nl=False)
             first = False
     typer.echo("[]" if first else "\n]")
+
+
+@contextmanager
+def progress_bar(total: int, verb: str = "scoring") -> Iterator[Callable[[str, int], None]]:
+    """The library's progress callback (``ulcdb.scoring.progress.Progress``) as a rich bar
+    on stderr, gone when done; nothing at all is written when stderr is no terminal (piped,
+    or a test's runner: rich would still end with a blank line), so scripts read only the
+    results."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
+                        transient=True, disable=not err_console.is_terminal)
+    task = progress.add_task(verb, total=total)
+
+    def advance(label: str, n: int) -> None:
+        progress.update(task, advance=n, description=f"{verb} {label}".rstrip())
+
+    with progress:
+        yield advance
 
 
 def _delimited(rows: Iterable[Sequence[Any]], delimiter: str) -> str:

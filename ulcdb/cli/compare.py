@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
@@ -13,6 +14,7 @@ from ulcdb.cli.common import (
     check_scale,
     console,
     err_console,
+    progress_bar,
     render,
     store_file,
 )
@@ -105,7 +107,7 @@ def compare(
     done = compare(store_file, request(SelectionOpts(testbed, metrics, systems, refs),
                                        case=case),
                    Tests(baseline, method, resamples, seed, unit, where, by, variant, alpha),
-                   scoring(jobs=jobs), analysis)
+                   scoring(jobs=jobs), analysis, partial(progress_bar, verb="testing"))
     print_notes(done.notes, done.summary if done.computed else None)
     if done.analysis is not None:
         table = done.analysis

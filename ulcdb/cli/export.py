@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from ulcdb.cli.common import store_file
+from ulcdb.cli.common import progress_bar, store_file
 from ulcdb.cli.options import TestbedOpt, grouped
 from ulcdb.cli.outputs import file_option, folder_option
 
@@ -31,6 +32,7 @@ VariantOpt = Annotated[str, typer.Option("--variant", help="Score variant.")]
 FolderArg = Annotated[Path, typer.Argument(help="Folder to write into (created).",
                                            callback=folder_option)]
 Layout = Literal["iqmt", "asiya"]
+WRITING = partial(progress_bar, verb="writing")  # each metric (and level) written
 TableFormat = Literal["csv", "tsv", "parquet", "json"]
 
 
@@ -80,7 +82,8 @@ def export_iqxml(
     """
     from ulcdb.ops import export
 
-    _done(export.iqxml(store_file, folder, scores.scores(), testbed, layout, digits, gzip),
+    _done(export.iqxml(store_file, folder, scores.scores(), testbed, layout, digits, gzip,
+                       WRITING),
           folder)
 
 
@@ -111,7 +114,8 @@ def export_mtme(
     """
     from ulcdb.ops import export
 
-    _done(export.mtme(store_file, folder, scores.scores(level), testbed, texts, lp), folder)
+    _done(export.mtme(store_file, folder, scores.scores(level), testbed, texts, lp,
+                      WRITING), folder)
 
 
 @app.command("wmt")
@@ -138,7 +142,8 @@ def export_wmt(
     """
     from ulcdb.ops import export
 
-    _done(export.wmt(store_file, folder, scores.scores(level), testbed, refset_name, gzip),
+    _done(export.wmt(store_file, folder, scores.scores(level), testbed, refset_name, gzip,
+                     WRITING),
           folder)
 
 
@@ -160,7 +165,7 @@ def export_nist(
     """
     from ulcdb.ops import export
 
-    _done(export.nist(store_file, folder, scores.scores(level), testbed), folder)
+    _done(export.nist(store_file, folder, scores.scores(level), testbed, WRITING), folder)
 
 
 @app.command("sacrebleu")
@@ -185,7 +190,7 @@ def export_sacrebleu(
     """
     from ulcdb.ops import export
 
-    _done(export.sacrebleu(store_file, folder, scores.scores(), testbed, width), folder)
+    _done(export.sacrebleu(store_file, folder, scores.scores(), testbed, width, WRITING), folder)
 
 
 @app.command("comet")
@@ -201,7 +206,7 @@ def export_comet(folder: FolderArg, testbed: TestbedOpt = None, *, scores: Score
     """
     from ulcdb.ops import export
 
-    _done(export.comet(store_file, folder, scores.scores(), testbed), folder)
+    _done(export.comet(store_file, folder, scores.scores(), testbed, WRITING), folder)
 
 
 @app.command("table")
@@ -226,5 +231,5 @@ def export_table_cmd(
     """
     from ulcdb.ops import export
 
-    n = export.table(store_file, source, output, fmt, query)
+    n = export.table(store_file, source, output, fmt, query, WRITING)
     typer.echo(f"wrote {n} rows to {output}")

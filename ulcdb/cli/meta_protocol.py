@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, render, store_file
+from ulcdb.cli.common import Fmt, err_console, progress_bar, render, store_file
 from ulcdb.cli.meta import (
     CriterionOpt,
     DrOpt,
@@ -89,7 +89,6 @@ def refuse(protocol: str, given: dict[str, bool]) -> None:
 
 def run_protocol(name: str, beds: Beds, bootstrap: int, seed: int, fmt: str) -> None:
     """Evaluate and print the protocol's table in ``fmt`` (table, csv, json or latex)."""
-    from ulcdb.cli.score import progress_bar
     from ulcdb.meta import protocol_report as out
     from ulcdb.ops.meta import protocol as evaluate
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ulcdb.cli.common import err_console, state, store_file
+from ulcdb.cli.common import err_console, progress_bar, state, store_file
 from ulcdb.cli.options import MetricsOpt, RefsOpt, SystemsOpt, TestbedOpt
 
 
@@ -42,7 +43,7 @@ def report(
         raise UlcdbError(f"{out}: its folder {out.parent} does not exist")
     request = ReportRequest(testbed, metrics, systems, refs, baseline, criterion, seed,
                             str(out), str(state.db))
-    data = gather(store_file, request)
+    data = gather(store_file, request, partial(progress_bar, verb="reporting"))
     size = write_report(data, out)
     err_console.print(f"wrote {out} ({size / 1e6:.1f} MB)", style="dim", highlight=False)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
+from ulcdb.cli import common
 from ulcdb.cli.common import (
     AddressOpt,
     EngineName,
@@ -20,6 +20,7 @@ from ulcdb.cli.common import (
     console,
     engine_for,
     err_console,
+    progress_bar,
     render,
     store_file,
 )
@@ -50,30 +51,6 @@ SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15) shown at segment level.")]
 Annotation = tuple[str, str | None]  # --annotator, --annotator-model
 SPACY: Annotation = ("spacy", None)
-
-
-@contextmanager
-def progress_bar(total: int, verb: str = "scoring") -> Iterator[Callable[[str, int], None]]:
-    """The library's progress callback as a rich progress bar on stderr (gone when done; not
-    drawn when stderr is no terminal)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
-                        transient=True)
-    task = progress.add_task(verb, total=total)
-
-    def advance(label: str, n: int) -> None:
-        progress.update(task, advance=n, description=f"{verb} {label}")
-
-    with progress:
-        yield advance
 
 
 def request(picked: SelectionOpts, segments: str | None = None, case: str | None = None,
@@ -130,11 +107,17 @@ def score(
     verbnet: VerbnetOpt = None,
     scale: ScaleOpt = 1,
     width: WidthOpt = 4,
+    full: Annotated[bool, typer.Option(
+        "--full", help="On a terminal, also print segment and document tables longer than "
+        "the terminal (left out by default, with a note).")] = False,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
     Scores every chosen system against each reference and the whole reference set (and the
-    references against each other, for QARLA); only missing scores are computed.
+    references against each other, for QARLA); only missing scores are computed.  On a
+    terminal, segment and document tables longer than the terminal are left out, a note
+    under the system table saying how many rows (--full prints them); piped output and
+    -f csv/tsv/json hold every row.
 
     Example: ulcdb score -m LEX -G all
     """
@@ -158,8 +141,12 @@ def score(
     if fmt in ("csv", "tsv", "json"):  # one table, whatever the levels
         render(report.columns, report.rows(), Fmt(fmt))
         return
-    for matrix in report.matrices.values():
+    shown, left_out = _fitting(list(report.matrices.values()), fmt, full)
+    for matrix in shown:
         _print(matrix, fmt, report.directions, ulc, factors, width)
+    if left_out:
+        common.console.print(_left_out_note(left_out), style="yellow", highlight=False,
+                             soft_wrap=True)
 
 
 def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str,
@@ -191,6 +178,33 @@ def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
 
 
 TABLE_WIDTH = 12
+
+
+def _fitting(matrices: list[Matrix], fmt: OutFmt, full: bool
+             ) -> tuple[list[Matrix], list[Matrix]]:
+    """The tables to print and those left out: on a terminal (without --full), segment and
+    document tables taller than the terminal are left out, so the system table is seen;
+    piped, every table is printed."""
+    if full or not common.console.is_terminal:
+        return matrices, []
+    height = common.console.size.height
+    shown = [m for m in matrices if m.level == "sys" or _lines(m, fmt) <= height]
+    return shown, [m for m in matrices if m not in shown]
+
+
+def _lines(matrix: Matrix, fmt: OutFmt) -> int:
+    """About how many lines the matrix prints: each table's rows, title (up to three lines
+    when it wraps), borders and header, then the signature lines."""
+    tables = (len(matrix.metrics) if fmt == "rankings"
+              else -(-len(matrix.metrics) // TABLE_WIDTH))
+    return tables * (len(matrix.rows) + 7) + len(matrix.signature_lines())
+
+
+def _left_out_note(matrices: list[Matrix]) -> str:
+    """One line: what was left out, and how to get it."""
+    parts = ", ".join(f"{m.level} level ({len(m.rows):,} rows)" for m in matrices)
+    return (f"not shown, longer than the terminal: {parts}; --full prints them, "
+            "-f tsv > scores.tsv writes every level")
 
 
 def demo(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, render, store_file
+from ulcdb.cli.common import Fmt, err_console, progress_bar, render, store_file
 from ulcdb.cli.options import FmtOpt, JobsOpt, VerbnetOpt, use_verbnet
 
 
@@ -45,7 +46,8 @@ def tune(
     use_verbnet(verbnet)
     done = run_tune(store_file, metric, criterion=criterion, level=level, testbed=testbed,
                     systems=systems, refs=refs, seed=seed, jobs=jobs,
-                    log=lambda line: err_console.print(line, style="dim", highlight=False))
+                    log=lambda line: err_console.print(line, style="dim", highlight=False),
+                    progress=partial(progress_bar, verb="tuning"))
     err_console.print(done.stored, style="dim", highlight=False, markup=False)
     render(COLUMNS, [done.row()], fmt)
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ulcdb.compare.data import CompareError, Fetched
-from ulcdb.compare.run import MIN_UNITS, CompareReport, CompareTask, run
+from ulcdb.compare.data import CompareError
+from ulcdb.compare.run import MIN_UNITS, CompareReport, CompareTask, Fetches, run
 from ulcdb.compare.where import where_segments
 from ulcdb.compare.words import bucket_labels, bucket_of
+from ulcdb.scoring.progress import Progress, silent
 from ulcdb.scoring.selection import stored_set
 from ulcdb.store.database import Store
 
@@ -52,7 +53,8 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
     raise CompareError(f"--by {by!r}: use one of {', '.join(BUCKETS)}")
 
 
-def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
+def run_by(store: Store, task: CompareTask, by: str, progress: Progress | None = None
+           ) -> CompareReport:
     """The comparison of ``task`` within each bucket of ``by``: every result and pair carries
     its bucket; the buckets come in order (lengths ascending, else by name).  A bucket's
     test is the whole-set test on the bucket's segments (``task.segments`` still applies), so
@@ -65,22 +67,29 @@ def run_by(store: Store, task: CompareTask, by: str) -> CompareReport:
         members.setdefault(bucket, set()).add(seg)
     out = CompareReport(task)
     small: list[str] = []
-    fetched: dict[tuple[str, str], Fetched] = {}  # each metric read once for every bucket
-    for bucket in sorted(members, key=_order):
-        part = run(store, replace(task, segments=frozenset(members[bucket])), fetched)
-        n = min(r.n_units for r in part.results)
-        if n < MIN_UNITS:
-            small.append(f"{bucket} ({n})")
-        out.results += [replace(r, bucket=bucket) for r in part.results]
-        out.pairs += [replace(p, bucket=bucket) for p in part.pairs]
-        out.readings.update(part.readings)
-        out.variants.update(part.variants)
-        out.notes += [f"{bucket}: {note}" for note in part.notes]
+    fetched = Fetches()  # each metric read once for every bucket
+    with (progress or silent)(task.steps * len(members)) as tick:
+        for bucket in sorted(members, key=_order):
+            part = run(store, replace(task, segments=frozenset(members[bucket])), fetched,
+                       tick, bucket)
+            _add(out, part, bucket, small)
     if small:
         units = "segments" if task.unit == "seg" else "documents"
         out.notes.insert(0, f"buckets with fewer than {MIN_UNITS} {units}, too few for a test "
                             f"(no interval, no p-value): {', '.join(small)}")
     return out
+
+
+def _add(out: CompareReport, part: CompareReport, bucket: str, small: list[str]) -> None:
+    """One bucket's results into the whole report; a bucket too small to test is named."""
+    n = min(r.n_units for r in part.results)
+    if n < MIN_UNITS:
+        small.append(f"{bucket} ({n})")
+    out.results += [replace(r, bucket=bucket) for r in part.results]
+    out.pairs += [replace(p, bucket=bucket) for p in part.pairs]
+    out.readings.update(part.readings)
+    out.variants.update(part.variants)
+    out.notes += [f"{bucket}: {note}" for note in part.notes]
 
 
 def _order(label: str) -> tuple[int, str]:

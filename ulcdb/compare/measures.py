@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ulcdb.stats.sacrebleu_significance import Paired, Score, Sums, SymmetricInterval
+from ulcdb.compare.sacrebleu_rows import bleu_rows, chrf_rows, ter_rows
+from ulcdb.stats.sacrebleu_significance import (
+    ManyScores,
+    Paired,
+    Score,
+    Sums,
+    SymmetricInterval,
+)
 
 _SACREBLEU = {"BLEU", "chrF", "chrF++", "1-TER", "-TER"}
 
@@ -28,6 +35,7 @@ class Measure:
     to_metric: Callable[[float], float] = field(default=lambda v: v)
     decreasing: bool = False  # to_metric reverses the order (TER)
     scale: float = 1.0  # |d to_metric / d v|
+    many: ManyScores | None = None  # ``score`` of each row of float32 sums, at once
 
     @property
     def reading(self) -> str:
@@ -75,10 +83,15 @@ def _sacrebleu(metric: str) -> Measure:
         return float(obj._compute_score_from_stats(stats).score)  # type: ignore[arg-type]
 
     if metric == "1-TER":
-        return Measure(metric, "sacrebleu", score, lambda v: 1.0 - v / 100, True, 0.01)
+        return Measure(metric, "sacrebleu", score, lambda v: 1.0 - v / 100, True, 0.01,
+                       ter_rows(score))
     if metric == "-TER":
-        return Measure(metric, "sacrebleu", score, lambda v: 0.0 - v / 100, True, 0.01)
-    return Measure(metric, "sacrebleu", score, lambda v: v / 100, False, 0.01)
+        return Measure(metric, "sacrebleu", score, lambda v: 0.0 - v / 100, True, 0.01,
+                       ter_rows(score))
+    many = (bleu_rows(score) if isinstance(obj, BLEU) else
+            chrf_rows(score, obj.beta, obj.char_order + obj.word_order, obj.eps_smoothing)
+            if isinstance(obj, CHRF) else None)
+    return Measure(metric, "sacrebleu", score, lambda v: v / 100, False, 0.01, many)
 
 
 def _ulcdb_stats(metric: str, nrefs: int) -> Score:

@@ -6,7 +6,9 @@ p-values adjusted with Holm-Bonferroni per metric, and WMT-style significance cl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -19,6 +21,7 @@ from ulcdb.compare.data import (
     load_units,
     metric_variant,
 )
+from ulcdb.scoring.progress import Tick
 from ulcdb.stats import sacrebleu_significance as sig
 from ulcdb.stats.correlations import FloatArray, IntArray
 from ulcdb.store.database import Store
@@ -77,6 +80,13 @@ class CompareTask:
         return 1 if self.baseline is not None else k * (k - 1) // 2
 
     @property
+    def steps(self) -> int:
+        """The progress steps of ``run``: per metric, each system's interval or test against
+        the baseline, and without one each pair's test too."""
+        per_metric = len(self.systems) + (0 if self.baseline is not None else self.n_tests)
+        return len(self.metrics) * per_metric
+
+    @property
     def n_samples_default(self) -> int:
         return sig.default_resamples(self.method, self.n_tests, self.alpha)
 
@@ -128,13 +138,25 @@ class CompareReport:
     notes: list[str] = field(default_factory=list)
 
 
-def run(store: Store, task: CompareTask,
-        fetched: dict[tuple[str, str], Fetched] | None = None) -> CompareReport:
-    """The paired tests of ``task``; ``fetched`` keeps each metric's stored rows across
-    calls on other segments of the same systems (``run_by``)."""
+@dataclass
+class Fetches:
+    """What ``run`` reads per metric, kept across calls on other segments of the same
+    systems (``run_by``): the variant compared, and the stored rows by (metric, variant)."""
+
+    variants: dict[str, str] = field(default_factory=dict)
+    rows: dict[tuple[str, str], Fetched] = field(default_factory=dict)
+
+
+def run(store: Store, task: CompareTask, fetched: Fetches | None = None,
+        tick: Tick | None = None, label: str = "") -> CompareReport:
+    """The paired tests of ``task``; ``fetched`` keeps each metric's variant and stored rows
+    across calls on other segments of the same systems (``run_by``); ``tick`` hears each of
+    the ``task.steps`` steps done, named by ``label`` and the metric."""
     report = CompareReport(task)
     for metric in task.metrics:
-        data = _load(store, task, metric, {} if fetched is None else fetched)
+        name = f"{label} {metric}".strip()
+        done = partial(tick or _no_tick, name)
+        data = _load(store, task, metric, Fetches() if fetched is None else fetched)
         report.readings[metric] = data.measure.reading
         if data.dropped:
             report.notes.append(f"{metric}: {data.dropped} {task.unit} unit(s) left out "
@@ -143,26 +165,32 @@ def run(store: Store, task: CompareTask,
         higher = _higher_is_better(store, metric)
         if len(data.units) < MIN_UNITS:
             results = _untested(task, data, higher)
+            done(task.steps // len(task.metrics))
         elif task.baseline is not None:
-            results = _against_baseline(task, data)
+            results = _against_baseline(task, data, done)
         else:
-            results, pairs = _all_pairs(task, data, higher)
+            results, pairs = _all_pairs(task, data, higher, done)
             report.pairs += pairs
         report.results += [replace(r, refset=task.refset, variant=data.variant)
                            for r in results]
     return report
 
 
-def _load(store: Store, task: CompareTask, metric: str,
-          fetched: dict[tuple[str, str], Fetched]) -> UnitData:
-    variant = metric_variant(store, task.testbed, metric, task.refset, task.variant,
-                             task.default_variant)
-    if (metric, variant) not in fetched:
-        fetched[metric, variant] = fetch(store, task.testbed, metric, list(task.systems),
-                                         task.refset, variant)
+def _no_tick(label: str, n: int) -> None:
+    pass
+
+
+def _load(store: Store, task: CompareTask, metric: str, fetched: Fetches) -> UnitData:
+    if metric not in fetched.variants:
+        fetched.variants[metric] = metric_variant(store, task.testbed, metric, task.refset,
+                                                  task.variant, task.default_variant)
+    variant = fetched.variants[metric]
+    if (metric, variant) not in fetched.rows:
+        fetched.rows[metric, variant] = fetch(store, task.testbed, metric, list(task.systems),
+                                              task.refset, variant)
     return load_units(store, task.testbed, metric, list(task.systems), task.refset, variant,
                       task.unit, set(task.segments) if task.segments is not None else None,
-                      fetched[metric, variant])
+                      fetched.rows[metric, variant])
 
 
 def _higher_is_better(store: Store, metric: str) -> bool:
@@ -180,7 +208,7 @@ def _paired(task: CompareTask, data: UnitData, base: str, system: str,
                                        task.n_samples, task.seed)
     else:
         raw = sig.sacrebleu_paired_bs(data.stats[base], data.stats[system], m.score,
-                                   task.n_samples, task.seed, idxs, bl_scores)
+                                      task.n_samples, task.seed, idxs, bl_scores, m.many)
     return m.map_paired(raw)
 
 
@@ -194,25 +222,29 @@ def _identical(task: CompareTask, data: UnitData, base: str, system: str,
         if bl_scores is None:
             idxs = sig.bootstrap_indices(len(data.units), task.n_samples, task.seed) \
                 if idxs is None else idxs
-            bl_scores = sig.resampled_scores(data.stats[base], idxs, data.measure.score)
+            bl_scores = sig.resampled_scores(data.stats[base], idxs, data.measure.score,
+                                             data.measure.many)
         iv = sig.estimate_ci(bl_scores)
     return sig.Paired(score, score, 1.0, iv)
 
 
-def _against_baseline(task: CompareTask, data: UnitData) -> list[Result]:
+def _against_baseline(task: CompareTask, data: UnitData, done: Callable[[int], None]
+                      ) -> list[Result]:
     base = task.systems[0]
     m, n = data.measure, len(data.units)
     idxs = bl_scores = None
     bl_iv = None
     if task.method == "bs":
         idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)
-        bl_scores = sig.resampled_scores(data.stats[base], idxs, m.score)
+        bl_scores = sig.resampled_scores(data.stats[base], idxs, m.score, m.many)
         bl_iv = m.map_paired(sig.Paired(0, 0, 1, sig.estimate_ci(bl_scores))).interval
     bl_score = m.to_metric(sig.corpus_score(data.stats[base], m.score))
     out = [_result(base, None, data.metric, bl_score, bl_iv, None, n)]
+    done(1)
     for system in task.systems[1:]:
         p = _paired(task, data, base, system, idxs, bl_scores)
         out.append(_result(system, base, data.metric, p.score, p.interval, p.p_value, n))
+        done(1)
     return out
 
 
@@ -240,14 +272,17 @@ def _result(system: str, baseline: str | None, metric: str, score: float,
                   iv.high if iv else None, p, n)
 
 
-def _all_pairs(task: CompareTask, data: UnitData, higher: bool
+def _all_pairs(task: CompareTask, data: UnitData, higher: bool, done: Callable[[int], None]
                ) -> tuple[list[Result], list[PairResult]]:
     m, n = data.measure, len(data.units)
     own: dict[str, FloatArray] = {}
-    idxs = None
     if task.method == "bs":
         idxs = sig.bootstrap_indices(n, task.n_samples, task.seed)
-        own = {s: sig.resampled_scores(data.stats[s], idxs, m.score) for s in task.systems}
+        for s in task.systems:
+            own[s] = sig.resampled_scores(data.stats[s], idxs, m.score, m.many)
+            done(1)
+    else:
+        done(len(task.systems))
     scores = {s: m.to_metric(sig.corpus_score(data.stats[s], m.score)) for s in task.systems}
     raw: list[tuple[str, str, float]] = []
     for a, b in combinations(task.systems, 2):
@@ -260,6 +295,7 @@ def _all_pairs(task: CompareTask, data: UnitData, higher: bool
         else:
             p = _paired(task, data, a, b, None, None).p_value
         raw.append((a, b, p))
+        done(1)
     adjusted = sig.holm([p for _, _, p in raw])
     pairs = [PairResult(data.metric, a, b, scores[a] - scores[b], p, q)
              for (a, b, p), q in zip(raw, adjusted, strict=True)]

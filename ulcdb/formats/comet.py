@@ -36,6 +36,7 @@ from ulcdb.interchange.model import (
     safe_file_name,
     split_names,
 )
+from ulcdb.scoring.progress import Tick, ticking
 from ulcdb.store.database import Store
 
 SEGMENT = re.compile(r"^(?:(?P<label>.*?)\t)?Segment (?P<n>\d+)\tscore: (?P<score>\S+)"
@@ -135,8 +136,8 @@ def _json_sets(path: str | Path, data: bytes, names: Collection[str], refs: tupl
     return sets
 
 
-def write_comet(store: Store, testbed: str, folder: str | Path, sel: ExportSelection | None = None
-                ) -> list[Path]:
+def write_comet(store: Store, testbed: str, folder: str | Path, sel: ExportSelection | None = None,
+                tick: Tick | None = None) -> list[Path]:
     """``folder/METRIC.REFSET.txt``: comet-score's text output (full precision), one line
     per segment of each target, then its system line."""
     sel = sel or ExportSelection()
@@ -144,7 +145,7 @@ def write_comet(store: Store, testbed: str, folder: str | Path, sel: ExportSelec
                     sel.variant)
     files: dict[Path, list[str]] = {}
     folder = Path(folder)
-    for _, block in score_sets(store, sel):
+    for _, block in ticking(score_sets(store, sel), lambda b: b[1].metric, tick):
         name = f"{block.metric}.{'+'.join(block.refs)}.txt"
         path = folder / safe_file_name(folder, name, "metric and reference set")
         lines = files.setdefault(path, [])

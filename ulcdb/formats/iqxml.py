@@ -43,6 +43,7 @@ from ulcdb.interchange.model import (
     resolve_refs,
     safe_file_name,
 )
+from ulcdb.scoring.progress import Tick, ticking
 from ulcdb.store.database import Store
 
 LAYOUTS = ("iqmt", "asiya")
@@ -176,7 +177,7 @@ def read_iqxml_tree(root: str | Path, testbed: str, names: Collection[str]) -> S
 
 def write_iqxml(store: Store, testbed: str, folder: str | Path, layout: str = "iqmt",
                 sel: ExportSelection | None = None, digits: int | None = None,
-                compress: bool = False) -> list[Path]:
+                compress: bool = False, tick: Tick | None = None) -> list[Path]:
     """Write ``folder/TARGET/REF0_REF1/METRIC.xml[.gz]`` for every stored (metric, target,
     reference set) of ``testbed``.  ``digits``: fixed decimals (Asiya writes 8) instead of
     full precision.  Returns the files written."""
@@ -191,7 +192,7 @@ def write_iqxml(store: Store, testbed: str, folder: str | Path, layout: str = "i
         groups.setdefault((block.metric, block.target, block.refs), {})[block.level] = block
     written = []
     folder = Path(folder)
-    for (metric, target, refs), levels in groups.items():
+    for (metric, target, refs), levels in ticking(groups.items(), lambda g: g[0][0], tick):
         ref_name = "_".join(refs)
         for name, what in ((target, "target"), (ref_name, "reference"), (metric, "metric")):
             safe_file_name(folder, name, what)

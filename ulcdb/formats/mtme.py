@@ -54,6 +54,7 @@ from ulcdb.interchange.model import (
     parse_score,
     safe_file_name,
 )
+from ulcdb.scoring.progress import Tick, ticking
 from ulcdb.store.database import Store
 
 METRIC_NAME = re.compile(r"^(?P<name>.+)-(?P<refs>[^-]+)\.(?P<level>[^.]+)\.score$")
@@ -142,7 +143,8 @@ def find_metric_files(root: str | Path, lp: str) -> tuple[list[Path], list[Path]
 
 
 def write_mtme(store: Store, testbed: str, folder: str | Path, sel: ExportSelection | None = None,
-               texts: bool = True, lp: str | None = None) -> list[Path]:
+               texts: bool = True, lp: str | None = None, tick: Tick | None = None
+               ) -> list[Path]:
     """Write the mt-metrics-eval layout of ``testbed`` (one language pair) into ``folder``;
     ``lp`` (``src-tgt``) names the pair where the test bed has no languages."""
     info = _with_lp(testbed_info(store, testbed), lp)
@@ -159,7 +161,7 @@ def write_mtme(store: Store, testbed: str, folder: str | Path, sel: ExportSelect
         written += _write_texts(store, folder, info, names)
     written += _write_human(store, folder, info, names)
     files: dict[Path, list[str]] = {}
-    for _, block in score_sets(store, sel):
+    for _, block in ticking(score_sets(store, sel), lambda b: b[1].metric, tick):
         refs = ".".join(names[r] for r in block.refs)
         safe_file_name(folder, block.metric, "metric")
         where = folder / "metric-scores" / lp

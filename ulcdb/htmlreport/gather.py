@@ -19,7 +19,8 @@ from ulcdb.meta.select import criteria
 from ulcdb.ops import compare as compare_op
 from ulcdb.ops import meta as meta_op
 from ulcdb.ops.access import Access
-from ulcdb.ops.score import Request
+from ulcdb.ops.score import Request, Scoring
+from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.report import signatures
 
 T = TypeVar("T")
@@ -79,22 +80,31 @@ class ReportData:
         return ", ".join(dict.fromkeys(self.whole.variants.values())) or "-"
 
 
-def gather(access: Access, request: ReportRequest) -> ReportData:
-    """Score what is missing, then compare, bucket, analyse and meta-evaluate."""
+def gather(access: Access, request: ReportRequest, progress: Progress | None = None
+           ) -> ReportData:
+    """Score what is missing, then compare, bucket, analyse and meta-evaluate; ``progress``
+    is shown the scores computed, the whole set's tests, then the report's other parts."""
     selection = Request(request.testbed, request.metrics, request.systems, request.refs)
-    whole = _compared(access, selection, compare_op.Tests(request.baseline, seed=request.seed))
+    whole = _compared(access, selection, compare_op.Tests(request.baseline, seed=request.seed),
+                      progress)
     leader = request.baseline or _leader(whole)
     data = ReportData(request, whole, leader)
-    for by in BUCKETS:
-        tests = compare_op.Tests(leader, seed=request.seed, by=by)
-        data.buckets[by] = _or_reason(partial(_compared, access, selection, tests))
-    first_ref = sorted(data.refset.split("+"))[0]
-    for kind in ANALYSES:
-        chosen = Request(request.testbed, None, request.systems,
-                         first_ref if kind == "word-freq" else request.refs)
-        data.analyses[kind] = _or_reason(
-            partial(_analysed, access, chosen, leader, request, kind))
-    data.meta = _meta(access, data, request.criterion)
+    with access.read() as store:
+        chosen = [request.criterion] if request.criterion else criteria(store, data.testbed)
+    parts = len(BUCKETS) + len(ANALYSES) + len(chosen) * len(META_LEVELS)
+    with (progress or silent)(parts) as tick:
+        for by in BUCKETS:
+            tests = compare_op.Tests(leader, seed=request.seed, by=by)
+            data.buckets[by] = _or_reason(partial(_compared, access, selection, tests))
+            tick(f"by {by}", 1)
+        first_ref = sorted(data.refset.split("+"))[0]
+        for kind in ANALYSES:
+            chosen_refs = first_ref if kind == "word-freq" else request.refs
+            data.analyses[kind] = _or_reason(partial(
+                _analysed, access, Request(request.testbed, None, request.systems,
+                                           chosen_refs), leader, request, kind))
+            tick(kind, 1)
+        data.meta = _meta(access, data, chosen, tick)
     with access.read() as store:
         data.signatures = signatures(store, data.testbed, None, list(whole.task.metrics),
                                      list(whole.task.systems), [data.refset],
@@ -104,8 +114,10 @@ def gather(access: Access, request: ReportRequest) -> ReportData:
     return data
 
 
-def _compared(access: Access, selection: Request, tests: compare_op.Tests) -> CompareReport:
-    done = compare_op.compare(access, selection, tests)
+def _compared(access: Access, selection: Request, tests: compare_op.Tests,
+              progress: Progress | None = None) -> CompareReport:
+    done = compare_op.compare(access, selection, tests, Scoring(progress=progress),
+                              progress=progress)
     if done.report is None:
         raise UlcdbError("no comparison was made")
     return done.report
@@ -131,11 +143,9 @@ def _leader(report: CompareReport) -> str:
     return ranked[0].system
 
 
-def _meta(access: Access, data: ReportData, criterion: str | None
+def _meta(access: Access, data: ReportData, chosen: list[str], tick: Tick
           ) -> dict[str, MetaReport | str]:
     """Per criterion (the one named, else every one of the test bed) and level."""
-    with access.read() as store:
-        chosen = [criterion] if criterion else criteria(store, data.testbed)
     if not chosen:
         return {"": "the test bed has no human judgments: nothing to meta-evaluate"}
     out: dict[str, MetaReport | str] = {}
@@ -146,6 +156,7 @@ def _meta(access: Access, data: ReportData, criterion: str | None
                                     refs=data.refset,
                                     metrics=tuple(data.whole.task.metrics)).report
             out[f"{name}, {level} level"] = _or_reason(report)
+            tick(f"meta {name} {level}", 1)
     return out
 
 

@@ -15,6 +15,7 @@ from ulcdb.compare.plan import DEFAULT_METRICS, plan
 from ulcdb.compare.run import ALPHA
 from ulcdb.ops.access import Access
 from ulcdb.ops.score import SCORING, Request, Scoring, scored
+from ulcdb.scoring.progress import Progress, silent
 from ulcdb.scoring.scorer import Pair
 from ulcdb.scoring.selection import ScoreSelection
 from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
@@ -49,10 +50,12 @@ class Compared:
 
 
 def compare(access: Access, request: Request, tests: Tests = Tests(),
-            scoring: Scoring = SCORING, analysis: str | None = None) -> Compared:
+            scoring: Scoring = SCORING, analysis: str | None = None,
+            progress: Progress | None = None) -> Compared:
     """The tests of ``tests`` over ``request`` (metrics default to sacrebleu's BLEU, chrF,
     1-TER), or with ``analysis`` (word-freq, category) that analysis of the metric families
-    ``request.metrics`` names."""
+    ``request.metrics`` names; ``progress`` shows the tests done (``CompareTask.steps`` per
+    bucket), ``scoring.progress`` the scores computed first."""
     if analysis is not None and tests.by:
         raise CompareError("--analysis and --by are separate views: give one of them")
     families = request.metrics if analysis else None
@@ -77,7 +80,11 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
             table = analyse(done.store, task, analysis, families)
             return Compared(task, None, table, done.summary, done.computed,
                             done.selection.notes)
-        report = run_by(done.store, task, tests.by) if tests.by else run(done.store, task)
+        if tests.by:
+            report = run_by(done.store, task, tests.by, progress)
+        else:
+            with (progress or silent)(task.steps) as tick:
+                report = run(done.store, task, tick=tick)
     return Compared(task, report, None, done.summary, done.computed, done.selection.notes)
 
 

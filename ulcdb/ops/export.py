@@ -7,15 +7,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ulcdb.errors import UlcdbError
 from ulcdb.interchange.fetch import ExportSelection
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
+from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.selection import split_names
 from ulcdb.store.database import Store
 
-Writer = Callable[[Store, str, ExportSelection], list[Path]]
+T = TypeVar("T")
+Writer = Callable[[Store, str, ExportSelection, Tick], list[Path]]
+# The units an exporter's progress counts, as the writers tick them: each metric's scores
+# (one test bed), or each metric and level (WMT's files).
+_UNITS = ("select count(distinct ({keys})) from export_scores($variant, $levels::varchar[], "
+          "$testbeds::varchar[], $metrics::varchar[], $targets::varchar[], "
+          "$refsets::varchar[]){where}")
 
 
 def _names(values: Iterable[str]) -> tuple[str, ...]:
@@ -41,41 +49,83 @@ class Scores:
 
 
 def one_testbed(access: Access, testbed: str | None, scores: Scores, write: Writer,
-                levels: bool = True) -> list[Path]:
-    """``write(store, test bed, selection)`` for one test bed (default: the only one); the
-    paths written.  Without ``levels`` the format holds every level."""
+                levels: bool = True, progress: Progress | None = None) -> list[Path]:
+    """``write(store, test bed, selection, tick)`` for one test bed (default: the only one);
+    the paths written.  Without ``levels`` the format holds every level.  ``progress`` hears
+    each metric written."""
     scores = scores if levels else Scores(scores.metrics, scores.targets, scores.refsets, (),
                                           scores.variant)
     with access.read() as store:
         name = testbed or store.only_testbed()
-        return write(store, name, scores.selection([name]))
+        sel = scores.selection([name])
+        return _written(store, sel, "metric", progress, lambda tick: write(store, name, sel,
+                                                                           tick))
+
+
+def _written(store: Store, sel: ExportSelection, keys: str, progress: Progress | None,
+             write: Callable[[Tick], list[Path]]) -> list[Path]:
+    """``write(tick)`` shown as the ``keys`` units of ``sel`` done; units the format has
+    nothing to write for (a level it does not hold) are counted done at the end."""
+    where = " where value is not null" if "level" in keys else ""
+    total = int(store.scalar(_UNITS.format(keys=keys, where=where), _params(sel)) or 0)
+    with (progress or silent)(total) as tick:
+        done = [0]
+
+        def counted(label: str, n: int) -> None:
+            done[0] += n
+            tick(label, n)
+
+        paths = write(counted)
+        if done[0] < total:
+            tick("", total - done[0])
+    return paths
+
+
+def _params(sel: ExportSelection) -> dict[str, str | list[str]]:
+    return {"variant": sel.variant, "levels": list(sel.levels), "testbeds": list(sel.testbeds),
+            "metrics": list(sel.metrics), "targets": list(sel.targets),
+            "refsets": list(sel.refsets)}
+
+
+def _whole(progress: Progress | None, label: str, write: Callable[[], T]) -> T:
+    """A writer without units of its own (one query): one step, done when it is written."""
+    with (progress or silent)(1) as tick:
+        out = write()
+        tick(label, 1)
+    return out
 
 
 def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
-          layout: str = "iqmt", digits: int | None = None, gzip: bool = False) -> list[Path]:
+          layout: str = "iqmt", digits: int | None = None, gzip: bool = False,
+          progress: Progress | None = None) -> list[Path]:
     from ulcdb.formats.iqxml import write_iqxml
 
-    return one_testbed(access, testbed, scores, lambda store, name, sel: write_iqxml(
-        store, name, folder, layout, sel, digits, gzip), levels=False)
+    return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_iqxml(
+        store, name, folder, layout, sel, digits, gzip, tick), levels=False,
+                       progress=progress)
 
 
 def mtme(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
-         texts: bool = True, lp: str | None = None) -> list[Path]:
+         texts: bool = True, lp: str | None = None, progress: Progress | None = None
+         ) -> list[Path]:
     from ulcdb.formats.mtme import write_mtme
 
-    return one_testbed(access, testbed, scores, lambda store, name, sel: write_mtme(
-        store, name, folder, sel, texts, lp))
+    return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_mtme(
+        store, name, folder, sel, texts, lp, tick), progress=progress)
 
 
 def wmt(access: Access, folder: Path, scores: Scores = Scores(), testbeds: Iterable[str] = (),
-        refset_names: Mapping[str, str] | Iterable[str] = (), gzip: bool = False
-        ) -> list[Path]:
-    """``refset_names``: stored -> written name, or STORED=WRITTEN items."""
+        refset_names: Mapping[str, str] | Iterable[str] = (), gzip: bool = False,
+        progress: Progress | None = None) -> list[Path]:
+    """``refset_names``: stored -> written name, or STORED=WRITTEN items; ``progress``
+    hears each file (metric and level) written."""
     from ulcdb.formats.wmt.metrics_task import write_wmt
 
     names = dict(refset_names) if isinstance(refset_names, Mapping) else _renames(refset_names)
+    sel = scores.selection(testbeds)
     with access.read() as store:
-        return write_wmt(store, folder, scores.selection(testbeds), names, gzip)
+        return _written(store, sel, "metric, level", progress,
+                        lambda tick: write_wmt(store, folder, sel, names, gzip, tick))
 
 
 def _renames(items: Iterable[str]) -> dict[str, str]:
@@ -88,34 +138,42 @@ def _renames(items: Iterable[str]) -> dict[str, str]:
     return names
 
 
-def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None
-         ) -> list[Path]:
+def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
+         progress: Progress | None = None) -> list[Path]:
     from ulcdb.formats.nist.scr import write_scr_files
 
-    return one_testbed(access, testbed, scores, lambda store, name, sel: write_scr_files(
-        store, name, folder, sel))
+    return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_scr_files(
+        store, name, folder, sel, tick), progress=progress)
 
 
 def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
-              testbed: str | None = None, width: int = 1) -> list[Path]:
+              testbed: str | None = None, width: int = 1, progress: Progress | None = None
+              ) -> list[Path]:
+    """One step: sacrebleu's scores come from one aggregation of the stored statistics."""
     from ulcdb.formats.sacrebleu_json import write_sacrebleu
 
-    return one_testbed(access, testbed, scores, lambda store, name, sel: write_sacrebleu(
-        store, name, folder, sel, width), levels=False)
+    with access.read() as store:
+        name = testbed or store.only_testbed()
+        sel = Scores(scores.metrics, scores.targets, scores.refsets, (),
+                     scores.variant).selection([name])
+        return _whole(progress, "sacrebleu", lambda: write_sacrebleu(store, name, folder, sel,
+                                                                    width))
 
 
-def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None
-          ) -> list[Path]:
+def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
+          progress: Progress | None = None) -> list[Path]:
     from ulcdb.formats.comet import write_comet
 
-    return one_testbed(access, testbed, scores, lambda store, name, sel: write_comet(
-        store, name, folder, sel), levels=False)
+    return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_comet(
+        store, name, folder, sel, tick), levels=False, progress=progress)
 
 
 def table(access: Access, source: str, output: Path, fmt: str | None = None,
-          query: bool = False) -> int:
-    """A table, view or (``query``) SQL query written to ``output``; the rows written."""
+          query: bool = False, progress: Progress | None = None) -> int:
+    """A table, view or (``query``) SQL query written to ``output``; the rows written.
+    One step (DuckDB writes it in one statement)."""
     from ulcdb.formats.table import export_table
 
     with access.read() as store:
-        return export_table(store, source, output, fmt, query)
+        return _whole(progress, output.name, lambda: export_table(store, source, output, fmt,
+                                                                  query))

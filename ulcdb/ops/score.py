@@ -9,23 +9,20 @@ written only when scores are missing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ulcdb.metrics import registry
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import levels_of
 from ulcdb.qarla.measures import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.scoring.engines import Engine
+from ulcdb.scoring.progress import Progress, scoring_steps
 from ulcdb.scoring.report import Matrix, higher_is_better, score_matrix
 from ulcdb.scoring.scorer import Pair, Scorer, plan_pairs, variant_of
 from ulcdb.scoring.selection import ScoreSelection, select
 from ulcdb.store.database import Store
 
-# Given the number of steps, a context whose callback advances a progress display by n
-# steps of the named family (the CLI's progress bar).
-Progress = Callable[[int], AbstractContextManager[Callable[[str, int], None]]]
 PairPlan = Callable[[Store, ScoreSelection], list[Pair]]
 Check = Callable[[list[str]], object]
 
@@ -111,9 +108,7 @@ def _compute(store: Store, sel: ScoreSelection, pairs: list[Pair], scoring: Scor
     scorer = Scorer(store, sel.testbed, sel.params, scoring.jobs, scoring.engine)
     if scoring.progress is None:
         return scorer.run(sel.metrics, pairs, remake=scoring.remake).summary()
-    fams = {registry.family_of(m).name for m in sel.metrics if m in registry.metric_index()
-            and not registry.family_of(m).derived}
-    with scoring.progress(len(pairs) * len(fams)) as advance:
+    with scoring.progress(scoring_steps(sel.metrics, len(pairs))) as advance:
         report = scorer.run(sel.metrics, pairs, remake=scoring.remake, progress=advance)
     return report.summary()
 

@@ -11,6 +11,7 @@ from ulcdb.errors import UlcdbError
 from ulcdb.meta import select as meta_select
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import level_choice
+from ulcdb.scoring.progress import Progress
 from ulcdb.scoring.scorer import variant_of
 from ulcdb.scoring.selection import select
 from ulcdb.tune.tine import GENERATIONS, INDIVIDUALS, Tuned
@@ -40,9 +41,11 @@ class Tuning:
 def tune(access: Access, metric: str, *, criterion: str | None = None, level: str = "seg",
          testbed: str | None = None, systems: str | None = None, refs: str | None = None,
          seed: int = 1234, jobs: int | None = None,
-         log: Callable[[str], None] = lambda line: None) -> Tuning:
+         log: Callable[[str], None] = lambda line: None,
+         progress: Progress | None = None) -> Tuning:
     """Tune ``metric`` (TINE) at ``level`` (seg or sys) against ``criterion`` on the systems
-    of ``testbed`` but the human translations; ``log`` hears what is about to run."""
+    of ``testbed`` but the human translations; ``log`` hears what is about to run,
+    ``progress`` the pairs scored and the generations of the search."""
     if metric not in TUNABLE:
         raise UlcdbError(f"cannot tune {metric!r}: tunable metrics are {', '.join(TUNABLE)}")
     level = level_choice(level, ("seg", "sys"))
@@ -56,6 +59,6 @@ def tune(access: Access, metric: str, *, criterion: str | None = None, level: st
             f"{len(targets)} systems, references {', '.join(sel.refs)}, "
             f"GA {INDIVIDUALS}x{GENERATIONS}, seed {seed}")
         tuned, report = tune_tine(store, sel.testbed, targets, sel.refs, sel.params, name,
-                                  level, seed, jobs)
+                                  level, seed, jobs, progress)
     return Tuning(tuned, level, name, seed, variant_of(sel.params),
                   f"stored {tuned.name}: {report.summary()}")

@@ -30,6 +30,8 @@ from ulcdb.stats.correlations import FloatArray, IntArray
 # where every statistic is integral, float64 otherwise.
 Sums = NDArray[np.float32] | NDArray[np.float64] | NDArray[np.int64]
 Score = Callable[[Sums], float]  # column sums of the statistics -> corpus score
+# The same for each row of a block of float32 sums at once (each row's value bit for bit).
+ManyScores = Callable[[NDArray[np.float32]], NDArray[np.float64]]
 
 SACREBLEU_SEED = 12345
 BS_RESAMPLES, AR_TRIALS = 1000, 10000
@@ -96,22 +98,36 @@ def bootstrap_indices(n_units: int, resamples: int, seed: int | None) -> IntArra
                                               replace=True)
 
 
-def resampled_scores(stats: FloatArray, idxs: IntArray, score: Score) -> FloatArray:
-    """The score of every resample, from float32 statistics as sacrebleu sums them."""
+def resampled_scores(stats: FloatArray, idxs: IntArray, score: Score,
+                     many: ManyScores | None = None) -> FloatArray:
+    """The score of every resample, from float32 statistics as sacrebleu sums them: a block
+    of resamples summed at once adds each one's rows in the same order as
+    ``f32[row].sum(0)``, so the sums are sacrebleu's bit for bit; ``many`` scores a block's
+    rows at once where the metric has it."""
     f32 = np.asarray(stats, dtype="float32")
-    return np.array([score(f32[row].sum(0)) for row in idxs])
+    block = max(1, _BLOCK_BYTES // max(1, f32.nbytes))
+    out = np.empty(len(idxs))
+    for start in range(0, len(idxs), block):
+        sums = f32[idxs[start:start + block]].sum(1)
+        out[start:start + len(sums)] = many(sums) if many else [score(row) for row in sums]
+    return out
+
+
+_BLOCK_BYTES = 32 * 2**20  # resampled statistics summed at once
 
 
 def sacrebleu_paired_bs(baseline: FloatArray, system: FloatArray, score: Score,
                      resamples: int = BS_RESAMPLES, seed: int | None = SACREBLEU_SEED,
                      idxs: IntArray | None = None,
-                     baseline_scores: FloatArray | None = None) -> Paired:
+                     baseline_scores: FloatArray | None = None,
+                     many: ManyScores | None = None) -> Paired:
     """Paired bootstrap resampling of ``system`` against ``baseline`` (sacrebleu's
     ``_paired_bs_test``); ``idxs``/``baseline_scores`` reuse draws shared by many systems."""
     if idxs is None:
         idxs = bootstrap_indices(len(system), resamples, seed)
-    bl = resampled_scores(baseline, idxs, score) if baseline_scores is None else baseline_scores
-    sy = resampled_scores(system, idxs, score)
+    bl = (resampled_scores(baseline, idxs, score, many) if baseline_scores is None
+          else baseline_scores)
+    sy = resampled_scores(system, idxs, score, many)
     return paired_from_samples(corpus_score(baseline, score), corpus_score(system, score),
                                bl, sy)
 

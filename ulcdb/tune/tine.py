@@ -23,6 +23,7 @@ from ulcdb.errors import UlcdbError
 from ulcdb.interchange.load import ScoreImportReport, load_scores
 from ulcdb.interchange.model import MetricInfo, ScoreFrame, ScoreSet, Source
 from ulcdb.metrics.base import Params
+from ulcdb.scoring.progress import Progress, scoring_steps, silent
 from ulcdb.scoring.scorer import Pair, Scorer, variant_of
 from ulcdb.stats import correlations as stats
 from ulcdb.stats.correlations import FloatArray
@@ -45,8 +46,10 @@ class Tuned:
 
 def genetic_search(fitness: Callable[[float, float], float], seed: int = 1234,
                    individuals: int = INDIVIDUALS, generations: int = GENERATIONS,
-                   crossover: float = CROSSOVER, mutation: float = MUTATION) -> Tuned:
-    """The best (alpha, beta) in [0, 1]^2 the GA meets (undefined fitness counts as worst)."""
+                   crossover: float = CROSSOVER, mutation: float = MUTATION,
+                   tick: Callable[[], None] = lambda: None) -> Tuned:
+    """The best (alpha, beta) in [0, 1]^2 the GA meets (undefined fitness counts as worst);
+    ``tick`` hears each of the generations + 1 populations evaluated."""
     rng = np.random.default_rng(seed)
     pop = rng.random((individuals, 2))
     best: tuple[float, float, float] = (math.nan, math.nan, -math.inf)
@@ -57,6 +60,7 @@ def genetic_search(fitness: Callable[[float, float], float], seed: int = 1234,
         if fits[i] > best[2]:
             best = (float(pop[i, 0]), float(pop[i, 1]), float(fits[i]))
         pop = _next_generation(rng, pop, fits, crossover, mutation)
+        tick()
     if not math.isfinite(best[2]):
         raise UlcdbError("no (alpha, beta) gives a defined correlation")
     return Tuned(best[0], best[1], best[2], seed)
@@ -215,18 +219,21 @@ def human_scores(store: Store, testbed: str, criterion: str, level: str
 
 
 def tune(store: Store, testbed: str, systems: list[str], refs: list[str], params: Params,
-         criterion: str, level: str, seed: int = 1234, jobs: int | None = None
-         ) -> tuple[Tuned, ScoreImportReport]:
+         criterion: str, level: str, seed: int = 1234, jobs: int | None = None,
+         progress: Progress | None = None) -> tuple[Tuned, ScoreImportReport]:
     """Score TINE-L and TINE-A of ``systems`` against each reference (what is missing), run
-    the genetic algorithm against ``criterion`` at ``level`` and store the tuned metric."""
+    the genetic algorithm against ``criterion`` at ``level`` and store the tuned metric;
+    ``progress`` hears the pairs scored (per family), then each generation evaluated."""
     if level not in ("seg", "sys"):
         raise UlcdbError(f"tuning level must be seg or sys, not {level!r}")
-    Scorer(store, testbed, params, jobs).run(
-        ["TINE-L", "TINE-A"], [Pair(s, (r,)) for s in systems for r in refs])
-    data = tuning_data(store, testbed, refs, variant_of(params))
-    human = human_scores(store, testbed, criterion, level)
-    data = TuningData([k for k in data.keys if k[0] in systems], *_rows_of(data, systems))
-    tuned = genetic_search(fitness_for(data, human, level), seed)
+    parts, pairs = ["TINE-L", "TINE-A"], [Pair(s, (r,)) for s in systems for r in refs]
+    with (progress or silent)(scoring_steps(parts, len(pairs)) + GENERATIONS + 1) as advance:
+        Scorer(store, testbed, params, jobs).run(parts, pairs, progress=advance)
+        data = tuning_data(store, testbed, refs, variant_of(params))
+        human = human_scores(store, testbed, criterion, level)
+        data = TuningData([k for k in data.keys if k[0] in systems], *_rows_of(data, systems))
+        tuned = genetic_search(fitness_for(data, human, level), seed,
+                               tick=lambda: advance("generations", 1))
     return tuned, store_tuned(store, testbed, data, tuned, variant_of(params), criterion,
                               level)
 

@@ -36,6 +36,7 @@ from ulcdb.interchange.model import (
     resolve_refs,
     safe_file_name,
 )
+from ulcdb.scoring.progress import Tick, ticking
 from ulcdb.store.database import Store
 
 FILE_NAME = re.compile(r"^(?P<name>.*)-(?P<level>seg|doc|sys)\.scr$")
@@ -137,14 +138,15 @@ class ScrWriter:
 
 
 def write_scr_files(store: Store, testbed: str, folder: str | Path,
-                    sel: ExportSelection | None = None) -> list[Path]:
+                    sel: ExportSelection | None = None, tick: Tick | None = None
+                    ) -> list[Path]:
     """``folder/REFSET/METRIC-LEVEL.scr`` (MetricsMATR with METRIC column, TESTSET = the test
     bed name), all targets of a metric, level and reference set in one file."""
     writer = ScrWriter(store, testbed, folder)
     sel = sel or ExportSelection()
     sel = ExportSelection((testbed,), sel.metrics, sel.targets, sel.refsets, sel.levels,
                           sel.variant)
-    for _, block in score_sets(store, sel):
+    for _, block in ticking(score_sets(store, sel), lambda b: b[1].metric, tick):
         path = writer.path((("reference set", "+".join(block.refs)),
                             ("metric", block.metric)), block.level)
         for seg, doc_id, value in zip(block.segs, block.doc_ids, block.values, strict=True):

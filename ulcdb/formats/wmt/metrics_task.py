@@ -51,6 +51,7 @@ from ulcdb.interchange.model import (
     read_bytes,
     safe_file_name,
 )
+from ulcdb.scoring.progress import Tick
 from ulcdb.store.database import Store
 
 KEYS = ("metric", "lp", "testset", "refset", "system")
@@ -307,8 +308,8 @@ def read_details(path: str | Path, name: str | None = None) -> TestbedData:
 
 
 def write_wmt(store: Store, folder: str | Path, sel: ExportSelection | None = None,
-              refset_names: Mapping[str, str] | None = None, compress: bool = False
-              ) -> list[Path]:
+              refset_names: Mapping[str, str] | None = None, compress: bool = False,
+              tick: Tick | None = None) -> list[Path]:
     """``folder/METRIC.LEVEL.tsv[.gz]`` for every metric and level selected (all test beds
     unless ``sel`` names them).  ``refset_names`` maps stored refset names (``ref-A+ref-B``)
     to the REFSET written (default: the stored name).  Values: shortest exact decimal."""
@@ -335,6 +336,8 @@ def write_wmt(store: Store, folder: str | Path, sel: ExportSelection | None = No
                               f"{'gzip' if compress else 'none'})",
                               {**params, "level": level, "metric": metric, "path": str(path)})
             written.append(path)
+            if tick is not None:
+                tick(f"{metric}.{level}", 1)
     return written
 
 
