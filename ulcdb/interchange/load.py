@@ -143,7 +143,8 @@ class _Loader:
         try:
             self.con.execute("select 1").fetchall()
             self.con.unregister("_imp")
-            for name in ("_imp_refset", "_imp_res", "_imp_batch", "_imp_keys"):
+            for name in ("_imp_refset", "_imp_res", "_imp_batch", "_imp_keys",
+                         "_imp_keyset"):
                 self.con.execute(f"drop table if exists {name}")
         except duckdb.Error:
             pass
@@ -353,7 +354,11 @@ class _Loader:
     def _clear_existing(self) -> None:
         """Keys already stored with exactly the file's values are left out ("already
         there"); keys stored with other values are a Conflict, or replaced with --replace."""
+        self.con.execute("create or replace temp table _imp_keyset as select distinct "
+                         "metric_id, translator_id, refset_id, level from _imp_res")
         for level, table in TABLES.items():
+            if not self._stored_any(table, level):
+                continue  # nothing of this import stored yet (a fresh import): no comparison
             self.con.execute(named_query("import_stored_keys"),
                              {"level": level, "variant": self.variant})
             if not self.store.scalar("select count(*) from _imp_keys"):
@@ -373,6 +378,14 @@ class _Loader:
             self.report.replaced += int(self.store.scalar(f"select count(*) {match}",
                                                           [self.variant]))
             self.con.execute(f"delete {match}", [self.variant])
+
+    def _stored_any(self, table: str, level: str) -> bool:
+        """Whether ``table`` holds a score under a key (metric, target, reference set,
+        variant) of this import at ``level``: a join of the import's few distinct keys."""
+        return bool(self.store.scalar(
+            f"select exists (select 1 from {table} s join _imp_keyset k using (metric_id, "
+            "translator_id, refset_id) where k.level = ? and s.variant = ?)",
+            [level, self.variant]))
 
     def _conflict(self, level: str) -> Conflict:
         n = self.store.scalar("select count(*) from _imp_keys where differs")

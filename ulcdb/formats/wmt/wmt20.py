@@ -153,8 +153,9 @@ def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
                              f"(found: {', '.join(known)})")
     pairs = {lp: read_pair(root, lp) for lp in lps}
     raw = metrics_task.read_wmt_raw(metric_files(root))
-    raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
-                              raw.sources)
+    if set(lps) != set(known):  # a copy of the rows: only when some pairs are left out
+        raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
+                                  raw.sources)
     metrics_task.check_raw_values(raw)
     names = {m for (m,), _ in metrics_task.distinct_keys(raw, "metric")}
     renames = {m: PREFIX + m for m in names if is_builtin_name(m)} | dict(rename or {})
