@@ -42,6 +42,7 @@ from ulcdb.ingest.model import Document, SourceSegment, TestbedData
 from ulcdb.interchange.fetch import ExportSelection, check_selection
 from ulcdb.interchange.model import (
     FRAME_SCHEMA,
+    Advance,
     MetricInfo,
     ScoreFrame,
     Source,
@@ -172,13 +173,20 @@ def _python_parse(path: Path, data: bytes, level: str) -> pa.Table:
     return pa.table({k: pa.array(v, types.get(k, pa.string())) for k, v in cols.items()})
 
 
-def read_wmt_raw(paths: list[Path], jobs: int | None = None) -> WmtRaw:
-    """Read WMT files in parallel (decompression and parsing release the GIL)."""
+def read_wmt_raw(paths: list[Path], jobs: int | None = None,
+                 advance: Advance | None = None) -> WmtRaw:
+    """Read WMT files in parallel (decompression and parsing release the GIL); ``advance``
+    is told each file read."""
     if not paths:
         raise InputError(".", None, "no WMT score files given")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(paths)))
+    tables = []
     with ThreadPoolExecutor(workers) as pool:
-        tables = list(pool.map(_read_one, range(len(paths)), paths))
+        for path, table in zip(paths, pool.map(_read_one, range(len(paths)), paths),
+                               strict=True):
+            tables.append(table)
+            if advance is not None:
+                advance(path.name, 1)
     table = pa.concat_tables(tables)
     return WmtRaw(table, [Source(str(p), "wmt") for p in paths])
 
