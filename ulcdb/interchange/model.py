@@ -127,7 +127,8 @@ class ScoreSet:
 
 @dataclass
 class ScoreFrame:
-    """Rows ready for ``load_scores``: ``table`` follows ``FRAME_SCHEMA``."""
+    """Rows ready for ``load_scores``: ``table`` follows ``FRAME_SCHEMA`` (its text columns
+    may be dictionary-encoded, as the WMT reader's are)."""
 
     table: pa.Table
     sources: list[Source]
