@@ -34,7 +34,7 @@ from ulcdb.formats.nist import scr
 from ulcdb.formats.wmt import metrics_task
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
-from ulcdb.ingest.mtme import find_human_files, human_items, only_pair
+from ulcdb.ingest.mtme_testbeds import find_human_files, human_items, only_pair
 from ulcdb.ingest.textio import check_file
 from ulcdb.interchange.load import DEFAULT_VARIANT, STAGES, ScoreImportReport, store_frame
 from ulcdb.interchange.model import (
