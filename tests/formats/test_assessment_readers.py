@@ -13,7 +13,7 @@ from ulcdb.formats.assessments import read_table
 from ulcdb.formats.nist.assessments import read_nist_csv
 from ulcdb.formats.wmt.mqm import read_wmt_mqm
 from ulcdb.ingest.model import Assessment
-from ulcdb.ingest.mtme import parse_mtme_name, read_mtme_human
+from ulcdb.ingest.mtme_testbeds import parse_mtme_name, read_mtme_human
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 DA_SEG = {"system": "system", "seg_id": "seg_id", "score": "da_raw"}

@@ -18,7 +18,7 @@ from ulcdb.formats.nist.sgml import decode_entities, read_sgml
 from ulcdb.formats.plain import read_plain
 from ulcdb.formats.ulcconfig import read_ulc_config
 from ulcdb.formats.wmt.xml_testbed import read_wmtxml
-from ulcdb.ingest.mtme import read_mtme
+from ulcdb.ingest.mtme_testbeds import read_mtme
 from ulcdb.ingest.textio import read_lines
 
 

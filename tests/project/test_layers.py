@@ -40,4 +40,4 @@ def test_ingest_imports_nothing_from_interchange() -> None:
 def test_interchange_imports_the_readers_it_shares_at_module_level() -> None:
     tree = ast.parse((PACKAGE / "formats" / "mtme.py").read_text(encoding="utf-8"))
     top = {node.module for node in tree.body if isinstance(node, ast.ImportFrom)}
-    assert "ulcdb.ingest.mtme" in top
+    assert "ulcdb.ingest.mtme_testbeds" in top

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -190,6 +191,7 @@ def ingest_scores(
     Example: ulcdb ingest scores comet.txt --metric COMET-22 --ref ref-A
     Example: ulcdb ingest scores ../shared/testbeds/wmt20_metrics --format wmt20
     """
+    from ulcdb.cli.score import progress_bar
     from ulcdb.ingest.assessment_input import parse_mapping, parse_renames
     from ulcdb.interchange.importer import ScoreImport, import_scores
     from ulcdb.interchange.model import MetricInfo
@@ -206,8 +208,9 @@ def ingest_scores(
         target=target, refs=tuple(ref), level=level, lp=lp, mapping=parse_mapping(mapping),
         refset_map=refsets, details=list(details), create_testbed=create_testbed,
         variant=variant, replace=replace,
-        flags=MetricInfo("", higher_is_better, range_min, range_max, description))
-    with open_store(create=True) as store, err_console.status("reading and checking scores..."):
+        flags=MetricInfo("", higher_is_better, range_min, range_max, description),
+        progress=partial(progress_bar, verb="importing") if err_console.is_terminal else None)
+    with open_store(create=True) as store:
         report = import_scores(store, request)
     typer.echo(report.summary())
     for name, counts in getattr(report, "testbeds", {}).items():

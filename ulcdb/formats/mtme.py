@@ -1,5 +1,7 @@
 """mt-metrics-eval's layout (its ``data.py`` conventions): metric scores read, the whole
-layout written (test beds and human scores are read by ``ulcdb.ingest.mtme``).
+layout written (test beds and human scores are read by ``ulcdb.ingest.mtme_testbeds``, which
+``ulcdb ingest testbed`` and ``ulcdb ingest assessments`` use; this module serves
+``ulcdb ingest scores`` and ``ulcdb export``).
 
 ``metric-scores/LP/NAME-REF.LEVEL.score``: one ``SYSTEM SCORE`` line per system and unit;
 a system's n-th line is segment (document) n in test-bed order; ``sys`` files have one line
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ulcdb.errors import InputError, NotFound, UlcdbError
-from ulcdb.ingest.mtme import (
+from ulcdb.ingest.mtme_testbeds import (
     LP,
     MISSING,
     match_translator,

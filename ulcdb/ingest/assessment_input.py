@@ -11,7 +11,7 @@ from ulcdb.errors import InputError, UlcdbError
 from ulcdb.formats import assessments as ar
 from ulcdb.formats.nist import assessments as nist_assessments
 from ulcdb.formats.wmt import mqm as wmt_mqm
-from ulcdb.ingest import mtme
+from ulcdb.ingest import mtme_testbeds
 from ulcdb.ingest.model import Assessment
 from ulcdb.ingest.textio import check_file, head_line
 
@@ -110,7 +110,7 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
     renames = parse_renames(rename)
     fmt = assessment_format(path, fmt, mapping)
     if fmt == AssessmentFormat.mtme:
-        items = mtme.read_mtme_human(path)
+        items = mtme_testbeds.read_mtme_human(path)
     elif fmt == AssessmentFormat.mqm:
         items = wmt_mqm.read_wmt_mqm(path)
     elif fmt == AssessmentFormat.table:
@@ -138,7 +138,7 @@ def check_against_testbed(store: Store, testbed: str, path: Path, fmt: Assessmen
     if assessment_format(path, fmt, mapping) != AssessmentFormat.mtme:
         return
     tid = store.testbed_id(testbed)
-    mtme.check_mtme_units(path, *store.query(
+    mtme_testbeds.check_mtme_units(path, *store.query(
         "select (select count(*) from segment where testbed_id = $1), "
         "(select count(*) from document where testbed_id = $1)", [tid])[0])
-    mtme.match_mtme_names(items, store.translators(tid))
+    mtme_testbeds.match_mtme_names(items, store.translators(tid))

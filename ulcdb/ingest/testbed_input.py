@@ -7,7 +7,7 @@ from enum import Enum
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
-from ulcdb.ingest import mtme
+from ulcdb.ingest import mtme_testbeds
 from ulcdb.ingest.model import TestbedData
 from ulcdb.ingest.textio import check_file
 
@@ -94,8 +94,8 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
     default_name = name if name is not None else (first.stem if not first.is_dir()
                                                    else first.name)
     if fmt == TestbedFormat.mtme:
-        lp = lp or mtme.only_pair(first)  # a folder of one language pair needs no --lp
-        data = mtme.read_mtme(first, lp, name=name)
+        lp = lp or mtme_testbeds.only_pair(first)  # a folder of one language pair needs no --lp
+        data = mtme_testbeds.read_mtme(first, lp, name=name)
         _mtme_human_scores(first, lp, data)
         return data
     if fmt == TestbedFormat.config:
@@ -117,11 +117,11 @@ def _mtme_human_scores(root: Path, lp: str, data: TestbedData) -> None:
     the store has none)."""
     roles = {t.name: t.role for t in data.translators}
     counts = {"seg": len(data.segments), "doc": len(data.documents)}
-    files = mtme.find_human_files(root, lp)
+    files = mtme_testbeds.find_human_files(root, lp)
     domain = [p for p in files if p.name.endswith(".domain.score")]
     for path in files:
         if path not in domain:
-            data.assessments += mtme.human_items(path, roles, counts)
+            data.assessments += mtme_testbeds.human_items(path, roles, counts)
     if domain:
         data.notes.append(f"skipped {len(domain)} domain-level human-score files")
 

@@ -34,10 +34,17 @@ from ulcdb.formats.nist import scr
 from ulcdb.formats.wmt import metrics_task
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
-from ulcdb.ingest.mtme import find_human_files, human_items, only_pair
+from ulcdb.ingest.mtme_testbeds import find_human_files, human_items, only_pair
 from ulcdb.ingest.textio import check_file
-from ulcdb.interchange.load import DEFAULT_VARIANT, ScoreImportReport, load_scores, store_frame
-from ulcdb.interchange.model import MetricInfo, ScoreFrame, split_names
+from ulcdb.interchange.load import DEFAULT_VARIANT, STAGES, ScoreImportReport, store_frame
+from ulcdb.interchange.model import (
+    Advance,
+    MetricInfo,
+    Progress,
+    ScoreFrame,
+    split_names,
+    steps,
+)
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
 from ulcdb.store.database import Store
 
@@ -71,6 +78,7 @@ class ScoreImport:
     variant: str = DEFAULT_VARIANT
     replace: bool = False
     flags: MetricInfo | None = None
+    progress: Progress | None = None          # shows files read and the loader's stages
 
 
 def _folder_of_files(path: Path) -> str:
@@ -172,11 +180,19 @@ def import_scores(store: Store, req: ScoreImport) -> ScoreImportReport:
                              "metrics-task release)" + ("" if len(req.paths) == 1
                                                         else f", not {len(req.paths)} paths"))
         return ingest_wmt20(store, req.paths[0], lps=[req.lp] if req.lp else None,
-                            replace=req.replace, variant=req.variant, rename=req.rename)
+                            replace=req.replace, variant=req.variant, rename=req.rename,
+                            progress=req.progress)
+    with steps(req.progress, len(req.paths) + len(STAGES)) as advance:
+        return _import_files(store, fmt, req, advance)
+
+
+def _import_files(store: Store, fmt: str, req: ScoreImport, advance: Advance
+                  ) -> ScoreImportReport:
+    """Every format but wmt20: ``advance`` told each path read and each loader stage."""
     if fmt == "wmt":
-        return _import_wmt(store, req)
+        return _import_wmt(store, req, advance)
     if fmt == "table":
-        return _import_tables(store, req)
+        return _import_tables(store, req, advance)
     if req.create_testbed:
         raise UlcdbError("--create-testbed works with --format wmt (scores-only test beds need "
                          "the segment layout --details gives)")
@@ -192,11 +208,12 @@ def import_scores(store: Store, req: ScoreImport) -> ScoreImportReport:
             notes += said
         else:
             frames.append(_read_one(fmt, path, testbed, roles, store, tid, req))
+        advance(path.name, 1)
     frame = _renamed(ScoreFrame.concat(frames), req) if frames else None
     if fmt == "sacrebleu" and frame is not None:
         notes += sacrebleu_json.own_metrics_note(frame)
     with store.transaction():
-        report = (store_frame(store, frame, req.variant, req.replace, req.flags)
+        report = (store_frame(store, frame, req.variant, req.replace, req.flags, advance)
                   if frame is not None and frame.rows else ScoreImportReport())
         for path, judged in human:
             done = store_assessments(store, testbed, judged, path, req.replace)
@@ -255,15 +272,19 @@ def _read_one(fmt: str, path: Path, testbed: str, roles: dict[str, str], store: 
     raise UlcdbError(f"format {fmt!r} cannot read {path}")
 
 
-def _import_tables(store: Store, req: ScoreImport) -> ScoreImportReport:
+def _import_tables(store: Store, req: ScoreImport, advance: Advance) -> ScoreImportReport:
     """Tables may name a test bed per row; --testbed, else the only one, fills in the rest."""
     names = [r[0] for r in store.query("select name from testbed")]
     default = req.testbed or (names[0] if len(names) == 1 else None)
     refs = tuple(sorted(req.refs)) or None
-    frames = [table.read_table_scores(path, req.mapping, default, req.metric, req.target, refs,
-                                      req.level, req.variant) for path in req.paths]
-    return load_scores(store, _renamed(ScoreFrame.concat(frames), req), req.variant,
-                       req.replace, req.flags)
+    frames = []
+    for path in req.paths:
+        frames.append(table.read_table_scores(path, req.mapping, default, req.metric,
+                                              req.target, refs, req.level, req.variant))
+        advance(path.name, 1)
+    with store.transaction():
+        return store_frame(store, _renamed(ScoreFrame.concat(frames), req), req.variant,
+                           req.replace, req.flags, advance)
 
 
 def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str],
@@ -310,9 +331,10 @@ def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
 # --- WMT --------------------------------------------------------------------------------------
 
 
-def _import_wmt(store: Store, req: ScoreImport) -> ScoreImportReport:
+def _import_wmt(store: Store, req: ScoreImport, advance: Advance) -> ScoreImportReport:
     files = _wmt_files(req.paths)
     raw = metrics_task.read_wmt_raw(files)
+    advance(f"{len(files)} files", len(req.paths))
     metrics_task.check_raw_values(raw)
     refsets = {**metrics_task.WMT20_REFSETS, **req.refset_map}
     plans = {d.name: d for d in (metrics_task.read_details(p, req.testbed if len(req.details) == 1
@@ -325,7 +347,7 @@ def _import_wmt(store: Store, req: ScoreImport) -> ScoreImportReport:
         if req.create_testbed:
             notes = _create_wmt_translators(store, raw, testbeds, refs)
         frame = _renamed(metrics_task.wmt_frame(raw, testbeds, refs), req)
-        report = store_frame(store, frame, req.variant, req.replace, req.flags)
+        report = store_frame(store, frame, req.variant, req.replace, req.flags, advance)
     report.notes += notes
     return report
 

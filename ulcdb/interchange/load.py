@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.units import unit_problem
-from ulcdb.interchange.model import MetricInfo, ScoreFrame
+from ulcdb.interchange.model import Advance, MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.scoring.scorer import ensure_refset, sync_catalogue
@@ -46,6 +46,9 @@ from ulcdb.store.names import check_name
 DEFAULT_VARIANT = "case:mixed"
 IMPORTED_LEVEL = "other"  # linguistic level of imported metrics: unknown to ulcdb
 TABLES = {"seg": "seg_score", "doc": "doc_score", "sys": "sys_score"}
+# the loader's steps, as a progress display names them (one step each)
+STAGES = ("checking rows", "resolving names", "checking units", "checking duplicates",
+          "checking coverage", "comparing with the store", "storing")
 
 
 @dataclass
@@ -80,8 +83,10 @@ def load_scores(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
 
 
 def store_frame(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
-                replace: bool = False, flags: MetricInfo | None = None) -> ScoreImportReport:
-    """``load_scores`` inside a transaction the caller holds."""
+                replace: bool = False, flags: MetricInfo | None = None,
+                advance: Advance | None = None) -> ScoreImportReport:
+    """``load_scores`` inside a transaction the caller holds; ``advance`` is told each of
+    the ``STAGES`` as it ends."""
     if frame.rows == 0 or frame.table["value"].null_count == frame.rows:
         where = frame.sources[0].path if frame.sources else "input"
         raise InputError(where, None, "no scores found" if frame.rows == 0
@@ -90,7 +95,7 @@ def store_frame(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
     for what, column in (("metric", "metric"), ("test bed", "testbed"), ("target", "target")):
         for name in pc.unique(frame.table[column]).to_pylist():
             check_name(what, name or "", where)
-    loader = _Loader(store, frame, variant, replace, flags)
+    loader = _Loader(store, frame, variant, replace, flags, advance)
     try:
         return loader.run()
     finally:
@@ -111,8 +116,9 @@ def builtin_entry(name: str) -> tuple[Family, MetricSpec] | None:
 
 class _Loader:
     def __init__(self, store: Store, frame: ScoreFrame, variant: str, replace: bool,
-                 flags: MetricInfo | None) -> None:
+                 flags: MetricInfo | None, advance: Advance | None = None) -> None:
         self.store = store
+        self.advance = advance
         self.con = store.con
         self.frame = frame
         self.variant = variant
@@ -125,17 +131,19 @@ class _Loader:
         rows = self.frame.table
         rid = pa.array(np.arange(rows.num_rows, dtype=np.int64))
         self.store.register("_imp", rows.append_column("rid", rid))  # scanned in place, not copied
-        self._check_rows()
-        self._resolve_refsets()
-        self._catalogue()
-        self._resolve()
-        self._check_resolved()
-        self._check_duplicates()
-        self._check_ranges()
-        self._check_coverage()
-        self._clear_existing()
-        self._insert()
-        self.store.drop_orphan_batches()  # provenance of the scores --replace replaced
+        for stage, steps in zip(STAGES, (
+                (self._check_rows,),
+                (self._resolve_refsets, self._catalogue, self._resolve),
+                (self._check_resolved,),
+                (self._check_duplicates, self._check_ranges),
+                (self._check_coverage,),
+                (self._clear_existing,),
+                # and the provenance of the scores --replace replaced
+                (self._insert, self.store.drop_orphan_batches)), strict=True):
+            for step in steps:
+                step()
+            if self.advance is not None:
+                self.advance(stage, 1)
         return self.report
 
     def close(self) -> None:
@@ -143,7 +151,8 @@ class _Loader:
         try:
             self.con.execute("select 1").fetchall()
             self.con.unregister("_imp")
-            for name in ("_imp_refset", "_imp_res", "_imp_batch", "_imp_keys"):
+            for name in ("_imp_refset", "_imp_res", "_imp_batch", "_imp_keys",
+                         "_imp_keyset"):
                 self.con.execute(f"drop table if exists {name}")
         except duckdb.Error:
             pass
@@ -353,7 +362,11 @@ class _Loader:
     def _clear_existing(self) -> None:
         """Keys already stored with exactly the file's values are left out ("already
         there"); keys stored with other values are a Conflict, or replaced with --replace."""
+        self.con.execute("create or replace temp table _imp_keyset as select distinct "
+                         "metric_id, translator_id, refset_id, level from _imp_res")
         for level, table in TABLES.items():
+            if not self._stored_any(table, level):
+                continue  # nothing of this import stored yet (a fresh import): no comparison
             self.con.execute(named_query("import_stored_keys"),
                              {"level": level, "variant": self.variant})
             if not self.store.scalar("select count(*) from _imp_keys"):
@@ -373,6 +386,14 @@ class _Loader:
             self.report.replaced += int(self.store.scalar(f"select count(*) {match}",
                                                           [self.variant]))
             self.con.execute(f"delete {match}", [self.variant])
+
+    def _stored_any(self, table: str, level: str) -> bool:
+        """Whether ``table`` holds a score under a key (metric, target, reference set,
+        variant) of this import at ``level``: a join of the import's few distinct keys."""
+        return bool(self.store.scalar(
+            f"select exists (select 1 from {table} s join _imp_keyset k using (metric_id, "
+            "translator_id, refset_id) where k.level = ? and s.variant = ?)",
+            [level, self.variant]))
 
     def _conflict(self, level: str) -> Conflict:
         n = self.store.scalar("select count(*) from _imp_keys where differs")

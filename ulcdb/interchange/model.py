@@ -20,7 +20,8 @@ documents, but is not stored.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +36,26 @@ if TYPE_CHECKING:
     import duckdb
 
 LEVELS = ("seg", "doc", "sys")
+
+# How an import reports progress: called with the number of steps, it gives a context whose
+# value is told (step name, steps done) as they end (the CLI draws it as a bar on a terminal;
+# the same shape as ulcdb.ops.score.Progress).
+Advance = Callable[[str, int], None]
+Progress = Callable[[int], AbstractContextManager[Advance]]
+
+
+def _ignore(_label: str, _n: int) -> None:
+    """An Advance that shows nothing."""
+
+
+@contextmanager
+def steps(progress: Progress | None, total: int) -> Iterator[Advance]:
+    """``progress(total)``, or nothing shown when there is no progress display."""
+    if progress is None:
+        yield _ignore
+        return
+    with progress(total) as advance:
+        yield advance
 MISSING = frozenset({"None", "none", "NA", ""})
 
 FRAME_SCHEMA = pa.schema([
@@ -106,7 +127,8 @@ class ScoreSet:
 
 @dataclass
 class ScoreFrame:
-    """Rows ready for ``load_scores``: ``table`` follows ``FRAME_SCHEMA``."""
+    """Rows ready for ``load_scores``: ``table`` follows ``FRAME_SCHEMA`` (its text columns
+    may be dictionary-encoded, as the WMT reader's are)."""
 
     table: pa.Table
     sources: list[Source]

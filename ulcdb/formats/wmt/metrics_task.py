@@ -42,6 +42,7 @@ from ulcdb.ingest.model import Document, SourceSegment, TestbedData
 from ulcdb.interchange.fetch import ExportSelection, check_selection
 from ulcdb.interchange.model import (
     FRAME_SCHEMA,
+    Advance,
     MetricInfo,
     ScoreFrame,
     Source,
@@ -58,8 +59,11 @@ KEYS = ("metric", "lp", "testset", "refset", "system")
 LEVEL_OF = {6: "sys", 7: "doc", 8: "seg"}
 COLUMNS = {"sys": (*KEYS, "value"), "doc": (*KEYS, "doc_id", "value"),
            "seg": (*KEYS, "doc_id", "seg", "value")}
-RAW_SCHEMA = pa.schema([("file_no", pa.int32()), ("line", pa.int32()), ("level", pa.string()),
-                        *[(k, pa.string()) for k in KEYS], ("doc_id", pa.string()),
+# names are dictionary-encoded from the parse on: a release repeats a few hundred names over
+# millions of rows, so a row costs about 40 bytes in memory instead of 200
+NAME = pa.dictionary(pa.int32(), pa.string())
+RAW_SCHEMA = pa.schema([("file_no", pa.int32()), ("line", pa.int32()), ("level", NAME),
+                        *[(k, NAME) for k in KEYS], ("doc_id", NAME),
                         ("seg", pa.int32()), ("value", pa.float64())])
 WMT20_REFSETS: dict[str, tuple[str, ...]] = {
     "newstest2020": ("ref-A",),
@@ -129,9 +133,10 @@ def _read_one(number: int, path: Path) -> pa.Table:
         "file_no": pa.array(np.full(n, number, dtype=np.int32)),
         "line": table["line"] if "line" in table.column_names
         else pa.array(np.arange(1, n + 1, dtype=np.int32)),
-        "level": pa.repeat(pa.scalar(level, pa.string()), n),
+        "level": pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, dtype=np.int32)),
+                                                pa.array([level])),
         **{k: table[k] for k in KEYS},
-        "doc_id": table["doc_id"] if level != "sys" else pa.nulls(n, pa.string()),
+        "doc_id": table["doc_id"] if level != "sys" else pa.nulls(n, NAME),
         "seg": table["seg"] if level == "seg" else pa.nulls(n, pa.int32()),
         "value": table["value"],
     }, schema=RAW_SCHEMA)
@@ -139,7 +144,8 @@ def _read_one(number: int, path: Path) -> pa.Table:
 
 def _arrow_parse(data: bytes, level: str) -> pa.Table:
     names = list(COLUMNS[level])
-    types = {"value": pa.float64(), "seg": pa.int32()}
+    types = {"value": pa.float64(), "seg": pa.int32(),
+             **{k: NAME for k in (*KEYS, "doc_id")}}
     return pcsv.read_csv(
         io.BytesIO(data),
         read_options=pcsv.ReadOptions(column_names=names, use_threads=False),
@@ -170,17 +176,25 @@ def _python_parse(path: Path, data: bytes, level: str) -> pa.Table:
                 cols[key].append(field.strip())
         cols["line"].append(line)
     types = {"value": pa.float64(), "seg": pa.int32(), "line": pa.int32()}
-    return pa.table({k: pa.array(v, types.get(k, pa.string())) for k, v in cols.items()})
+    return pa.table({k: pa.array(v, types[k]) if k in types
+                     else pa.array(v, pa.string()).dictionary_encode() for k, v in cols.items()})
 
 
-def read_wmt_raw(paths: list[Path], jobs: int | None = None) -> WmtRaw:
-    """Read WMT files in parallel (decompression and parsing release the GIL)."""
+def read_wmt_raw(paths: list[Path], jobs: int | None = None,
+                 advance: Advance | None = None) -> WmtRaw:
+    """Read WMT files in parallel (decompression and parsing release the GIL); ``advance``
+    is told each file read."""
     if not paths:
         raise InputError(".", None, "no WMT score files given")
     workers = max(1, min(jobs or os.cpu_count() or 1, len(paths)))
+    tables = []
     with ThreadPoolExecutor(workers) as pool:
-        tables = list(pool.map(_read_one, range(len(paths)), paths))
-    table = pa.concat_tables(tables)
+        for path, table in zip(paths, pool.map(_read_one, range(len(paths)), paths),
+                               strict=True):
+            tables.append(table)
+            if advance is not None:
+                advance(path.name, 1)
+    table = pa.concat_tables(tables).unify_dictionaries()  # one dictionary a column
     return WmtRaw(table, [Source(str(p), "wmt") for p in paths])
 
 
@@ -219,9 +233,13 @@ def distinct_keys(raw: WmtRaw, column: str | tuple[str, ...]
 
 def _mapped(column: pa.ChunkedArray, values: Mapping[str, object], kind: pa.DataType
             ) -> pa.Array:
-    """``column`` with each value replaced by ``values[value]`` (via its dictionary)."""
+    """``column`` with each value replaced by ``values[value]`` (via its dictionary); names
+    stay dictionary-encoded (the new dictionary over the old indices), lists are taken.  A
+    dictionary may hold names no row has any more (rows filtered out): they map to null."""
     encoded = column.combine_chunks().dictionary_encode()
-    lookup = pa.array([values[v] for v in encoded.dictionary.to_pylist()], kind)
+    lookup = pa.array([values.get(v) for v in encoded.dictionary.to_pylist()], kind)
+    if kind == pa.string():
+        return pa.DictionaryArray.from_arrays(encoded.indices, lookup)
     return pc.take(lookup, encoded.indices)
 
 
@@ -241,7 +259,7 @@ def wmt_frame(raw: WmtRaw, testbeds: Mapping[tuple[str, str], str],
     frame = pa.table({
         "file_no": table["file_no"],
         "line": table["line"],
-        "testbed": pc.take(lookup, index),
+        "testbed": pa.DictionaryArray.from_arrays(index, lookup),
         "metric": _mapped(metric, {m: rename.get(m, m) for m in pc.unique(metric).to_pylist()},
                           pa.string()),
         "target": table["system"],
@@ -250,10 +268,15 @@ def wmt_frame(raw: WmtRaw, testbeds: Mapping[tuple[str, str], str],
         "level": table["level"],
         "doc_id": table["doc_id"],
         "seg": table["seg"],
-        "in_doc": pa.nulls(table.num_rows, pa.string()),
+        "in_doc": pa.nulls(table.num_rows, NAME),
         "value": table["value"],
-    }, schema=FRAME_SCHEMA)
+    }, schema=_FRAME)
     return ScoreFrame(frame, raw.sources, dict(metrics or {}))
+
+
+# FRAME_SCHEMA with the names kept dictionary-encoded (DuckDB reads them as VARCHAR)
+_FRAME = pa.schema([pa.field(f.name, NAME) if f.type == pa.string() else f
+                    for f in FRAME_SCHEMA])
 
 
 def refs_of(token: str, refsets: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:

@@ -31,8 +31,22 @@ from ulcdb.ingest.load import save_set
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
 from ulcdb.ingest.textio import check_file
-from ulcdb.interchange.load import DEFAULT_VARIANT, ScoreImportReport, is_builtin_name, store_frame
-from ulcdb.interchange.model import MetricInfo, numbered_lines, parse_position, parse_score
+from ulcdb.interchange.load import (
+    DEFAULT_VARIANT,
+    STAGES,
+    ScoreImportReport,
+    is_builtin_name,
+    store_frame,
+)
+from ulcdb.interchange.model import (
+    Advance,
+    MetricInfo,
+    Progress,
+    numbered_lines,
+    parse_position,
+    parse_score,
+    steps,
+)
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
 from ulcdb.store.database import Store
 
@@ -142,8 +156,10 @@ class Wmt20Report(ScoreImportReport):
 
 def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
                  replace: bool = False, variant: str = DEFAULT_VARIANT,
-                 rename: dict[str, str] | None = None) -> Wmt20Report:
-    """Everything of the release (or of ``lps``) in one transaction."""
+                 rename: dict[str, str] | None = None,
+                 progress: Progress | None = None) -> Wmt20Report:
+    """Everything of the release (or of ``lps``) in one transaction; ``progress`` shows
+    each pair's DA, each metric file and each of the loader's stages."""
     root = Path(root)
     known = language_pairs(root)
     lps = lps or known
@@ -151,13 +167,26 @@ def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
         if lp not in known:
             raise InputError(root / "input_details", None, f"no language pair {lp!r} here "
                              f"(found: {', '.join(known)})")
-    pairs = {lp: read_pair(root, lp) for lp in lps}
-    raw = metrics_task.read_wmt_raw(metric_files(root))
-    raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
-                              raw.sources)
+    files = metric_files(root)
+    with steps(progress, len(lps) + len(files) + len(STAGES)) as advance:
+        return _ingest(store, root, lps, known, files, replace, variant, rename or {},
+                       advance)
+
+
+def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: list[Path],
+            replace: bool, variant: str, rename: dict[str, str], advance: Advance
+            ) -> Wmt20Report:
+    pairs = {}
+    for lp in lps:
+        pairs[lp] = read_pair(root, lp)
+        advance(f"{lp} layout and DA", 1)
+    raw = metrics_task.read_wmt_raw(files, advance=advance)
+    if set(lps) != set(known):  # a copy of the rows: only when some pairs are left out
+        raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
+                                  raw.sources)
     metrics_task.check_raw_values(raw)
     names = {m for (m,), _ in metrics_task.distinct_keys(raw, "metric")}
-    renames = {m: PREFIX + m for m in names if is_builtin_name(m)} | dict(rename or {})
+    renames = {m: PREFIX + m for m in names if is_builtin_name(m)} | rename
     infos = {renames.get(m, m): MetricInfo(
         renames.get(m, m), higher_is_better=True,
         description=f"WMT20 metrics task: {m} as published (TER, CharacTER, EED negated)",
@@ -179,7 +208,7 @@ def ingest_wmt20(store: Store, root: str | Path, lps: list[str] | None = None,
             for path, items in pair.human.items():
                 store_assessments(store, pair.testbed.name, items, path, replace)
         frame = metrics_task.wmt_frame(raw, testbeds, refs, renames, infos)
-        scores = store_frame(store, frame, variant, replace)
+        scores = store_frame(store, frame, variant, replace, advance=advance)
         report.files = scores.files + sum(len(p.human) for p in pairs.values())
         report.stored, report.replaced = scores.stored, scores.replaced
         report.metrics_added = scores.metrics_added

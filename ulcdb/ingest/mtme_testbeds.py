@@ -1,6 +1,7 @@
 """mt-metrics-eval's test beds (``read_mtme``) and human scores (``read_mtme_human``), read
-as its ``data.py`` lays them out; its metric scores are read, and the whole layout written,
-by ``ulcdb.formats.mtme``, which imports the name matching from here.
+as its ``data.py`` lays them out (``ulcdb ingest testbed``, ``ulcdb ingest assessments``);
+its metric scores are read, and the whole layout written, by ``ulcdb.formats.mtme``
+(``ulcdb ingest scores``, ``ulcdb export``), which imports the name matching from here.
 
 ``human-scores/LP.NAME.LEVEL.score``: one ``SYSTEM SCORE`` line per system and unit; a
 system's n-th line is segment (document) n in test-bed order; ``sys`` files have one line per
