@@ -191,7 +191,7 @@ def ingest_scores(
     Example: ulcdb ingest scores comet.txt --metric COMET-22 --ref ref-A
     Example: ulcdb ingest scores ../shared/testbeds/wmt20_metrics --format wmt20
     """
-    from ulcdb.cli.score import progress_bar
+    from ulcdb.cli.common import progress_bar
     from ulcdb.ingest.assessment_input import parse_mapping, parse_renames
     from ulcdb.interchange.importer import ScoreImport, import_scores
     from ulcdb.interchange.model import MetricInfo
