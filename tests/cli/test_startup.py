@@ -82,3 +82,14 @@ def test_every_command_help_loads_nothing_heavy() -> None:
     found = loaded(*([*path, "--help"] for path in paths))
     assert {" ".join(p): f for p, f in zip(paths, found, strict=True)} == {
         " ".join(p): [] for p in paths}
+
+
+def test_sql_loads_no_arrow(tmp_path: Path) -> None:
+    # `ulcdb sql` prints rows: Arrow and numpy (0.2 s of its start-up) are for tables only
+    from ulcdb.store.database import Store
+
+    db = tmp_path / "s.duckdb"
+    Store(db).close()
+    [found] = loaded(["--db", str(db), "sql", "select 42 as answer"])
+    assert "duckdb" in found
+    assert [m for m in found if m.startswith(("pyarrow", "numpy", "pandas"))] == []
