@@ -49,9 +49,12 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 
 
 def _env() -> dict[str, str]:
-    """This checkout first on the path, whatever is installed."""
+    """This checkout first on the path, whatever is installed; bytecode caches written and
+    read as an installed package has them (PYTHONDONTWRITEBYTECODE set in a shell would have
+    every run compile ulcdb's modules from source while duckdb's come compiled)."""
     path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO)}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO)}
 
 
 def seconds(argv: list[str]) -> float:
