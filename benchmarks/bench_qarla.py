@@ -9,7 +9,8 @@ lexical metrics with the scoring engine (every pair QARLA needs), then time
 - numpy: read the segment scores from the store into arrays, then the same numbers.  The
   straightforward read goes through the `scores` view (names); a tuned read of the raw
   seg_score table (integer ids) is timed too, and numpy's computation on its own.
-Both must agree (QUEEN exactly, KING/ORANGE to 1e-12).  Goal: SQL within 2x of numpy.
+Both must agree (QUEEN exactly, KING/ORANGE to 1e-12).  Goal (issue 28): SQL within 1.5x of
+numpy reading seg_score by ids.
 
 Run: python benchmarks/bench_qarla.py [--shared ../shared] [--db kept.duckdb] [--repeat 5]
 (--db keeps the scored store, so a second run skips ingesting and scoring.)
@@ -36,6 +37,7 @@ METRICS = ["BLEU", "BLEU-2", "BLEU-4", "NIST", "NIST-2", "GTM-1", "GTM-2", "GTM-
            "Ol"]
 REFS = ["ref-A", "ref-C", "ref-D"]
 TESTBED = "ende"
+GOAL = 1.5  # SQL / numpy (issue 28)
 
 
 @dataclass
@@ -239,8 +241,8 @@ def _report(best: dict[str, float], ref: Results, n_systems: int, repeat: int) -
     for label, peer in (("numpy reading the scores view", numpy_view),
                         ("numpy reading seg_score by ids", numpy_ids)):
         ratio = best["sql"] / peer
-        print(f"ratio SQL / {label}: {ratio:.2f} (goal <= 2: "
-              f"{'met' if ratio <= 2 else 'NOT met'})")
+        print(f"ratio SQL / {label}: {ratio:.2f} (goal <= {GOAL}: "
+              f"{'met' if ratio <= GOAL else 'NOT met'})")
     print(f"ratio SQL / numpy's computation alone: {best['sql'] / best['compute']:.0f}")
 
 

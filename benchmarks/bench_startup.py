@@ -1,13 +1,15 @@
-"""Benchmark: how fast the command line starts (issue 15).  Goal: `ulcdb --help`,
-`--version`, `CMD --help`, `list ...`, `info` and `sql` each under 0.4 s.
+"""Benchmark: how fast the command line starts (issues 15, 28).  Goals: `ulcdb --help`,
+`--version`, `CMD --help`, `list ...`, `info` and `sql` each under 0.4 s on a quiet machine,
+and at most 3x the peer below in the same run (the ratio holds on a busy machine too).
 
 Peer, measured in the same run: `python -c 'import duckdb'`, the least any command that reads
 the store pays (so each ratio says what ulcdb adds to opening DuckDB).  Every command runs as a
 fresh `python -m ulcdb` process of this checkout; the rounds are interleaved (one run of every
 command per round) so that a busy machine slows them alike, and the best of N is kept.
 
-Run: python benchmarks/bench_startup.py [-n 7] [--db STORE]
-(without --db it ingests the sample test bed shipped with ulcdb into a temporary store).
+Run: python benchmarks/bench_startup.py [-n 7] [--db STORE] [--all]
+(without --db it ingests the sample test bed shipped with ulcdb into a temporary store;
+--all adds `--help` of every command and group, and every `list` subcommand).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,6 +29,7 @@ sys.path.insert(0, str(REPO))
 from ulcdb.store.database import data_dir  # noqa: E402
 
 GOAL = 0.4  # seconds
+RATIO_GOAL = 3.0  # x the peer
 PEER = "python -c 'import duckdb'"
 
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -45,9 +49,12 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 
 
 def _env() -> dict[str, str]:
-    """This checkout first on the path, whatever is installed."""
+    """This checkout first on the path, whatever is installed; bytecode caches written and
+    read as an installed package has them (PYTHONDONTWRITEBYTECODE set in a shell would have
+    every run compile ulcdb's modules from source while duckdb's come compiled)."""
     path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO)}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPATH": f"{REPO}{os.pathsep}{path}" if path else str(REPO)}
 
 
 def seconds(argv: list[str]) -> float:
@@ -67,10 +74,30 @@ def sample_store(folder: Path) -> Path:
     return db
 
 
-def measure(db: Path, rounds: int) -> dict[str, float]:
+def every_command() -> list[tuple[str, ...]]:
+    """`--help` of every command and group, and every `list` subcommand (--all)."""
+    import typer
+
+    from ulcdb.cli.main import app
+
+    out: list[tuple[str, ...]] = []
+
+    def walk(cmd: object, path: tuple[str, ...]) -> None:
+        if path:
+            out.append((*path, "--help"))
+        for name, sub in (getattr(cmd, "commands", None) or {}).items():
+            walk(sub, (*path, name))
+            if path == ("list",):
+                out.append((*path, name))
+
+    walk(typer.main.get_command(app), ())
+    return out
+
+
+def measure(db: Path, rounds: int, commands: Sequence[tuple[str, ...]]) -> dict[str, float]:
     """Best of ``rounds`` for the peer and every command, rounds interleaved."""
     runs: dict[str, list[str]] = {PEER: [sys.executable, "-c", "import duckdb"]}
-    for args in COMMANDS:
+    for args in commands:
         runs["ulcdb " + " ".join(args)] = [sys.executable, "-m", "ulcdb", "--db", str(db),
                                            *args]
     best = dict.fromkeys(runs, float("inf"))
@@ -84,18 +111,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--rounds", type=int, default=7, help="Runs of each (best kept).")
     parser.add_argument("--db", type=Path, help="A store to read (default: the sample).")
+    parser.add_argument("--all", action="store_true",
+                        help="Also every command's --help and every list subcommand.")
     args = parser.parse_args()
+    commands = list(dict.fromkeys([*COMMANDS, *(every_command() if args.all else [])]))
     with tempfile.TemporaryDirectory(prefix="ulcdb-startup-") as tmp:
         db = args.db or sample_store(Path(tmp))
-        best = measure(db, args.rounds)
+        best = measure(db, args.rounds, commands)
     peer = best.pop(PEER)
-    print(f"best of {args.rounds}; peer {PEER}: {peer:.3f} s; goal: under {GOAL} s")
+    print(f"best of {args.rounds}; peer {PEER}: {peer:.3f} s; goals: under {GOAL} s, "
+          f"at most {RATIO_GOAL}x the peer; load average {os.getloadavg()[0]:.1f}")
     print(f"{'command':<40} {'seconds':>8} {'x duckdb':>9}  goal")
     for name, value in best.items():
         print(f"{name:<40} {value:8.3f} {value / peer:9.2f}  "
-              f"{'met' if value < GOAL else 'NOT met'}")
+              f"{'met' if value < GOAL else 'NOT met'}, "
+              f"{'met' if value / peer <= RATIO_GOAL else 'NOT met'}")
     met = sum(v < GOAL for v in best.values())
-    print(f"{met} of {len(best)} commands start in under {GOAL} s")
+    ratio_met = sum(v / peer <= RATIO_GOAL for v in best.values())
+    print(f"{met} of {len(best)} commands start in under {GOAL} s; {ratio_met} of {len(best)} "
+          f"within {RATIO_GOAL}x the peer")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,8 @@ bounds as (
 ),
 ulc as (
     select s.testbed_id, s.variant, 0 as measure_id, s.held_out, s.translator_id,
-           any_value(s.role) as role, s.unit,
+           case when s.translator_id = s.held_out then 'reference' else 'system' end as role,
+           s.unit,
            sum(round(case
                          when b.hi - b.lo = 0 then 0
                          when b.lo = 0 then s.value / b.hi

@@ -1,5 +1,6 @@
-"""Start-up (issue 15): `ulcdb --help`, `--version` and every `CMD --help` load no heavy
-library (the store's duckdb and pyarrow, numpy, scipy, sacrebleu, the metric modules).  A real
+"""Start-up (issues 15, 28): `ulcdb --help`, `--version` and every `CMD --help` load no heavy
+library (the store's duckdb and pyarrow, numpy, scipy, sacrebleu, the metric modules, the file
+readers).  A real
 check of what a fresh interpreter has imported, not a timing."""
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ HEAVY = ("duckdb", "pyarrow", "numpy", "scipy", "sacrebleu", "pandas", "sqlmodel
          "ulcdb.meta",
          "ulcdb.compare", "ulcdb.serve", "ulcdb.api", "ulcdb.ops.score", "ulcdb.ops.qarla",
          "ulcdb.ops.meta", "ulcdb.ops.compare", "ulcdb.ops.tune", "ulcdb.ops.export",
-         "ulcdb.ops.delete", "ulcdb.ops.query")
+         "ulcdb.ops.delete", "ulcdb.ops.query",
+         # the file readers: the ingest options' enums load without them (issue 28)
+         "ulcdb.formats", "ulcdb.ingest.mtme", "ulcdb.ingest.textio")
 
 # Runs `ulcdb ARGS` for each ARGS given (a JSON list) in one interpreter; prints, for each,
 # the heavy modules imported by then.
@@ -79,3 +82,14 @@ def test_every_command_help_loads_nothing_heavy() -> None:
     found = loaded(*([*path, "--help"] for path in paths))
     assert {" ".join(p): f for p, f in zip(paths, found, strict=True)} == {
         " ".join(p): [] for p in paths}
+
+
+def test_sql_loads_no_arrow(tmp_path: Path) -> None:
+    # `ulcdb sql` prints rows: Arrow and numpy (0.2 s of its start-up) are for tables only
+    from ulcdb.store.database import Store
+
+    db = tmp_path / "s.duckdb"
+    Store(db).close()
+    [found] = loaded(["--db", str(db), "sql", "select 42 as answer"])
+    assert "duckdb" in found
+    assert [m for m in found if m.startswith(("pyarrow", "numpy", "pandas"))] == []

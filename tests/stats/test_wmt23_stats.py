@@ -237,3 +237,37 @@ def test_input_checks() -> None:
     with pytest.raises(ValueError):
         mt_metrics_eval.compare_metrics(HS, {"a": MS}, mt_metrics_eval.SoftPairwiseAccuracy(),
                                         perm_test="pairs")
+
+
+@pytest.mark.parametrize("seed", [0, 5, 1234])
+def test_coin_flips_are_mtmes_binomial_draws(seed: int) -> None:
+    # The permutation tests draw MTME's np.random.binomial(1, 0.5, n) as random(n) > 0.5
+    # (issue 28): the same values, and the generator left where binomial leaves it.
+    mtme, ours = np.random.RandomState(seed), np.random.RandomState(seed)
+    for n in (1, 2, 37, 33728):
+        assert np.array_equal(mtme.binomial(1, 0.5, n), mt_metrics_eval._coin_flips(ours, n))
+    assert mtme.random() == ours.random()
+
+
+def test_compare_metrics_pairs_finds_each_metrics_pairs_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 28: the pairwise permutation column formed both metrics' pairs again for every
+    # pair of metrics (2 x 6 times here); now once per metric, after the epsilon search's
+    # once per metric.  Same p-values as perm_pairs called pair by pair in MTME's order.
+    h = np.array(H, dtype=float)
+    metrics = {"a": np.array(M1), "b": np.array(M2), "c": np.array(M1) * 0.5 + np.array(M2),
+               "d": np.round(np.array(M2), 1)}
+    found = []
+    real = mt_metrics_eval.pairs
+    monkeypatch.setattr(mt_metrics_eval, "pairs", lambda *a: found.append(1) or real(*a))
+    stat = mt_metrics_eval.TiesOpt("acc23", "item")
+    res = mt_metrics_eval.compare_metrics(h, metrics, stat, 300, PSD, perm_test="pairs",
+                                          random_state=7)
+    assert len(found) == 2 * len(metrics)
+    rs = np.random.RandomState(7)
+    eps = {n: mt_metrics_eval.acc23(h, m, "item")[1] for n, m in metrics.items()}
+    for a, b in zip(*np.triu_indices(len(metrics), 1), strict=True):
+        m1, m2 = res.names[b], res.names[a]
+        expected = mt_metrics_eval.perm_pairs(h, metrics[m1], metrics[m2], "acc23", "item", 300,
+                                              PSD, eps[m1], eps[m2], random_state=rs)
+        assert res.sig_matrix[a, b] == expected.p_value

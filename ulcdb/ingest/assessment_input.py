@@ -8,14 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ulcdb.errors import InputError, UlcdbError
-from ulcdb.formats import assessments as ar
-from ulcdb.formats.nist import assessments as nist_assessments
-from ulcdb.formats.wmt import mqm as wmt_mqm
-from ulcdb.ingest import mtme_testbeds
-from ulcdb.ingest.model import Assessment
-from ulcdb.ingest.textio import check_file, head_line
 
-if TYPE_CHECKING:  # `ulcdb --help` reads AssessmentFormat without loading the store
+if TYPE_CHECKING:  # every `ulcdb` command reads AssessmentFormat: the readers load on use
+    from ulcdb.ingest.model import Assessment
     from ulcdb.store.database import Store
 
 
@@ -73,6 +68,9 @@ def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, st
     """(mapping, criterion) per score column of a CSV/TSV whose header names a system column
     and score columns WMT releases use (da_raw, da_z, ...); [] when the file is not one (a
     NIST CSV, headered or not)."""
+    from ulcdb.formats.nist import assessments as nist_assessments
+    from ulcdb.ingest.textio import head_line
+
     first = head_line(path)
     fields = [f.strip() for f in first.split("\t" if "\t" in first else ",")]
     lower = [f.lower() for f in fields]
@@ -106,6 +104,12 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
                          ) -> list[Assessment]:
     """Read ``path`` in its format, with --rename OLD=NEW applied to every format; rows that
     name no criterion get ``criterion``."""
+    from ulcdb.formats import assessments as ar
+    from ulcdb.formats.nist import assessments as nist_assessments
+    from ulcdb.formats.wmt import mqm as wmt_mqm
+    from ulcdb.ingest import mtme_testbeds
+    from ulcdb.ingest.textio import check_file
+
     check_file(path)  # a FIFO or device is refused before anything reads it
     renames = parse_renames(rename)
     fmt = assessment_format(path, fmt, mapping)
@@ -135,6 +139,8 @@ def check_against_testbed(store: Store, testbed: str, path: Path, fmt: Assessmen
                           mapping: list[str], items: list[Assessment]) -> None:
     """mt-metrics-eval human files: one value per segment/document of every system, names
     (refA for ref-A) matched to the test bed's translators."""
+    from ulcdb.ingest import mtme_testbeds
+
     if assessment_format(path, fmt, mapping) != AssessmentFormat.mtme:
         return
     tid = store.testbed_id(testbed)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ulcdb.errors import InputError, UlcdbError
-from ulcdb.ingest import mtme_testbeds
-from ulcdb.ingest.model import TestbedData
-from ulcdb.ingest.textio import check_file
+
+if TYPE_CHECKING:  # every `ulcdb` command reads TestbedFormat: the readers load on use
+    from ulcdb.ingest.model import TestbedData
 
 
 class TestbedFormat(str, Enum):
@@ -46,6 +47,8 @@ def sniff(path: Path) -> TestbedFormat:
         return TestbedFormat.mtme
     if path.suffix == ".config" or path.name.endswith("config"):
         return TestbedFormat.config
+    from ulcdb.ingest.textio import check_file
+
     check_file(path)  # a FIFO would block the read below
     with path.open("rb") as handle:
         head = handle.read(4096).lower()
@@ -90,6 +93,7 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
     from ulcdb.formats import longtsv, ulcconfig
     from ulcdb.formats.nist import sgml
     from ulcdb.formats.wmt import xml_testbed
+    from ulcdb.ingest import mtme_testbeds
 
     default_name = name if name is not None else (first.stem if not first.is_dir()
                                                    else first.name)
@@ -115,6 +119,8 @@ def _read_format(first: Path, fmt: TestbedFormat, name: str | None, refs: list[s
 def _mtme_human_scores(root: Path, lp: str, data: TestbedData) -> None:
     """The folder's ``human-scores/LP.*.score`` go with the test bed (domain level skipped:
     the store has none)."""
+    from ulcdb.ingest import mtme_testbeds
+
     roles = {t.name: t.role for t in data.translators}
     counts = {"seg": len(data.segments), "doc": len(data.documents)}
     files = mtme_testbeds.find_human_files(root, lp)

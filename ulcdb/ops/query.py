@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 
 from ulcdb.errors import QueryError
 from ulcdb.store.database import Store
+
+if TYPE_CHECKING:  # `ulcdb sql` prints rows: Arrow (0.1-0.2 s to import) only for table()
+    import pyarrow as pa
 
 Params = Sequence[Any] | Mapping[str, Any] | None
 
