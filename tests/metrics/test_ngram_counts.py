@@ -55,3 +55,24 @@ def test_nist_statistics_are_mtevals_for_every_set() -> None:
         expected = [segment_stats(h, [ref[i] for ref in ref_tokens], info)
                     for i, h in enumerate(tokens_of(HYPS, params))]
         assert scores["NIST"].seg_stats == expected
+
+
+def test_chrf_statistics_are_sacrebleus_for_every_set() -> None:
+    """Characters and words counted as integer ids give sacrebleu's counts, per reference
+    and (best F per segment) per set, empty and undefined (None) references included."""
+    from sacrebleu.metrics.chrf import CHRF
+
+    from ulcdb.metrics.chrf import ChrfFamily
+
+    hyps = [*HYPS, "Hello, (world)!", "naïve café"]
+    ref_a = [*REF_A, "hello (world) !", "Naïve Café"]
+    ref_b = [*REF_B, None, "naive cafe"]  # None: undefined, sacrebleu skips it
+    docs = Documents((*DOCS.doc_ids, "d3", "d3"))
+    sets = [[ref_a], [ref_a, ref_b], [ref_b, ref_a]]
+    for lowercase in (False, True):
+        got = ChrfFamily().compute_many(hyps, sets, docs, Params(lowercase=lowercase))
+        for refs, scores in zip(sets, got, strict=True):
+            for name, word_order in (("chrF", 0), ("chrF++", 2)):
+                metric = CHRF(word_order=word_order, lowercase=lowercase)
+                expected = metric._extract_corpus_statistics(hyps, refs)
+                assert scores[name].seg_stats == [[float(x) for x in row] for row in expected]
