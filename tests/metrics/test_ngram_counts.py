@@ -4,6 +4,7 @@ own Counter-based paths (issue 28: same integers and floats, several sets in one
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from sacrebleu.metrics.helpers import extract_all_word_ngrams
 
 from ulcdb.metrics.base import Documents, Params
@@ -19,9 +20,11 @@ DOCS = Documents(("d1", "d1", "d1", "d2", "d2", "d2"))
 SETS = [[REF_A], [REF_B], [REF_A, REF_B], [REF_B, REF_A]]
 
 
-def test_counts_and_matches_equal_the_counters() -> None:
+@pytest.mark.parametrize("dense", [False, True])  # ids as base-V numbers, or numbered
+def test_counts_and_matches_equal_the_counters(dense: bool) -> None:
     texts = [HYPS, REF_A, REF_B]
-    encoded = encode([[line.split() for line in text] for text in texts], 4)
+    encoded = encode([[line.split() for line in text] for text in texts], 4, totals=dense)
+    assert bool(encoded.tables[0].totals) == dense
     hyp = encoded.tables[0]
     for ref_text, ref in zip(texts[1:], encoded.tables[1:], strict=True):
         for order in range(1, 5):

@@ -27,7 +27,7 @@ class NgramTable:
 
     ``keys[n-1]`` holds the sorted distinct codes ``segment * sizes[n-1] + id`` of the
     text's n-grams, ``counts[n-1]`` how often each occurs in its segment, ``totals[n-1]``
-    the count of every n-gram id over the whole text (the ids of all texts of the task).
+    (when asked for) the count of every n-gram id over the whole text.
     """
 
     keys: list[Ints]
@@ -50,44 +50,57 @@ class Encoded:
     """Every text of a task counted with shared ids, and what NIST needs of the ids."""
 
     tables: list[NgramTable]
-    prefixes: list[Ints]  # prefixes[n-1][id]: the (n-1)-gram id of an n-gram id (n >= 2)
+    prefixes: list[Ints]  # with totals: prefixes[n-1][id], the (n-1)-gram id (n >= 2)
     vocabulary: dict[str, int]  # token -> unigram id
 
 
-def encode(texts: Sequence[Sequence[Sequence[str]]], max_order: int) -> Encoded:
+def encode(texts: Sequence[Sequence[Sequence[str]]], max_order: int,
+           totals: bool = False) -> Encoded:
     """The n-gram tables of ``texts`` (each a token list per segment, all of the same
-    number of segments), ids shared between them."""
+    number of segments), ids shared between them.
+
+    When every code ``segment * V^n + id`` fits in 62 bits (V tokens: characters, or few
+    words) an n-gram's id is its tokens read as a number in base V; otherwise the ids are
+    numbered densely.  ``totals`` (what NIST needs: whole-text counts and the prefix of every
+    id) asks for dense ids."""
     nseg = len(texts[0])
     flat = [tok for text in texts for tokens in text for tok in tokens]
     vocabulary = {tok: k for k, tok in enumerate(dict.fromkeys(flat))}
     tokens = np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.int64, count=len(flat))
     lengths = [np.fromiter(map(len, text), dtype=np.int64, count=nseg) for text in texts]
     rows = np.repeat(np.arange(len(texts) * nseg, dtype=np.int64), np.concatenate(lengths))
+    base = max(len(vocabulary), 1)
+    direct = not totals and base ** max_order * max(nseg, 1) < 2**62
     ids = [tokens]  # per order: the id of the n-gram starting at each position (-1: none)
-    sizes = [max(len(vocabulary), 1)]
+    sizes = [base]
     prefixes = [np.zeros(0, dtype=np.int64)]
     for n in range(2, max_order + 1):
         m = max(len(tokens) - n + 1, 0)
         valid = rows[:m] == rows[n - 1:]
-        codes = ids[-1][:m][valid] * sizes[0] + tokens[n - 1:][valid]
-        unique, inverse = np.unique(codes, return_inverse=True)
         gram = np.full(m, -1, dtype=np.int64)
-        gram[valid] = inverse
+        codes = ids[-1][:m][valid] * base + tokens[n - 1:][valid]
+        if direct:
+            gram[valid] = codes
+            sizes.append(base ** n)
+        else:
+            unique, inverse = np.unique(codes, return_inverse=True)
+            gram[valid] = inverse
+            sizes.append(max(len(unique), 1))
+            prefixes.append(unique // base)
         ids.append(gram)
-        sizes.append(max(len(unique), 1))
-        prefixes.append(unique // sizes[0])
     tables = []
     start = 0
     for k, text_lengths in enumerate(lengths):
         end = start + int(text_lengths.sum())
-        tables.append(_table(ids, rows, start, end, k * nseg, text_lengths, sizes))
+        tables.append(_table(ids, rows, (start, end), k * nseg, text_lengths, sizes, totals))
         start = end
     return Encoded(tables, prefixes, vocabulary)
 
 
-def _table(ids: list[Ints], rows: Ints, start: int, end: int, first_row: int,
-           lengths: Ints, sizes: list[int]) -> NgramTable:
-    keys, counts, totals = [], [], []
+def _table(ids: list[Ints], rows: Ints, span: tuple[int, int], first_row: int,
+           lengths: Ints, sizes: list[int], totals: bool) -> NgramTable:
+    keys, counts, whole = [], [], []
+    start, end = span
     for order, gram in enumerate(ids, 1):
         part = gram[start:max(min(end, len(gram)), start)]
         seg = rows[start:start + len(part)] - first_row
@@ -95,8 +108,9 @@ def _table(ids: list[Ints], rows: Ints, start: int, end: int, first_row: int,
         unique, count = np.unique(seg[keep] * sizes[order - 1] + part[keep], return_counts=True)
         keys.append(unique)
         counts.append(count.astype(np.int64))
-        totals.append(np.bincount(part[keep], minlength=sizes[order - 1]).astype(np.int64))
-    return NgramTable(keys, counts, totals, lengths, sizes)
+        if totals:
+            whole.append(np.bincount(part[keep], minlength=sizes[order - 1]).astype(np.int64))
+    return NgramTable(keys, counts, whole, lengths, sizes)
 
 
 def counts_in(hyp: NgramTable, ref: NgramTable, order: int) -> Ints:

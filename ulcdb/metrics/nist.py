@@ -225,7 +225,8 @@ class NistFamily(Family):
                 unique.setdefault(id(ref), ref)
         position = {key: k for k, key in enumerate(unique, 1)}
         encoded = encode([tokens_of(hyps, params),
-                          *(tokens_of(ref, params) for ref in unique.values())], MAX_ORDER)
+                          *(tokens_of(ref, params) for ref in unique.values())], MAX_ORDER,
+                         totals=True)
         hyp = encoded.tables[0]
         found = {key: [counts_in(hyp, encoded.tables[position[key]], n)
                        for n in range(1, MAX_ORDER + 1)] for key in unique}
