@@ -106,6 +106,7 @@ class ChrfFamily(Family):
         for refs in refsets:
             columns = [cells[id(ref)] for ref in refs]
             chrf_stats, plus_stats = [], []
+            chrf_f, plus_f = [], []
             for i in range(len(hyps)):
                 best_c: list[int] = []
                 best_p: list[int] = []
@@ -120,9 +121,11 @@ class ChrfFamily(Family):
                         best_pf, best_p = cell[3], cell[2]
                 chrf_stats.append(best_c)
                 plus_stats.append(best_p)
+                chrf_f.append(best_cf)
+                plus_f.append(best_pf)
             out.append({
-                "chrF": _levels(chrf, chrf_stats, docs),
-                "chrF++": _levels(plus, plus_stats, docs),
+                "chrF": _levels(chrf, chrf_stats, chrf_f, docs),
+                "chrF++": _levels(plus, plus_stats, plus_f, docs),
             })
         return out
 
@@ -168,13 +171,26 @@ def _statistics(plus: CHRF, texts: Sequence[Sequence[str | None]]) -> list[list[
     return out
 
 
-def _levels(metric: CHRF, stats: list[list[int]], docs: Documents) -> LevelScores:
+def _levels(metric: CHRF, stats: list[list[int]], f_scores: list[float],
+            docs: Documents) -> LevelScores:
+    """Segment scores from each segment's F-score (``f_scores``: the chosen reference's,
+    the same number ``_compute_score_from_stats`` gives), document and system scores from
+    the statistics summed over their segments (integers: the sums of ``sum_of_lists``)."""
     def score(s: list[int]) -> float:
         return metric._compute_score_from_stats(s).score / 100.0
 
+    spans = docs.spans()
+    sums: list[list[int]] = []
+    if stats and all(stats):  # a segment without a defined reference has no statistics
+        table = np.asarray(stats, dtype=np.int64)
+        sums = np.add.reduceat(table, [a for _, a, _ in spans], axis=0).tolist()
+        sums.append(table.sum(axis=0).tolist())
+    else:
+        sums = [sum_of_lists(stats[a:b]) for _, a, b in spans]
+        sums.append(sum_of_lists(stats) if stats else [])
     return LevelScores(
-        seg=[score(s) for s in stats],
-        doc={d: score(sum_of_lists(stats[a:b])) for d, a, b in docs.spans()},
-        sys=score(sum_of_lists(stats)) if stats else None,
+        seg=[f / 100.0 if f >= 0 else score(s) for s, f in zip(stats, f_scores, strict=True)],
+        doc={d: score(total) for (d, _, _), total in zip(spans, sums, strict=False)},
+        sys=score(sums[-1]) if stats else None,
         seg_stats=[[float(x) for x in s] for s in stats],
     )
