@@ -410,9 +410,9 @@ def rouge_averages(scores: NDArray[np.float64]) -> list[float]:
     if len(scores) == 0:
         raise ValueError("ROUGE averages need at least one evaluation")
     indices = resample_indices(len(scores))
-    # One row per resample: the draws added in order (a reduction over the first axis adds
-    # whole rows one after the other, as a loop over the draws would).
-    sums = np.add.reduce(scores[indices], axis=0)
+    sums = scores[indices[0]]  # a copy: one row per resample
+    for draw in indices[1:]:
+        sums += scores[draw]
     means = np.sort(sums / len(scores), axis=0)
     totals = np.cumsum(means, axis=0)[-1]
     return [round5(float(total) / RESAMPLES) for total in totals]
