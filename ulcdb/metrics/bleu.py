@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from sacrebleu.metrics.bleu import BLEU
 
 from ulcdb.metrics.base import (
@@ -44,6 +46,7 @@ from ulcdb.metrics.base import (
     build_specs,
     check_inputs,
 )
+from ulcdb.metrics.ngram_counts import counts_in, encode
 
 MAX_ORDER = 4
 REFERENCE = "mteval-v13a.pl (NIST), via sacrebleu 2.6.0 tokenizer 13a and n-gram statistics"
@@ -226,8 +229,70 @@ class BleuFamily(Family):
         stats: list[Stats] = sacrebleu_scorer(params)._extract_corpus_statistics(hyps, refs)
         return stats
 
-    def compute(self, hyps: Sequence[str], refs: Sequence[Sequence[str]],
-                docs: Documents, params: Params) -> dict[str, LevelScores]:
-        check_inputs(hyps, refs, docs)
-        stats = [list(row) for row in self.segment_stats(hyps, refs, params)]
-        return levels_from_stats(stats, docs, METRIC_NAMES, bleu_from_stats)
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
+        """Scores against every reference set: each text is tokenised and its n-grams
+        counted once (``ngram_counts``), each (hypothesis, reference) pair matched once,
+        and each set takes, per n-gram, the largest count of its references (sacrebleu's
+        clipping); the statistics are sacrebleu's integers."""
+        for refs in refsets:
+            check_inputs(hyps, refs, docs)
+        if any(line is None for refs in refsets for ref in refs for line in ref):
+            # sacrebleu's own path leaves out undefined references segment by segment
+            return [levels_from_stats([list(row) for row in self.segment_stats(
+                hyps, refs, params)], docs, METRIC_NAMES, bleu_from_stats) for refs in refsets]
+        return [levels_from_stats(stats, docs, METRIC_NAMES, bleu_from_stats)
+                for stats in corpus_stats(hyps, refsets, params)]
+
+
+def tokens_of(lines: Sequence[str], params: Params) -> list[list[str]]:
+    """sacrebleu's tokens of each line (13a, lower-cased with ``Params.lowercase``)."""
+    prepare = sacrebleu_scorer(params)._preprocess_segment
+    return [prepare(line).split() for line in lines]
+
+
+def corpus_stats(hyps: Sequence[str], refsets: Sequence[Sequence[Sequence[str]]],
+                 params: Params) -> list[list[Stats]]:
+    """sacrebleu's per-segment statistics of ``hyps`` against each reference set."""
+    unique: dict[int, Sequence[str]] = {}
+    for refs in refsets:
+        for ref in refs:
+            unique.setdefault(id(ref), ref)
+    position = {key: k for k, key in enumerate(unique, 1)}
+    encoded = encode([tokens_of(hyps, params),
+                      *(tokens_of(ref, params) for ref in unique.values())], MAX_ORDER)
+    hyp = encoded.tables[0]
+    # Per distinct reference and order: the reference count of every hypothesis key.
+    found = {key: [counts_in(hyp, encoded.tables[position[key]], n)
+                   for n in range(1, MAX_ORDER + 1)] for key in unique}
+    hyp_len = hyp.lengths
+    totals = [np.maximum(hyp_len - n + 1, 0) for n in range(1, MAX_ORDER + 1)]
+    nseg = len(hyps)
+    out = []
+    for refs in refsets:
+        matches = []
+        for n in range(1, MAX_ORDER + 1):
+            clip = found[id(refs[0])][n - 1]
+            for ref in refs[1:]:
+                clip = np.maximum(clip, found[id(ref)][n - 1])
+            matched = np.minimum(hyp.counts[n - 1], clip)
+            matches.append(np.bincount(hyp.segments(n), weights=matched,
+                                       minlength=nseg).astype(np.int64))
+        ref_len = _closest_lengths(hyp_len, [encoded.tables[position[id(r)]].lengths
+                                             for r in refs])
+        columns = np.stack([hyp_len, ref_len, *matches, *totals], axis=1)
+        out.append(columns.tolist())
+    return out
+
+
+def _closest_lengths(hyp_len: NDArray[np.int64], ref_lens: list[NDArray[np.int64]]
+                     ) -> NDArray[np.int64]:
+    """sacrebleu's ``_get_closest_ref_len`` per segment: the closest reference length,
+    the shorter one on ties."""
+    best = ref_lens[0]
+    for lengths in ref_lens[1:]:
+        diff, best_diff = np.abs(hyp_len - lengths), np.abs(hyp_len - best)
+        best = np.where((diff < best_diff) | ((diff == best_diff) & (lengths < best)),
+                        lengths, best)
+    return best

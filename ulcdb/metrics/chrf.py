@@ -18,16 +18,16 @@ compare with ``sentence_score`` and ``corpus_score``).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import repeat
 
+import numpy as np
+from numpy.typing import NDArray
 from sacrebleu.metrics.chrf import CHRF
-from sacrebleu.metrics.helpers import extract_word_ngrams
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
+from ulcdb.metrics.ngram_counts import counts_in, encode
 
 # One hypothesis against one reference: (chrF stats, chrF F, chrF++ stats, chrF++ F).
 _Cell = tuple[list[int], float, list[int], float]
@@ -90,25 +90,23 @@ class ChrfFamily(Family):
                 unique.setdefault(id(ref), ref)
         # Per segment and distinct reference: (chrF stats, chrF F, chrF++ stats, chrF++ F),
         # None where the reference is undefined (sacrebleu skips it).
-        cells: dict[int, list[_Cell | None]] = {key: [] for key in unique}
-        for i, hyp in enumerate(hyps):
-            hyp_ngrams = _ngrams(plus, plus._preprocess_segment(hyp))
-            for key, ref in unique.items():
-                line = ref[i]
+        cells: dict[int, list[_Cell | None]] = {}
+        table = _statistics(plus, [hyps, *unique.values()])
+        for k, (key, ref) in enumerate(unique.items(), 1):
+            column: list[_Cell | None] = []
+            for line, stats in zip(ref, table[k - 1], strict=True):
                 if line is None:
-                    cells[key].append(None)
+                    column.append(None)
                     continue
-                stats: list[int] = []
-                ref_ngrams = _reference_ngrams(line, params.lowercase)
-                for h, r in zip(hyp_ngrams, ref_ngrams, strict=True):
-                    stats.extend(_match_statistics(h, r))
                 short = stats[:n_char]
-                cells[key].append((short, chrf._compute_f_score(short),
-                                   stats, plus._compute_f_score(stats)))
+                column.append((short, chrf._compute_f_score(short), stats,
+                               plus._compute_f_score(stats)))
+            cells[key] = column
         out = []
         for refs in refsets:
             columns = [cells[id(ref)] for ref in refs]
             chrf_stats, plus_stats = [], []
+            chrf_f, plus_f = [], []
             for i in range(len(hyps)):
                 best_c: list[int] = []
                 best_p: list[int] = []
@@ -123,9 +121,11 @@ class ChrfFamily(Family):
                         best_pf, best_p = cell[3], cell[2]
                 chrf_stats.append(best_c)
                 plus_stats.append(best_p)
+                chrf_f.append(best_cf)
+                plus_f.append(best_pf)
             out.append({
-                "chrF": _levels(chrf, chrf_stats, docs),
-                "chrF++": _levels(plus, plus_stats, docs),
+                "chrF": _levels(chrf, chrf_stats, chrf_f, docs),
+                "chrF++": _levels(plus, plus_stats, plus_f, docs),
             })
         return out
 
@@ -139,38 +139,58 @@ def _chrf_pair(lowercase: bool) -> tuple[CHRF, CHRF]:
     return CHRF(lowercase=lowercase), CHRF(word_order=2, lowercase=lowercase)
 
 
-@lru_cache(maxsize=1 << 13)
-def _reference_ngrams(line: str, lowercase: bool) -> list[Counter[str]]:
-    """A reference line's n-grams, kept for the process: every system of a test bed is
-    scored against the same references (only read, never changed)."""
-    plus = _chrf_pair(lowercase)[1]
-    return _ngrams(plus, plus._preprocess_segment(line))
+def _statistics(plus: CHRF, texts: Sequence[Sequence[str | None]]) -> list[list[list[int]]]:
+    """sacrebleu's ``[hyp, ref, match]`` counts per order (characters 1..char_order, then
+    words 1..word_order) of the first text against each of the others, per segment.
 
-
-def _ngrams(plus: CHRF, line: str) -> list[Counter[str]]:
-    """Character n-grams 1..char_order, then word n-grams 1..word_order (sacrebleu's order)."""
-    chars = line if plus.whitespace else "".join(line.split())
-    out = [Counter(chars)]
-    for n in range(2, plus.char_order + 1):
-        out.append(Counter(map("".join, zip(*(chars[k:] for k in range(n)), strict=False))))
-    words = plus._remove_punctuation(line)
-    out.extend(extract_word_ngrams(words, n) for n in range(1, plus.word_order + 1))
+    The n-grams are counted as integer arrays (``ngram_counts``: characters and words as
+    tokens, every text of the task with shared ids); the counts are the integers of
+    ``CHRF._get_match_statistics`` on sacrebleu's ``Counter``s."""
+    lines = [[plus._preprocess_segment(line) if line is not None else "" for line in text]
+             for text in texts]
+    chars = [[line if plus.whitespace else "".join(line.split()) for line in text]
+             for text in lines]
+    words = [[plus._remove_punctuation(line) for line in text] for text in lines]
+    parts = [(encode(chars, plus.char_order), plus.char_order),
+             (encode(words, plus.word_order), plus.word_order)]
+    nseg = len(texts[0])
+    out = []
+    for k in range(1, len(texts)):
+        columns: list[NDArray[np.int64]] = []
+        for encoded, orders in parts:
+            hyp, ref = encoded.tables[0], encoded.tables[k]
+            for n in range(1, orders + 1):
+                found = counts_in(hyp, ref, n)
+                matches = np.bincount(hyp.segments(n), minlength=nseg,
+                                      weights=np.minimum(hyp.counts[n - 1], found))
+                hyp_total = np.maximum(hyp.lengths - n + 1, 0)
+                ref_total = np.maximum(ref.lengths - n + 1, 0)
+                columns += [np.where(ref_total > 0, hyp_total, 0), ref_total,
+                            matches.astype(np.int64)]
+        out.append(np.stack(columns, axis=1).tolist())
     return out
 
 
-def _match_statistics(hyp: Counter[str], ref: Counter[str]) -> tuple[int, int, int]:
-    """sacrebleu's ``CHRF._get_match_statistics``: hypothesis, reference and matched counts."""
-    matches = sum(map(min, hyp.values(), map(ref.get, hyp.keys(), repeat(0))))
-    return (sum(hyp.values()) if ref else 0), sum(ref.values()), matches
-
-
-def _levels(metric: CHRF, stats: list[list[int]], docs: Documents) -> LevelScores:
+def _levels(metric: CHRF, stats: list[list[int]], f_scores: list[float],
+            docs: Documents) -> LevelScores:
+    """Segment scores from each segment's F-score (``f_scores``: the chosen reference's,
+    the same number ``_compute_score_from_stats`` gives), document and system scores from
+    the statistics summed over their segments (integers: the sums of ``sum_of_lists``)."""
     def score(s: list[int]) -> float:
         return metric._compute_score_from_stats(s).score / 100.0
 
+    spans = docs.spans()
+    sums: list[list[int]] = []
+    if stats and all(stats):  # a segment without a defined reference has no statistics
+        table = np.asarray(stats, dtype=np.int64)
+        sums = np.add.reduceat(table, [a for _, a, _ in spans], axis=0).tolist()
+        sums.append(table.sum(axis=0).tolist())
+    else:
+        sums = [sum_of_lists(stats[a:b]) for _, a, b in spans]
+        sums.append(sum_of_lists(stats) if stats else [])
     return LevelScores(
-        seg=[score(s) for s in stats],
-        doc={d: score(sum_of_lists(stats[a:b])) for d, a, b in docs.spans()},
-        sys=score(sum_of_lists(stats)) if stats else None,
+        seg=[f / 100.0 if f >= 0 else score(s) for s, f in zip(stats, f_scores, strict=True)],
+        doc={d: score(total) for (d, _, _), total in zip(spans, sums, strict=False)},
+        sys=score(sums[-1]) if stats else None,
         seg_stats=[[float(x) for x in s] for s in stats],
     )

@@ -153,16 +153,6 @@ def f_measure(mms: float, hyp_len: float, ref_len: float) -> float:
     return (2 * (prc * rcl)) / (prc + rcl) if prc + rcl > 0 else 0.0
 
 
-def pooled_score(matches: Sequence[SegmentMatch], e: float) -> float:
-    """GTM's score of a ``<doc>`` made of these segments: summed MMS over summed lengths."""
-    mms = hyp_len = ref_len = 0.0
-    for m in matches:
-        mms += m.mms(e)
-        hyp_len += m.hyp_len
-        ref_len += m.ref_len
-    return f_measure(mms, hyp_len, ref_len)
-
-
 def _description(e: int) -> str:
     reward = "every matched word counts once" if e == 1 else f"runs weighted by length**{e}"
     return (
@@ -209,33 +199,44 @@ class GtmFamily(Family):
     def signature_fields(self, params: Params) -> dict[str, object]:
         return {"tok": "gtm-ascii-ws", "impl": "gtm-1.4"}
 
-    def compute(self, hyps: Sequence[str], refs: Sequence[Sequence[str]],
-                docs: Documents, params: Params) -> dict[str, LevelScores]:
-        matches = self.match(hyps, refs, docs, params)
-        spans = docs.spans()
+    def compute_many(self, hyps: Sequence[str],
+                     refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
+                     params: Params) -> list[dict[str, LevelScores]]:
+        """Every reference set, each text tokenised once; each segment's MMS computed once
+        per exponent and summed in segment order for documents and the system."""
+        for refs in refsets:
+            check_inputs(hyps, refs, docs)
+        case = str.lower if params.lowercase else _same
+        tokens: dict[int, list[list[str]]] = {}
+        for text in (hyps, *(ref for refs in refsets for ref in refs)):
+            if id(text) not in tokens:
+                tokens[id(text)] = [tokenize(case(line)) for line in text]
+        hyp_tokens = tokens[id(hyps)]
+        return [self._levels([match_segment(h, [tokens[id(ref)][i] for ref in refs])
+                              for i, h in enumerate(hyp_tokens)], docs)
+                for refs in refsets]
+
+    def _levels(self, matches: list[SegmentMatch], docs: Documents) -> dict[str, LevelScores]:
         out: dict[str, LevelScores] = {}
         for e in self.exponents:
-            seg: list[float | None] = [f_measure(m.mms(e), m.hyp_len, m.ref_len)
-                                       for m in matches]
-            doc: dict[str, float | None] = {d: pooled_score(matches[a:b], e)
-                                            for d, a, b in spans}
-            out[f"GTM-{e}"] = LevelScores(seg=seg, doc=doc, sys=pooled_score(matches, e))
+            mms = [m.mms(e) for m in matches]
+            seg: list[float | None] = [f_measure(v, m.hyp_len, m.ref_len)
+                                       for v, m in zip(mms, matches, strict=True)]
+            doc: dict[str, float | None] = {d: _pooled(mms[a:b], matches[a:b])
+                                            for d, a, b in docs.spans()}
+            out[f"GTM-{e}"] = LevelScores(seg=seg, doc=doc, sys=_pooled(mms, matches))
         return out
 
-    def match(
-        self,
-        hyps: Sequence[str],
-        refs: Sequence[Sequence[str]],
-        docs: Documents,
-        params: Params,
-    ) -> list[SegmentMatch]:
-        """GTM's matching of every segment (it does not depend on the exponent)."""
-        check_inputs(hyps, refs, docs)
-        case = str.lower if params.lowercase else _same
-        return [
-            match_segment(tokenize(case(h)), [tokenize(case(ref[i])) for ref in refs])
-            for i, h in enumerate(hyps)
-        ]
+
+def _pooled(mms: Sequence[float], matches: Sequence[SegmentMatch]) -> float:
+    """GTM's score of a ``<doc>`` made of these segments (their MMS given): summed MMS over
+    summed lengths."""
+    total = hyp_len = ref_len = 0.0
+    for value, m in zip(mms, matches, strict=True):
+        total += value
+        hyp_len += m.hyp_len
+        ref_len += m.ref_len
+    return f_measure(total, hyp_len, ref_len)
 
 
 def _same(text: str) -> str:

@@ -31,8 +31,10 @@ import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import chain
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.metrics.base import (
     Documents,
@@ -48,8 +50,9 @@ from ulcdb.metrics.bleu import (
     levels_from_stats,
     order_names,
     order_scores,
-    sacrebleu_scorer,
+    tokens_of,
 )
+from ulcdb.metrics.ngram_counts import Encoded, NgramTable, counts_in, encode
 
 MAX_ORDER = 5
 REFERENCE = "mteval-v13a.pl (NIST), with sacrebleu 2.6.0's tokenizer 13a"
@@ -208,67 +211,75 @@ class NistFamily(Family):
                      params: Params) -> list[dict[str, LevelScores]]:
         """Scores against every reference set, sharing tokens and n-gram counts.
 
-        Every text is tokenised and counted once; a set's information weights are its
-        references' whole-text counts merged in the set's order (the same counter, key order
-        included, as counting the concatenated references, as mteval does).  Each set then
-        runs mteval's per-segment arithmetic (``segment_stats``).
+        Every text is tokenised and its n-grams counted once, as integer arrays
+        (``ngram_counts``); a set's information weights come from its references' whole-text
+        counts summed (mteval counts the concatenated references), each matched n-gram's
+        weight computed with ``math.log`` on the same integers as ``InformationWeights``,
+        and each segment's gain summed with ``math.fsum`` as ``segment_stats`` does.
         """
         for refs in refsets:
             check_inputs(hyps, refs, docs)
-        prepare = sacrebleu_scorer(params)._preprocess_segment
-        hyp_tokens = [prepare(line).split() for line in hyps]
-        hyp_counts = [Counter(ngrams(tokens)) for tokens in hyp_tokens]
+        unique: dict[int, Sequence[str]] = {}
+        for refs in refsets:
+            for ref in refs:
+                unique.setdefault(id(ref), ref)
+        position = {key: k for k, key in enumerate(unique, 1)}
+        encoded = encode([tokens_of(hyps, params),
+                          *(tokens_of(ref, params) for ref in unique.values())], MAX_ORDER,
+                         totals=True)
+        hyp = encoded.tables[0]
+        found = {key: [counts_in(hyp, encoded.tables[position[key]], n)
+                       for n in range(1, MAX_ORDER + 1)] for key in unique}
+        hyp_len = hyp.lengths.tolist()
         out = []
         for refs in refsets:
-            parts = [_reference_counts(tuple(ref), params) for ref in refs]
-            info, memo = _information(tuple(tuple(ref) for ref in refs), params)
-            stats = [
-                _counted_stats(len(tokens), hyp_counts[i], [p[0][i] for p in parts],
-                               sum(p[1][i] for p in parts), info, memo)
-                for i, tokens in enumerate(hyp_tokens)
-            ]
+            tables = [encoded.tables[position[id(ref)]] for ref in refs]
+            gained = _gains(hyp, tables, [found[id(ref)] for ref in refs], encoded,
+                            len(hyps))
+            ref_len = np.sum([t.lengths for t in tables], axis=0).tolist()
+            stats: list[Stats] = [
+                [n, ref_len[i], *gained[i], *[max(n - k, 0) for k in range(MAX_ORDER)]]
+                for i, n in enumerate(hyp_len)]
             out.append(_levels(stats, len(refs), docs))
         return out
 
 
-RefCounts = tuple[list[Counter[Ngram]], list[int], Counter[Ngram]]
-
-
-@lru_cache(maxsize=8)
-def _reference_counts(lines: tuple[str, ...], params: Params) -> RefCounts:
-    """One reference's per-segment n-gram counts, lengths and whole-text counts, kept for
-    the process: every system of a test bed is scored against the same references."""
-    prepare = sacrebleu_scorer(params)._preprocess_segment
-    tokens = [prepare(line).split() for line in lines]
-    return ([Counter(ngrams(t)) for t in tokens], [len(t) for t in tokens],
-            Counter(chain.from_iterable(map(ngrams, tokens))))
-
-
-@lru_cache(maxsize=8)
-def _information(refs: tuple[tuple[str, ...], ...], params: Params
-                 ) -> tuple[InformationWeights, dict[Ngram, float]]:
-    """A reference set's information weights and the memo of those computed so far, shared
-    by every system scored against the set (a weight depends on the references only)."""
-    parts = [_reference_counts(ref, params) for ref in refs]
-    counts = parts[0][2] if len(parts) == 1 else _MergedCounts([p[2] for p in parts])
-    return InformationWeights(counts, sum(sum(lengths) for _, lengths, _ in parts)), {}
-
-
-class _MergedCounts(dict[Ngram, int]):
-    """The counts of several references' n-grams together, summed on lookup.
-
-    Its keys are those of ``Counter(chain(...))`` over the references in order, in the same
-    order (first occurrence); a lookup sums the references' integer counts, so every
-    information weight is the one the merged counter gives.  The stored values are 0
-    placeholders: only ``keys()`` and ``[]`` read it (``InformationWeights``).
-    """
-
-    def __init__(self, parts: Sequence[Counter[Ngram]]) -> None:
-        super().__init__(dict.fromkeys(chain.from_iterable(parts), 0))
-        self._gets = [part.get for part in parts]
-
-    def __getitem__(self, gram: Ngram) -> int:
-        return sum([get(gram, 0) for get in self._gets])
+def _gains(hyp: NgramTable, refs: list[NgramTable], found: list[list[NDArray[np.int64]]],
+           encoded: Encoded, nseg: int) -> list[list[float]]:
+    """Per segment, the information of its matched n-grams of each order 1..MAX_ORDER
+    (``_counted_stats``'s ``gained``): weight times the count clipped by the largest
+    reference count, summed exactly (``math.fsum``)."""
+    words = int(sum(int(t.lengths.sum()) for t in refs))
+    zero = encoded.vocabulary.get("0")
+    out: list[list[float]] = [[] for _ in range(nseg)]
+    previous: NDArray[np.int64] | None = None
+    for n in range(1, MAX_ORDER + 1):
+        clip = found[0][n - 1]
+        for other in found[1:]:
+            clip = np.maximum(clip, other[n - 1])
+        counts = np.sum([t.totals[n - 1] for t in refs], axis=0)
+        matched = np.flatnonzero(clip)
+        ids = hyp.ids(n)[matched]
+        grams, where = np.unique(ids, return_inverse=True)
+        if n == 1:
+            denominators = [words] * len(grams)
+        else:
+            assert previous is not None
+            prefix = encoded.prefixes[n - 1][grams]
+            denominators = previous[prefix].tolist()
+            if n == 2 and zero is not None:  # Perl reads the prefix "0" as false
+                denominators = [words if p == zero else d
+                                for p, d in zip(prefix.tolist(), denominators, strict=True)]
+        weights = np.array([-math.log(c / d) / _LOG2 for c, d in
+                            zip(counts[grams].tolist(), denominators, strict=True)])
+        terms = (weights[where] * np.minimum(hyp.counts[n - 1][matched], clip[matched])
+                 ).tolist()
+        segs = hyp.segments(n)[matched]
+        bounds = np.searchsorted(segs, np.arange(nseg + 1)).tolist()
+        for i in range(nseg):
+            out[i].append(math.fsum(terms[bounds[i]:bounds[i + 1]]))
+        previous = counts
+    return out
 
 
 def _levels(stats: list[Stats], nrefs: int, docs: Documents) -> dict[str, LevelScores]:
