@@ -74,6 +74,33 @@ def test_mirror_holds_tables_views_and_analyses(store: Path, mirror: Path) -> No
     duck.close()
 
 
+def test_intervals_resample_each_series_as_numpy_does(store: Path, mirror: Path) -> None:
+    """sys_interval (series of one length resampled together, issue 28) equals each series
+    resampled on its own: the mean of the drawn segment scores, 1000 multinomial draws
+    seeded 1234, numpy's 2.5 and 97.5 percentiles."""
+    import duckdb
+    import numpy as np
+
+    duck = duckdb.connect(str(store), read_only=True)
+    series = duck.execute(
+        "select metric, translator, refset, list(value order by seg_id) from scores "
+        "where level = 'seg' and refset_kind = 'reference' and variant = 'case:mixed' "
+        "and metric in ('BLEU', 'chrF') and refset in ('ref-A', 'ref-A+ref-B+ref-C') "
+        "group by all").fetchall()
+    duck.close()
+    con = sqlite3.connect(mirror)
+    assert len(series) == 20  # 4 systems and, against ref-A, the other 2 references
+    for metric, translator, refset, values in series:
+        x = np.array(values, dtype=float)
+        draws = np.random.default_rng(1234).multinomial(len(x), np.full(len(x), 1 / len(x)),
+                                                         size=1000)
+        lo, hi = np.percentile(draws @ x / len(x), [2.5, 97.5])
+        got = con.execute("select seg_mean, lo, hi, n_segments from sys_interval where "
+                          "metric = ? and translator = ? and refset = ? and variant = "
+                          "'case:mixed'", [metric, translator, refset]).fetchall()
+        assert got == [(pytest.approx(x.mean()), pytest.approx(lo), pytest.approx(hi), len(x))]
+
+
 def test_every_canned_query_runs_with_defaults(mirror: Path) -> None:
     queries = load_queries()
     assert {q.name for q in queries} == QUERIES

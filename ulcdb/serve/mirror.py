@@ -51,6 +51,7 @@ Lite = sqlite3.Connection
 BATCH = 50_000
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 1234
+LEVEL = 0.95  # of the intervals
 
 # Indexes that make the facets (test bed, system, reference, metric, level) and the canned
 # queries fast on the full WMT test beds.
@@ -227,22 +228,41 @@ def _n_refs(con: Con) -> int:
     return int(con.sql(named_query("mirror_max_references")).fetchall()[0][0])
 
 
+SERIES_PER_BATCH = 2048  # series of segment scores resampled at once (one record batch)
+
+
 def _interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
     """95% bootstrap intervals of each system-level mean of segment scores: one shared
     resampling of the segments (paired, seeded) for every metric, system and reference set
-    (of ``metrics``, or all)."""
-    rows = con.execute(named_query("mirror_seg_values"), [metrics]).fetchall()
+    (of ``metrics``, or all).  The series are read as Arrow lists a batch at a time and the
+    series of one length resampled together (one matrix product, not one per series)."""
     weights: dict[int, np.ndarray] = {}
-    for testbed, metric, translator, role, refset, variant, values in rows:
-        x = np.array([np.nan if v is None else v for v in values], dtype=float)
-        n = len(x)
-        if n < 2 or np.isnan(x).any():
-            continue
-        if n not in weights:  # the resampling meta-evaluation uses, seeded the same
-            weights[n] = correlations.bootstrap_counts(n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
-        lo, hi = correlations.percentile_ci(weights[n] @ x, 0.95)
-        yield (testbed, metric, translator, role, refset, variant, float(x.mean()),
-               float(lo), float(hi), n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+    reader = con.sql(named_query("mirror_seg_values"), params=[metrics]).to_arrow_reader(
+        SERIES_PER_BATCH)
+    for batch in reader:
+        keys = list(zip(*(batch.column(i).to_pylist() for i in range(6)), strict=True))
+        lists = batch.column(6)
+        offsets = lists.offsets.to_numpy()
+        flat = lists.values.to_numpy(zero_copy_only=False).astype(float)
+        by_length: dict[int, list[int]] = {}
+        for i, n in enumerate(np.diff(offsets).tolist()):
+            by_length.setdefault(n, []).append(i)
+        for n, rows in by_length.items():
+            if n < 2:
+                continue
+            x = np.stack([flat[offsets[i]:offsets[i] + n] for i in rows])
+            whole = ~np.isnan(x).any(axis=1)  # a series with a missing score has no interval
+            if not whole.any():
+                continue
+            if n not in weights:  # the resampling meta-evaluation uses, seeded the same
+                weights[n] = correlations.bootstrap_counts(
+                    n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
+            x = x[whole]
+            lo, hi = np.percentile(x @ weights[n].T, [50 * (1 - LEVEL), 50 * (1 + LEVEL)], axis=1)
+            means = x.mean(axis=1)
+            for j, i in enumerate(np.asarray(rows)[whole].tolist()):
+                yield (*keys[i], float(means[j]), float(lo[j]), float(hi[j]), n,
+                       BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
 
 
 def _intervals(con: Con, lite: Lite, progress: Callable[[str], None],
