@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -464,19 +465,56 @@ def _by_job(con: Con, lite: Lite, table: str,
             jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
             progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
-    reported, left out of the manifest (so retried next time) and the build goes on."""
+    reported, left out of the manifest (so retried next time) and the build goes on.  The
+    parts of one test bed (meta_corr's) run against its rows alone (``_one_testbed``)."""
     def write(parts: list[Part]) -> set[str]:
         failed = set()
+        by_testbed: dict[str | None, list[Part]] = {}
         for p in parts:
-            sql, params, extra = jobs[p.key]
-            progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
-            try:
-                _copy(con, lite, table, sql, params, extra)
-            except duckdb.Error as exc:
-                report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
-                failed.add(p.key)
+            by_testbed.setdefault(jobs[p.key][2].get("testbed"), []).append(p)
+        for testbed, group in by_testbed.items():
+            with _one_testbed(con, testbed):
+                for p in group:
+                    sql, params, extra = jobs[p.key]
+                    progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
+                    try:
+                        _copy(con, lite, table, sql, params, extra)
+                    except duckdb.Error as exc:
+                        report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
+                        failed.add(p.key)
         return failed
     return write
+
+
+# The views a test bed's meta-evaluation reads, each with its test bed column: shadowed by
+# that test bed's rows while its meta_corr parts are written.
+PER_TESTBED = ("scores", "judged_assessments")
+
+
+@contextmanager
+def _one_testbed(con: Con, testbed: str | None) -> Iterator[None]:
+    """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
+    (temporary tables that shadow the views, read once): a meta_corr call filters them by
+    test bed anyway, and would otherwise read every test bed's scores, once per call (30
+    calls a test bed: time quadratic in the test beds).  Nothing without a test bed."""
+    if testbed is None:
+        yield
+        return
+    shadows = dict(con.execute("select view_name, sql from duckdb_views() where temporary "
+                               "and list_contains(?, view_name)", [list(PER_TESTBED)]
+                               ).fetchall())  # a read-only open of an older store's views
+    try:
+        for name in PER_TESTBED:
+            con.execute(f"create or replace temp table mirror_{name} as "
+                        f"select * from {name} where testbed = ?", [testbed])
+            con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
+        yield
+    finally:
+        for name in PER_TESTBED:
+            con.execute(f"drop view if exists temp.{name}")
+            con.execute(f"drop table if exists temp.mirror_{name}")
+            if name in shadows:
+                con.execute(shadows[name])
 
 
 def build_mirror(store_path: Path, out: Path | None = None,
