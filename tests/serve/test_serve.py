@@ -238,6 +238,37 @@ def test_mirror_caps_what_it_materialises(store: Path, tmp_path: Path,
     assert len({a for a, _ in pairs}) == 2 and len(pairs) == 4
 
 
+def test_segment_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Segment scores fill the mirror's budget of segment rows metric by metric, in the
+    metric sets' order (metrics_LEX first); system
+    and document scores of every metric stay (issue 30)."""
+    import duckdb
+
+    import ulcdb.serve.mirror as mirror_module
+    from ulcdb.metrics import registry
+    kept = ("refset_kind = 'reference' and (refset like 'ref-_' or refset = "
+            "'ref-A+ref-B+ref-C')")
+    duck = duckdb.connect(str(store), read_only=True)
+    rows = dict(duck.execute(f"select metric, count(*) from scores where level = 'seg' "
+                             f"and {kept} group by 1").fetchall())
+    duck.close()
+    con = sqlite3.connect(mirror)
+    doc_rows = con.execute("select count(*) from scores where level <> 'seg'").fetchone()[0]
+    assert con.execute("select count(distinct metric) from scores where level = 'seg'"
+                       ).fetchone()[0] > 3
+    n = rows["BLEU"]
+    assert set(rows.values()) == {n}  # every metric scores the same outputs
+    default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in rows]
+    monkeypatch.setattr(mirror_module, "SEG_ROWS_BUDGET", 3 * n - 1)  # room for two
+    small = sqlite3.connect(build_mirror(store, tmp_path / "budget.sqlite").path)
+    got = {r[0]: r[1] for r in small.execute("select metric, count(*) from scores where "
+                                             "level = 'seg' group by 1")}
+    assert got == {default[0]: n, default[1]: n}
+    assert small.execute("select count(*) from scores where level <> 'seg'"
+                         ).fetchone()[0] == doc_rows
+
+
 def test_canned_queries_run_with_two_references(tmp_path: Path) -> None:
     plain = SAMPLE / "plain"
     db = tmp_path / "two.duckdb"

@@ -206,16 +206,31 @@ def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
 # instead of 6.3M.  mirror_scores_kept.sql marks the same rows in the whole view.
 DERIVED_VIEWS = {"scores": named_query("mirror_scores")}
 MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
+# Segment rows the mirror holds at most (about 100 bytes each with their indexes): the
+# metrics browsing shows first are taken whole while they fit; the segment scores of the
+# others are read from the store on demand.  A campaign of 80M segment scores keeps its
+# mirror at a few hundred MB, the WMT21 en-de LEX store keeps metrics_LEX's and more.
+SEG_ROWS_BUDGET = 1_000_000
 
 
 def _seg_metrics(con: Con) -> list[str]:
-    """The metrics whose segment scores the mirror keeps."""
+    """The metrics whose segment scores the mirror keeps: those of the metric sets (all
+    scored metrics when at most MAX_SEG_METRICS), in the sets' order, while their segment
+    rows fit in SEG_ROWS_BUDGET; a metric too large is passed over for smaller
+    ones after it."""
     sets = _metric_sets(con)
     scored = sets.get("all") or []
-    if 0 < len(scored) <= MAX_SEG_METRICS:
-        return scored
-    return list(dict.fromkeys(m for name, members in sets.items() if name != "all"
-                              for m in members))
+    wanted = scored if 0 < len(scored) <= MAX_SEG_METRICS else list(dict.fromkeys(
+        m for name, members in sets.items() if name != "all" for m in members))
+    rows = dict(con.execute(named_query("mirror_seg_rows")).fetchall())
+    left = SEG_ROWS_BUDGET
+    kept = []
+    for metric in wanted:
+        n = rows.get(metric, 0)
+        if n <= left:
+            kept.append(metric)
+            left -= n
+    return kept
 
 
 # Id-keyed tables and views whose rows the named `scores` view already holds: not mirrored
@@ -556,6 +571,7 @@ def build_mirror(store_path: Path, out: Path | None = None,
             _finish(lite, store_path, report, manifest, analyses)
             report.parts = len(parts)
             lite.commit()
+            lite.execute(f"pragma analysis_limit = {ANALYSIS_LIMIT}")
             for name in ["analyze"] if old is None else [
                     f'analyze "{t}"' for t in sorted(changed & tables_of(lite))]:
                 lite.execute(name)
@@ -616,6 +632,9 @@ def _old_manifest(out: Path) -> dict[str, str] | None:
 
 
 FORMAT_KEY = "format"
+# Index rows SQLite's ANALYZE reads per index: its statistics from a sample, not every row
+# of the score tables (the query planner needs their shape only).
+ANALYSIS_LIMIT = 2000
 
 
 def _finish(lite: sqlite3.Connection, store_path: Path, report: MirrorReport,
