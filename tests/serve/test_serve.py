@@ -269,6 +269,27 @@ def test_segment_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path
                          ).fetchone()[0] == doc_rows
 
 
+def test_document_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Document scores fill their own budget the same way: the metric sets' members first
+    (metrics_LEX's order), then the other metrics by name (issue 30)."""
+    import ulcdb.serve.mirror as mirror_module
+    from ulcdb.metrics import registry
+    con = sqlite3.connect(mirror)
+    rows = dict(con.execute("select metric, count(*) from scores where level = 'doc' "
+                            "group by 1").fetchall())
+    n = rows["BLEU"]
+    assert len(rows) > 3 and set(rows.values()) == {n}
+    default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in rows]
+    monkeypatch.setattr(mirror_module, "DOC_ROWS_BUDGET", 2 * n)
+    small = sqlite3.connect(build_mirror(store, tmp_path / "doc.sqlite").path)
+    assert dict(small.execute("select metric, count(*) from scores where level = 'doc' "
+                              "group by 1").fetchall()) == {default[0]: n, default[1]: n}
+    for level in ("seg", "sys"):  # the other levels as in the full mirror
+        sql = f"select count(*) from scores where level = '{level}'"
+        assert small.execute(sql).fetchone() == con.execute(sql).fetchone()
+
+
 def test_canned_queries_run_with_two_references(tmp_path: Path) -> None:
     plain = SAMPLE / "plain"
     db = tmp_path / "two.duckdb"

@@ -206,30 +206,48 @@ def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
 # instead of 6.3M.  mirror_scores_kept.sql marks the same rows in the whole view.
 DERIVED_VIEWS = {"scores": named_query("mirror_scores")}
 MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
-# Segment rows the mirror holds at most (about 100 bytes each with their indexes): the
-# metrics browsing shows first are taken whole while they fit; the segment scores of the
-# others are read from the store on demand.  A campaign of 80M segment scores keeps its
-# mirror at a few hundred MB, the WMT21 en-de LEX store keeps metrics_LEX's and more.
+# Segment and document rows the mirror holds at most (each about 100 bytes, more with its
+# indexes): the metrics browsing shows first are taken whole while they fit; the others'
+# scores at that level stay in the store (`ulcdb sql`, and the pages that read the store).
+# A campaign of 80M segment scores keeps its mirror under 2 GB; the WMT21 en-de LEX store
+# keeps the segment scores of metrics_LEX and a few more, every document score.
 SEG_ROWS_BUDGET = 1_000_000
+DOC_ROWS_BUDGET = 2_000_000
 
 
 def _seg_metrics(con: Con) -> list[str]:
     """The metrics whose segment scores the mirror keeps: those of the metric sets (all
     scored metrics when at most MAX_SEG_METRICS), in the sets' order, while their segment
-    rows fit in SEG_ROWS_BUDGET; a metric too large is passed over for smaller
-    ones after it."""
+    rows fit in SEG_ROWS_BUDGET; a metric too large is passed over for smaller ones after
+    it."""
     sets = _metric_sets(con)
     scored = sets.get("all") or []
     wanted = scored if 0 < len(scored) <= MAX_SEG_METRICS else list(dict.fromkeys(
         m for name, members in sets.items() if name != "all" for m in members))
-    rows = dict(con.execute(named_query("mirror_seg_rows")).fetchall())
-    left = SEG_ROWS_BUDGET
+    return _within(con, "seg", wanted, SEG_ROWS_BUDGET)
+
+
+def _doc_metrics(con: Con) -> list[str]:
+    """The metrics whose document scores the mirror keeps: those of the metric sets first,
+    then the others by name, while their document rows fit in DOC_ROWS_BUDGET."""
+    sets = _metric_sets(con)
+    rows = dict(con.execute(named_query("mirror_level_rows"), ["doc"]).fetchall())
+    wanted = list(dict.fromkeys([m for members in sets.values() for m in members] + list(rows)))
+    return _within(con, "doc", wanted, DOC_ROWS_BUDGET, rows)
+
+
+def _within(con: Con, level: str, wanted: list[str], budget: int,
+            rows: dict[str, int] | None = None) -> list[str]:
+    """The metrics of ``wanted``, in order, whose rows at ``level`` fit in ``budget``
+    together (metrics with no stored rows there, such as derived ones, always)."""
+    if rows is None:
+        rows = dict(con.execute(named_query("mirror_level_rows"), [level]).fetchall())
     kept = []
     for metric in wanted:
         n = rows.get(metric, 0)
-        if n <= left:
+        if n <= budget:
             kept.append(metric)
-            left -= n
+            budget -= n
     return kept
 
 
@@ -420,7 +438,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     sets = _metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
-              _seg_metrics(con)]
+              _seg_metrics(con), _doc_metrics(con)]
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:
