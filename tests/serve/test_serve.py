@@ -272,7 +272,8 @@ def test_segment_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path
 def test_document_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Document scores fill their own budget the same way: the metric sets' members first
-    (metrics_LEX's order), then the other metrics by name (issue 30)."""
+    (metrics_LEX's order), then the other metrics by name; the document means of segment
+    scores (scores_mean) follow (issue 30)."""
     import ulcdb.serve.mirror as mirror_module
     from ulcdb.metrics import registry
     con = sqlite3.connect(mirror)
@@ -288,6 +289,11 @@ def test_document_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Pat
     for level in ("seg", "sys"):  # the other levels as in the full mirror
         sql = f"select count(*) from scores where level = '{level}'"
         assert small.execute(sql).fetchone() == con.execute(sql).fetchone()
+    means = "select metric, count(*) from scores_mean where level = 'doc' group by 1"
+    full_means = dict(con.execute(means).fetchall())
+    assert dict(small.execute(means).fetchall()) == {m: full_means[m] for m in default[:2]}
+    sys_means = "select count(*) from scores_mean where level = 'sys'"
+    assert small.execute(sys_means).fetchone() == con.execute(sys_means).fetchone()
 
 
 def test_canned_queries_run_with_two_references(tmp_path: Path) -> None:
