@@ -14,17 +14,21 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import duckdb
-import numpy as np
 
 from ulcdb import __version__
 from ulcdb.errors import StoreError
 from ulcdb.metrics import backoff_interpolation, registry
+from ulcdb.serve.mirror_analyses import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    one_testbed,
+    write_intervals,
+)
 from ulcdb.serve.mirror_parts import (
     MANIFEST,
     Part,
@@ -41,7 +45,6 @@ from ulcdb.serve.mirror_parts import (
 )
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
-from ulcdb.stats import correlations
 from ulcdb.store.database import Store, named_query
 
 SqlParams = list[Any]  # parameters of a DuckDB query
@@ -50,9 +53,6 @@ Con = duckdb.DuckDBPyConnection
 Lite = sqlite3.Connection
 
 BATCH = 50_000
-BOOTSTRAP_RESAMPLES = 1000
-BOOTSTRAP_SEED = 1234
-LEVEL = 0.95  # of the intervals
 
 # Indexes that make the facets (test bed, system, reference, metric, level) and the canned
 # queries fast on the full WMT test beds.
@@ -266,55 +266,6 @@ def _n_refs(con: Con) -> int:
     return int(con.sql(named_query("mirror_max_references")).fetchall()[0][0])
 
 
-SERIES_PER_BATCH = 2048  # series of segment scores resampled at once (one record batch)
-
-
-def _interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
-    """95% bootstrap intervals of each system-level mean of segment scores: one shared
-    resampling of the segments (paired, seeded) for every metric, system and reference set
-    (of ``metrics``, or all).  The series are read as Arrow lists a batch at a time and the
-    series of one length resampled together (one matrix product, not one per series)."""
-    weights: dict[int, np.ndarray] = {}
-    reader = con.sql(named_query("mirror_seg_values"), params=[metrics]).to_arrow_reader(
-        SERIES_PER_BATCH)
-    for batch in reader:
-        keys = list(zip(*(batch.column(i).to_pylist() for i in range(6)), strict=True))
-        lists = batch.column(6)
-        offsets = lists.offsets.to_numpy()
-        flat = lists.values.to_numpy(zero_copy_only=False).astype(float)
-        by_length: dict[int, list[int]] = {}
-        for i, n in enumerate(np.diff(offsets).tolist()):
-            by_length.setdefault(n, []).append(i)
-        for n, rows in by_length.items():
-            if n < 2:
-                continue
-            x = np.stack([flat[offsets[i]:offsets[i] + n] for i in rows])
-            whole = ~np.isnan(x).any(axis=1)  # a series with a missing score has no interval
-            if not whole.any():
-                continue
-            if n not in weights:  # the resampling meta-evaluation uses, seeded the same
-                weights[n] = correlations.bootstrap_counts(
-                    n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
-            x = x[whole]
-            lo, hi = np.percentile(x @ weights[n].T, [50 * (1 - LEVEL), 50 * (1 + LEVEL)], axis=1)
-            means = x.mean(axis=1)
-            for j, i in enumerate(np.asarray(rows)[whole].tolist()):
-                yield (*keys[i], float(means[j]), float(lo[j]), float(hi[j]), n,
-                       BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
-
-
-def _intervals(con: Con, lite: Lite, progress: Callable[[str], None],
-               metrics: list[str] | None = None) -> set[str]:
-    progress("sys_interval")
-    names = ["testbed", "metric", "translator", "role", "refset", "variant", "seg_mean",
-             "lo", "hi", "n_segments", "resamples", "seed"]
-    types = ["TEXT"] * 6 + ["REAL"] * 3 + ["INTEGER"] * 3
-    _create(lite, "sys_interval", names, types)
-    rows = list(_interval_rows(con, metrics))
-    lite.executemany(f"insert into sys_interval values ({', '.join('?' * 12)})", rows)
-    return set()
-
-
 Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
 # The table macro calls of the analysis tables' parts; every value is a parameter.
@@ -473,7 +424,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     constants = (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
     parts += [part("sys_interval", {"metric": m}, digest(dims, constants, fp))
               for m, fp in by_metric.items()] or [part("sys_interval", {}, "no scores")]
-    writers["sys_interval"] = lambda ps: _intervals(con, lite, progress, [
+    writers["sys_interval"] = lambda ps: write_intervals(con, lite, progress, [
         dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
     return parts, writers
 
@@ -507,14 +458,14 @@ def _by_job(con: Con, lite: Lite, table: str,
             progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
     reported, left out of the manifest (so retried next time) and the build goes on.  The
-    parts of one test bed (meta_corr's) run against its rows alone (``_one_testbed``)."""
+    parts of one test bed (meta_corr's) run against its rows alone (``one_testbed``)."""
     def write(parts: list[Part]) -> set[str]:
         failed = set()
         by_testbed: dict[str | None, list[Part]] = {}
         for p in parts:
             by_testbed.setdefault(jobs[p.key][2].get("testbed"), []).append(p)
         for testbed, group in by_testbed.items():
-            with _one_testbed(con, testbed):
+            with one_testbed(con, testbed):
                 for p in group:
                     sql, params, extra = jobs[p.key]
                     progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
@@ -525,37 +476,6 @@ def _by_job(con: Con, lite: Lite, table: str,
                         failed.add(p.key)
         return failed
     return write
-
-
-# The views a test bed's meta-evaluation reads, each with its test bed column: shadowed by
-# that test bed's rows while its meta_corr parts are written.
-PER_TESTBED = ("scores", "judged_assessments")
-
-
-@contextmanager
-def _one_testbed(con: Con, testbed: str | None) -> Iterator[None]:
-    """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
-    (temporary tables that shadow the views, read once): a meta_corr call filters them by
-    test bed anyway, and would otherwise read every test bed's scores, once per call (30
-    calls a test bed: time quadratic in the test beds).  Nothing without a test bed."""
-    if testbed is None:
-        yield
-        return
-    shadows = dict(con.execute("select view_name, sql from duckdb_views() where temporary "
-                               "and list_contains(?, view_name)", [list(PER_TESTBED)]
-                               ).fetchall())  # a read-only open of an older store's views
-    try:
-        for name in PER_TESTBED:
-            con.execute(f"create or replace temp table mirror_{name} as "
-                        f"select * from {name} where testbed = ?", [testbed])
-            con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
-        yield
-    finally:
-        for name in PER_TESTBED:
-            con.execute(f"drop view if exists temp.{name}")
-            con.execute(f"drop table if exists temp.mirror_{name}")
-            if name in shadows:
-                con.execute(shadows[name])
 
 
 def build_mirror(store_path: Path, out: Path | None = None,
