@@ -74,6 +74,33 @@ def test_mirror_holds_tables_views_and_analyses(store: Path, mirror: Path) -> No
     duck.close()
 
 
+def test_intervals_resample_each_series_as_numpy_does(store: Path, mirror: Path) -> None:
+    """sys_interval (series of one length resampled together, issue 28) equals each series
+    resampled on its own: the mean of the drawn segment scores, 1000 multinomial draws
+    seeded 1234, numpy's 2.5 and 97.5 percentiles."""
+    import duckdb
+    import numpy as np
+
+    duck = duckdb.connect(str(store), read_only=True)
+    series = duck.execute(
+        "select metric, translator, refset, list(value order by seg_id) from scores "
+        "where level = 'seg' and refset_kind = 'reference' and variant = 'case:mixed' "
+        "and metric in ('BLEU', 'chrF') and refset in ('ref-A', 'ref-A+ref-B+ref-C') "
+        "group by all").fetchall()
+    duck.close()
+    con = sqlite3.connect(mirror)
+    assert len(series) == 20  # 4 systems and, against ref-A, the other 2 references
+    for metric, translator, refset, values in series:
+        x = np.array(values, dtype=float)
+        draws = np.random.default_rng(1234).multinomial(len(x), np.full(len(x), 1 / len(x)),
+                                                         size=1000)
+        lo, hi = np.percentile(draws @ x / len(x), [2.5, 97.5])
+        got = con.execute("select seg_mean, lo, hi, n_segments from sys_interval where "
+                          "metric = ? and translator = ? and refset = ? and variant = "
+                          "'case:mixed'", [metric, translator, refset]).fetchall()
+        assert got == [(pytest.approx(x.mean()), pytest.approx(lo), pytest.approx(hi), len(x))]
+
+
 def test_every_canned_query_runs_with_defaults(mirror: Path) -> None:
     queries = load_queries()
     assert {q.name for q in queries} == QUERIES
@@ -209,6 +236,64 @@ def test_mirror_caps_what_it_materialises(store: Path, tmp_path: Path,
     assert con.execute("select count(*) from ulc where metric_set = 'all'").fetchone()[0] == 0
     pairs = {r for r in con.execute("select distinct metric_a, metric_b from metric_corr")}
     assert len({a for a, _ in pairs}) == 2 and len(pairs) == 4
+
+
+def test_segment_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Segment scores fill the mirror's budget of segment rows metric by metric, in the
+    metric sets' order (metrics_LEX first); system
+    and document scores of every metric stay (issue 30)."""
+    import duckdb
+
+    import ulcdb.serve.mirror as mirror_module
+    from ulcdb.metrics import registry
+    kept = ("refset_kind = 'reference' and (refset like 'ref-_' or refset = "
+            "'ref-A+ref-B+ref-C')")
+    duck = duckdb.connect(str(store), read_only=True)
+    rows = dict(duck.execute(f"select metric, count(*) from scores where level = 'seg' "
+                             f"and {kept} group by 1").fetchall())
+    duck.close()
+    con = sqlite3.connect(mirror)
+    doc_rows = con.execute("select count(*) from scores where level <> 'seg'").fetchone()[0]
+    assert con.execute("select count(distinct metric) from scores where level = 'seg'"
+                       ).fetchone()[0] > 3
+    n = rows["BLEU"]
+    assert set(rows.values()) == {n}  # every metric scores the same outputs
+    default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in rows]
+    monkeypatch.setattr(mirror_module, "SEG_ROWS_BUDGET", 3 * n - 1)  # room for two
+    small = sqlite3.connect(build_mirror(store, tmp_path / "budget.sqlite").path)
+    got = {r[0]: r[1] for r in small.execute("select metric, count(*) from scores where "
+                                             "level = 'seg' group by 1")}
+    assert got == {default[0]: n, default[1]: n}
+    assert small.execute("select count(*) from scores where level <> 'seg'"
+                         ).fetchone()[0] == doc_rows
+
+
+def test_document_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Document scores fill their own budget the same way: the metric sets' members first
+    (metrics_LEX's order), then the other metrics by name; the document means of segment
+    scores (scores_mean) follow (issue 30)."""
+    import ulcdb.serve.mirror as mirror_module
+    from ulcdb.metrics import registry
+    con = sqlite3.connect(mirror)
+    rows = dict(con.execute("select metric, count(*) from scores where level = 'doc' "
+                            "group by 1").fetchall())
+    n = rows["BLEU"]
+    assert len(rows) > 3 and set(rows.values()) == {n}
+    default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in rows]
+    monkeypatch.setattr(mirror_module, "DOC_ROWS_BUDGET", 2 * n)
+    small = sqlite3.connect(build_mirror(store, tmp_path / "doc.sqlite").path)
+    assert dict(small.execute("select metric, count(*) from scores where level = 'doc' "
+                              "group by 1").fetchall()) == {default[0]: n, default[1]: n}
+    for level in ("seg", "sys"):  # the other levels as in the full mirror
+        sql = f"select count(*) from scores where level = '{level}'"
+        assert small.execute(sql).fetchone() == con.execute(sql).fetchone()
+    means = "select metric, count(*) from scores_mean where level = 'doc' group by 1"
+    full_means = dict(con.execute(means).fetchall())
+    assert dict(small.execute(means).fetchall()) == {m: full_means[m] for m in default[:2]}
+    sys_means = "select count(*) from scores_mean where level = 'sys'"
+    assert small.execute(sys_means).fetchone() == con.execute(sys_means).fetchone()
 
 
 def test_canned_queries_run_with_two_references(tmp_path: Path) -> None:

@@ -19,11 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import numpy as np
 
 from ulcdb import __version__
 from ulcdb.errors import StoreError
 from ulcdb.metrics import backoff_interpolation, registry
+from ulcdb.serve.mirror_analyses import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    one_testbed,
+    write_intervals,
+)
 from ulcdb.serve.mirror_parts import (
     MANIFEST,
     Part,
@@ -40,7 +45,6 @@ from ulcdb.serve.mirror_parts import (
 )
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
-from ulcdb.stats import correlations
 from ulcdb.store.database import Store, named_query
 
 SqlParams = list[Any]  # parameters of a DuckDB query
@@ -49,8 +53,6 @@ Con = duckdb.DuckDBPyConnection
 Lite = sqlite3.Connection
 
 BATCH = 50_000
-BOOTSTRAP_RESAMPLES = 1000
-BOOTSTRAP_SEED = 1234
 
 # Indexes that make the facets (test bed, system, reference, metric, level) and the canned
 # queries fast on the full WMT test beds.
@@ -204,16 +206,53 @@ def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
 # instead of 6.3M.  mirror_scores_kept.sql marks the same rows in the whole view.
 DERIVED_VIEWS = {"scores": named_query("mirror_scores")}
 MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
+# Segment and document rows the mirror holds at most (each about 100 bytes, more with its
+# indexes): the metrics browsing shows first are taken whole while they fit; the others'
+# scores at that level stay in the store (`ulcdb sql`, and the pages that read the store).
+# A campaign of 80M segment scores keeps its mirror under 2 GB; the WMT21 en-de LEX store
+# keeps the segment scores of metrics_LEX (517k rows), every document score (as does
+# the WMT20 release's).
+SEG_ROWS_BUDGET = 600_000
+DOC_ROWS_BUDGET = 1_000_000
+# Views with document rows of every metric, kept for the metrics whose document scores the
+# mirror keeps ($1): the condition appended to their query.
+DOC_BUDGETED = {"scores_mean": " where level <> 'doc' or list_contains($1, metric)"}
 
 
 def _seg_metrics(con: Con) -> list[str]:
-    """The metrics whose segment scores the mirror keeps."""
+    """The metrics whose segment scores the mirror keeps: those of the metric sets (all
+    scored metrics when at most MAX_SEG_METRICS), in the sets' order, while their segment
+    rows fit in SEG_ROWS_BUDGET; a metric too large is passed over for smaller ones after
+    it."""
     sets = _metric_sets(con)
     scored = sets.get("all") or []
-    if 0 < len(scored) <= MAX_SEG_METRICS:
-        return scored
-    return list(dict.fromkeys(m for name, members in sets.items() if name != "all"
-                              for m in members))
+    wanted = scored if 0 < len(scored) <= MAX_SEG_METRICS else list(dict.fromkeys(
+        m for name, members in sets.items() if name != "all" for m in members))
+    return _within(con, "seg", wanted, SEG_ROWS_BUDGET)
+
+
+def _doc_metrics(con: Con) -> list[str]:
+    """The metrics whose document scores the mirror keeps: those of the metric sets first,
+    then the others by name, while their document rows fit in DOC_ROWS_BUDGET."""
+    sets = _metric_sets(con)
+    rows = dict(con.execute(named_query("mirror_level_rows"), ["doc"]).fetchall())
+    wanted = list(dict.fromkeys([m for members in sets.values() for m in members] + list(rows)))
+    return _within(con, "doc", wanted, DOC_ROWS_BUDGET, rows)
+
+
+def _within(con: Con, level: str, wanted: list[str], budget: int,
+            rows: dict[str, int] | None = None) -> list[str]:
+    """The metrics of ``wanted``, in order, whose rows at ``level`` fit in ``budget``
+    together (metrics with no stored rows there, such as derived ones, always)."""
+    if rows is None:
+        rows = dict(con.execute(named_query("mirror_level_rows"), [level]).fetchall())
+    kept = []
+    for metric in wanted:
+        n = rows.get(metric, 0)
+        if n <= budget:
+            kept.append(metric)
+            budget -= n
+    return kept
 
 
 # Id-keyed tables and views whose rows the named `scores` view already holds: not mirrored
@@ -225,36 +264,6 @@ NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys"
 
 def _n_refs(con: Con) -> int:
     return int(con.sql(named_query("mirror_max_references")).fetchall()[0][0])
-
-
-def _interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
-    """95% bootstrap intervals of each system-level mean of segment scores: one shared
-    resampling of the segments (paired, seeded) for every metric, system and reference set
-    (of ``metrics``, or all)."""
-    rows = con.execute(named_query("mirror_seg_values"), [metrics]).fetchall()
-    weights: dict[int, np.ndarray] = {}
-    for testbed, metric, translator, role, refset, variant, values in rows:
-        x = np.array([np.nan if v is None else v for v in values], dtype=float)
-        n = len(x)
-        if n < 2 or np.isnan(x).any():
-            continue
-        if n not in weights:  # the resampling meta-evaluation uses, seeded the same
-            weights[n] = correlations.bootstrap_counts(n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
-        lo, hi = correlations.percentile_ci(weights[n] @ x, 0.95)
-        yield (testbed, metric, translator, role, refset, variant, float(x.mean()),
-               float(lo), float(hi), n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
-
-
-def _intervals(con: Con, lite: Lite, progress: Callable[[str], None],
-               metrics: list[str] | None = None) -> set[str]:
-    progress("sys_interval")
-    names = ["testbed", "metric", "translator", "role", "refset", "variant", "seg_mean",
-             "lo", "hi", "n_segments", "resamples", "seed"]
-    types = ["TEXT"] * 6 + ["REAL"] * 3 + ["INTEGER"] * 3
-    _create(lite, "sys_interval", names, types)
-    rows = list(_interval_rows(con, metrics))
-    lite.executemany(f"insert into sys_interval values ({', '.join('?' * 12)})", rows)
-    return set()
 
 
 Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
@@ -373,18 +382,22 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         "select table_name from information_schema.tables where table_schema = 'main' "
         "order by table_type, table_name").fetchall()]
     fps: dict[str, str] = {}
+    doc_metrics = _doc_metrics(con)
     for name in objects:
         if name in NOT_MIRRORED or name in DERIVED_VIEWS:
             continue
         progress(f"fingerprints: {name}")
         whole = f'select * from "{name}"'  # a name the store's catalogue gave
-        fps[name] = rows_fingerprint(con, whole)
+        args = [doc_metrics] if name in DOC_BUDGETED else None
+        if args:
+            whole += DOC_BUDGETED[name]
+        fps[name] = rows_fingerprint(con, whole, args)
         parts.append(part(name, {}, fps[name]))
-        writers[name] = _whole(con, lite, name, whole, None, progress)
+        writers[name] = _whole(con, lite, name, whole, args, progress)
     sets = _metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
-              _seg_metrics(con)]
+              _seg_metrics(con), doc_metrics]
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:
@@ -411,7 +424,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     constants = (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
     parts += [part("sys_interval", {"metric": m}, digest(dims, constants, fp))
               for m, fp in by_metric.items()] or [part("sys_interval", {}, "no scores")]
-    writers["sys_interval"] = lambda ps: _intervals(con, lite, progress, [
+    writers["sys_interval"] = lambda ps: write_intervals(con, lite, progress, [
         dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
     return parts, writers
 
@@ -444,17 +457,23 @@ def _by_job(con: Con, lite: Lite, table: str,
             jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
             progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
-    reported, left out of the manifest (so retried next time) and the build goes on."""
+    reported, left out of the manifest (so retried next time) and the build goes on.  The
+    parts of one test bed (meta_corr's) run against its rows alone (``one_testbed``)."""
     def write(parts: list[Part]) -> set[str]:
         failed = set()
+        by_testbed: dict[str | None, list[Part]] = {}
         for p in parts:
-            sql, params, extra = jobs[p.key]
-            progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
-            try:
-                _copy(con, lite, table, sql, params, extra)
-            except duckdb.Error as exc:
-                report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
-                failed.add(p.key)
+            by_testbed.setdefault(jobs[p.key][2].get("testbed"), []).append(p)
+        for testbed, group in by_testbed.items():
+            with one_testbed(con, testbed):
+                for p in group:
+                    sql, params, extra = jobs[p.key]
+                    progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
+                    try:
+                        _copy(con, lite, table, sql, params, extra)
+                    except duckdb.Error as exc:
+                        report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
+                        failed.add(p.key)
         return failed
     return write
 
@@ -498,6 +517,7 @@ def build_mirror(store_path: Path, out: Path | None = None,
             _finish(lite, store_path, report, manifest, analyses)
             report.parts = len(parts)
             lite.commit()
+            lite.execute(f"pragma analysis_limit = {ANALYSIS_LIMIT}")
             for name in ["analyze"] if old is None else [
                     f'analyze "{t}"' for t in sorted(changed & tables_of(lite))]:
                 lite.execute(name)
@@ -558,6 +578,9 @@ def _old_manifest(out: Path) -> dict[str, str] | None:
 
 
 FORMAT_KEY = "format"
+# Index rows SQLite's ANALYZE reads per index: its statistics from a sample, not every row
+# of the score tables (the query planner needs their shape only).
+ANALYSIS_LIMIT = 2000
 
 
 def _finish(lite: sqlite3.Connection, store_path: Path, report: MirrorReport,

@@ -205,6 +205,7 @@ async def plots_index(request: Any, datasette: Any) -> Response:
 @hookimpl
 def register_routes() -> list[tuple[str, Callable[[Any, Any], Awaitable[Response]]]]:
     from ulcdb.serve.compare_page import compare_page
+    from ulcdb.serve.segments_page import segments_page
 
     return [(r"^/-/plots$", plots_index), (r"^/-/plots/(?P<slug>[a-z-]+)$", plot_page),
-            (r"^/-/compare$", compare_page)]
+            (r"^/-/compare$", compare_page), (r"^/-/segments$", segments_page)]

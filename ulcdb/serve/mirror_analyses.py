@@ -1,0 +1,106 @@
+"""The parts of the serve mirror that read the store in their own way: the bootstrap
+intervals of system-level means of segment scores (resampled with numpy, the series of one
+length at once), and the test bed a meta-evaluation part reads, shadowing the views that hold
+every test bed (ulcdb.serve.mirror writes both)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from ulcdb.stats import correlations
+from ulcdb.store.database import named_query
+
+Con = duckdb.DuckDBPyConnection
+Lite = sqlite3.Connection
+Row = tuple[Any, ...]
+
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 1234
+LEVEL = 0.95  # of the intervals
+
+
+SERIES_PER_BATCH = 2048  # series of segment scores resampled at once (one record batch)
+
+
+def interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
+    """95% bootstrap intervals of each system-level mean of segment scores: one shared
+    resampling of the segments (paired, seeded) for every metric, system and reference set
+    (of ``metrics``, or all).  The series are read as Arrow lists a batch at a time and the
+    series of one length resampled together (one matrix product, not one per series)."""
+    weights: dict[int, np.ndarray] = {}
+    reader = con.sql(named_query("mirror_seg_values"), params=[metrics]).to_arrow_reader(
+        SERIES_PER_BATCH)
+    for batch in reader:
+        keys = list(zip(*(batch.column(i).to_pylist() for i in range(6)), strict=True))
+        lists = batch.column(6)
+        offsets = lists.offsets.to_numpy()
+        flat = lists.values.to_numpy(zero_copy_only=False).astype(float)
+        by_length: dict[int, list[int]] = {}
+        for i, n in enumerate(np.diff(offsets).tolist()):
+            by_length.setdefault(n, []).append(i)
+        for n, rows in by_length.items():
+            if n < 2:
+                continue
+            x = np.stack([flat[offsets[i]:offsets[i] + n] for i in rows])
+            whole = ~np.isnan(x).any(axis=1)  # a series with a missing score has no interval
+            if not whole.any():
+                continue
+            if n not in weights:  # the resampling meta-evaluation uses, seeded the same
+                weights[n] = correlations.bootstrap_counts(
+                    n, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED) / n
+            x = x[whole]
+            lo, hi = np.percentile(x @ weights[n].T, [50 * (1 - LEVEL), 50 * (1 + LEVEL)], axis=1)
+            means = x.mean(axis=1)
+            for j, i in enumerate(np.asarray(rows)[whole].tolist()):
+                yield (*keys[i], float(means[j]), float(lo[j]), float(hi[j]), n,
+                       BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+
+
+def write_intervals(con: Con, lite: Lite, progress: Callable[[str], None],
+                    metrics: list[str] | None = None) -> set[str]:
+    progress("sys_interval")
+    names = ["testbed", "metric", "translator", "role", "refset", "variant", "seg_mean",
+             "lo", "hi", "n_segments", "resamples", "seed"]
+    types = ["TEXT"] * 6 + ["REAL"] * 3 + ["INTEGER"] * 3
+    cols = ", ".join(f"{n} {t}" for n, t in zip(names, types, strict=True))
+    lite.execute(f"create table if not exists sys_interval ({cols})")
+    rows = list(interval_rows(con, metrics))
+    lite.executemany(f"insert into sys_interval values ({', '.join('?' * 12)})", rows)
+    return set()
+
+
+# The views a test bed's meta-evaluation reads, each with its test bed column: shadowed by
+# that test bed's rows while its meta_corr parts are written.
+PER_TESTBED = ("scores", "judged_assessments")
+
+
+@contextmanager
+def one_testbed(con: Con, testbed: str | None) -> Iterator[None]:
+    """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
+    (temporary tables that shadow the views, read once): a meta_corr call filters them by
+    test bed anyway, and would otherwise read every test bed's scores, once per call (30
+    calls a test bed: time quadratic in the test beds).  Nothing without a test bed."""
+    if testbed is None:
+        yield
+        return
+    shadows = dict(con.execute("select view_name, sql from duckdb_views() where temporary "
+                               "and list_contains(?, view_name)", [list(PER_TESTBED)]
+                               ).fetchall())  # a read-only open of an older store's views
+    try:
+        for name in PER_TESTBED:
+            con.execute(f"create or replace temp table mirror_{name} as "
+                        f"select * from {name} where testbed = ?", [testbed])
+            con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
+        yield
+    finally:
+        for name in PER_TESTBED:
+            con.execute(f"drop view if exists temp.{name}")
+            con.execute(f"drop table if exists temp.mirror_{name}")
+            if name in shadows:
+                con.execute(shadows[name])
