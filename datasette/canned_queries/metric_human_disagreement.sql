@@ -1,5 +1,5 @@
 -- title: Where a metric disagrees with the humans
--- description: System outputs whose metric score and human score disagree most: both are turned into percentile ranks over every scored segment (oriented so that higher is better), and the rows are ordered by the gap. A positive gap: the metric likes the output more than the humans do. Defaults: metric BLEU, the first criterion, the largest reference set. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored.
+-- description: System outputs whose metric score and human score disagree most: both are turned into percentile ranks over every scored segment (oriented so that higher is better), and the rows are ordered by the gap. A positive gap: the metric likes the output more than the humans do. Defaults: metric BLEU, the first criterion, the largest reference set. The variant (e.g. case:mixed, case:lc) defaults to case:mixed when stored. Large stores: the served copy keeps the segment scores of the metric sets' metrics first, up to 600,000 rows; a metric left out has no segment score here, and /-/segments reads its scores from the store.
 -- params: testbed, metric, criterion, refset, variant
 with p as (
     select coalesce(nullif(:metric, ''), (select name from metric where name = 'BLEU' union all select min(metric) from scores limit 1)) as metric,
