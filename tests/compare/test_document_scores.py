@@ -11,6 +11,7 @@ import pytest
 
 import ulcdb
 from ulcdb.compare.data import CompareError, load_units, metric_variant
+from ulcdb.compare.run import CompareTask, run
 from ulcdb.scoring.scorer import ensure_refset
 
 PLAIN = Path(__file__).resolve().parents[2] / "sample" / "plain"
@@ -34,12 +35,14 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> ulcdb.api.Database:
     rid = ensure_refset(store, store.testbed_id("sample"), ("ref-A",), ids)
     store.con.execute("insert into metric (metric_id, name, family, linguistic_level, "
                       "higher_is_better, description, origin) values "
-                      "(900, 'DocOnly', 'imported', 'document', true, 'test', 'imported')")
+                      "(900, 'DocOnly', 'imported', 'document', true, 'test', 'imported'), "
+                      "(901, 'DocLow', 'imported', 'document', false, 'test', 'imported')")
     store.con.execute("insert into score_batch (batch_id, family, signature, origin) values "
                       "(900, 'imported', 'doc-only', 'doc.tsv')")
-    for (system, doc), value in VALUES.items():
-        store.con.execute("insert into doc_score values (900, ?, ?, 'case:mixed', ?, ?, 900)",
-                          [ids[system], rid, doc, value])
+    for metric in (900, 901):
+        for (system, doc), value in VALUES.items():
+            store.con.execute("insert into doc_score values (?, ?, ?, 'case:mixed', ?, ?, 900)",
+                              [metric, ids[system], rid, doc, value])
     yield database
     database.close()
 
@@ -59,3 +62,18 @@ def test_documents_compare_the_stored_values(db: ulcdb.api.Database) -> None:
     for system in SYSTEMS:
         want = [[VALUES[system, d], 1.0] for d in data.units]
         assert np.array_equal(data.stats[system], np.array(want))
+
+
+def test_the_ranking_follows_the_catalogues_direction(db: ulcdb.api.Database) -> None:
+    """Two documents are too few for a test: the systems are ranked by their mean document
+    score, best first: higher for DocOnly, lower for DocLow (the catalogue says which)."""
+    task = CompareTask("sample", ("DocOnly", "DocLow"), tuple(SYSTEMS), "ref-A", "case:mixed",
+                       unit="doc")
+    report = run(db.store, task)
+    means = {s: (VALUES[s, "madrid-metro"] + VALUES[s, "prado-goya"]) / 2 for s in SYSTEMS}
+    assert means["sysB"] > means["sysA"]
+    ranked = {m: [r.system for r in sorted(report.results, key=lambda r: r.rank)
+                  if r.metric == m] for m in task.metrics}
+    assert ranked == {"DocOnly": ["sysB", "sysA"], "DocLow": ["sysA", "sysB"]}
+    for r in report.results:
+        assert r.score == pytest.approx(means[r.system], abs=1e-12) and r.p_value is None
