@@ -21,8 +21,8 @@ SQL_START = re.compile(r"\s*(select\b|with\s+(recursive\s+)?\w+\s+as\s*\()", re.
 
 # module -> the most SELECT/WITH literals it may hold (issue 26 moved these modules' views and
 # named queries out: 102 literals before, 71 after; the package held 239 before; a second
-# pass over scoring, compare, ops, tune, htmlreport and ingest.delete: 43 before, 18 after,
-# the package 209 -> 184).
+# pass over scoring, compare, ops, tune, htmlreport and ingest.delete: 43 before, 17 after,
+# the package 209 -> 183).
 ALLOWED = {
     "ulcdb/annotation/__init__.py": 0,
     "ulcdb/annotation/annotate.py": 0,
@@ -43,7 +43,7 @@ ALLOWED = {
     "ulcdb/compare/header.py": 0,
     "ulcdb/compare/measures.py": 0,
     "ulcdb/compare/plan.py": 0,
-    "ulcdb/compare/run.py": 1,
+    "ulcdb/compare/run.py": 0,
     "ulcdb/compare/sacrebleu_rows.py": 0,
     "ulcdb/compare/where.py": 1,
     "ulcdb/compare/words.py": 0,
