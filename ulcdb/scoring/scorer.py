@@ -125,10 +125,10 @@ def sync_catalogue(store: Store, specs: Iterable[MetricSpec]) -> dict[str, int]:
             store.con.execute(
                 f"insert into metric ({cols}, origin) select {cols}, 'builtin' from "
                 f"_catalogue_in on conflict (name) do update set {updates}")
-    return metric_ids(store)
+    return catalogue_ids(store)
 
 
-def metric_ids(store: Store) -> dict[str, int]:
+def catalogue_ids(store: Store) -> dict[str, int]:
     """Name -> metric_id of every metric in the catalogue."""
     return {n: int(i) for n, i in store.query("select name, metric_id from metric")}
 
@@ -272,7 +272,7 @@ class Scorer:
         return list(fams.values()), list(derived.values())
 
     def _catalogued(self) -> dict[str, int]:
-        return metric_ids(self.store)
+        return catalogue_ids(self.store)
 
     def pending(self, metrics: list[str], pairs: list[Pair], remake: bool = False) -> bool:
         """Whether ``run`` would write anything (a read-only store suffices when not).  With
