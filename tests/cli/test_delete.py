@@ -74,9 +74,15 @@ def test_delete_system(db: Path) -> None:
     other = _snapshot(db, "other")
     s1 = _scores(db, "testbed = 'tb' and translator = 'S1'")
     against_s2 = _scores(db, "testbed = 'tb' and refset like '%S2%'")  # JACK-style, if any
+    stored = _count(db, "select count(*) from stored_scores s join translator t using "
+                    "(translator_id) join refset r using (refset_id) join testbed b on "
+                    "b.testbed_id = t.testbed_id where b.name = 'tb' and (t.name = 'S2' or "
+                    "list_contains(string_split(r.name, '+'), 'S2'))")
+    assert stored > 0
     result = ulcdb(db, "delete", "system", "S2", "-t", "tb", "--yes")
     assert result.exit_code == 0, result.output
     assert "deleted system 'S2' of test bed 'tb'" in result.output
+    assert f"with its texts, {stored} scores (its own" in result.output
     assert "and 2 human assessments" in result.output
     assert _scores(db, "testbed = 'tb' and translator = 'S2'") == 0
     assert _scores(db, "testbed = 'tb' and translator = 'S1'") == s1 - against_s2

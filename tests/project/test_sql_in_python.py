@@ -20,7 +20,9 @@ REPO = Path(__file__).resolve().parents[2]
 SQL_START = re.compile(r"\s*(select\b|with\s+(recursive\s+)?\w+\s+as\s*\()", re.IGNORECASE)
 
 # module -> the most SELECT/WITH literals it may hold (issue 26 moved these modules' views and
-# named queries out: 102 literals before, 71 after; the package held 239 before).
+# named queries out: 102 literals before, 71 after; the package held 239 before; a second
+# pass over scoring, compare, ops, tune, htmlreport and ingest.delete: 43 before, 17 after,
+# the package 209 -> 183).
 ALLOWED = {
     "ulcdb/annotation/__init__.py": 0,
     "ulcdb/annotation/annotate.py": 0,
@@ -34,10 +36,42 @@ ALLOWED = {
     "ulcdb/annotation/storage.py": 4,
     "ulcdb/api.py": 4,
     "ulcdb/cli/store.py": 2,
+    "ulcdb/compare/__init__.py": 0,
+    "ulcdb/compare/analysis.py": 0,
+    "ulcdb/compare/buckets.py": 1,
+    "ulcdb/compare/data.py": 0,
+    "ulcdb/compare/header.py": 0,
+    "ulcdb/compare/measures.py": 0,
+    "ulcdb/compare/plan.py": 0,
+    "ulcdb/compare/run.py": 0,
+    "ulcdb/compare/sacrebleu_rows.py": 0,
+    "ulcdb/compare/where.py": 1,
+    "ulcdb/compare/words.py": 0,
     "ulcdb/formats/table.py": 6,
+    "ulcdb/htmlreport/__init__.py": 0,
+    "ulcdb/htmlreport/gather.py": 0,
+    "ulcdb/htmlreport/page.py": 0,
+    "ulcdb/ingest/delete.py": 7,
     "ulcdb/metrics/catalogue.py": 2,
     "ulcdb/metrics/languages.py": 3,
+    "ulcdb/ops/__init__.py": 0,
+    "ulcdb/ops/access.py": 0,
+    "ulcdb/ops/compare.py": 0,
+    "ulcdb/ops/delete.py": 0,
+    "ulcdb/ops/export.py": 0,
+    "ulcdb/ops/levels.py": 0,
+    "ulcdb/ops/meta.py": 0,
+    "ulcdb/ops/qarla.py": 0,
+    "ulcdb/ops/query.py": 0,
+    "ulcdb/ops/score.py": 0,
+    "ulcdb/ops/tune.py": 0,
+    "ulcdb/scoring/__init__.py": 0,
+    "ulcdb/scoring/engines.py": 0,
+    "ulcdb/scoring/progress.py": 0,
+    "ulcdb/scoring/report.py": 2,
+    "ulcdb/scoring/scorer.py": 6,
     "ulcdb/scoring/selection.py": 4,
+    "ulcdb/scoring/workers.py": 0,
     "ulcdb/serve/__init__.py": 0,
     "ulcdb/serve/background.py": 0,
     "ulcdb/serve/bounded.py": 0,
@@ -50,6 +84,8 @@ ALLOWED = {
     "ulcdb/serve/readonly.py": 0,
     "ulcdb/serve/status.py": 1,
     "ulcdb/store/database.py": 12,
+    "ulcdb/tune/__init__.py": 0,
+    "ulcdb/tune/tine.py": 0,
 }
 
 

@@ -23,7 +23,7 @@ from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, Result, run
 from ulcdb.compare.words import WordAccuracy, word_accuracy
 from ulcdb.scoring.selection import split_names
 from ulcdb.stats.sacrebleu_significance import BS_RESAMPLES
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 ANALYSES = ("word-freq", "category")
 CATEGORY_FAMILIES = "SP-Op,NE-Oe"
@@ -45,10 +45,7 @@ class AnalysisTable:
 
 
 def _texts(store: Store, testbed: str, names: list[str]) -> dict[str, dict[int, str]]:
-    rows = store.query(
-        "select t.name, x.seg_id, x.text from translation x join translator t "
-        "using (translator_id) where t.testbed_id = ? and list_contains(?, t.name)",
-        [store.testbed_id(testbed), names])
+    rows = store.query(named_query("compare_texts"), [store.testbed_id(testbed), names])
     out: dict[str, dict[int, str]] = {n: {} for n in names}
     for name, seg, text in rows:
         if text is not None:
@@ -125,8 +122,7 @@ def _f_cell(r: WordAccuracy) -> str:
 def category_metrics(store: Store, testbed: str, families: str | None) -> list[str]:
     """The stored per-category metrics ``FAMILY-t`` of each family named (aggregates such as
     ``FAMILY-*`` left out)."""
-    stored = [r[0] for r in store.query(
-        "select distinct metric from scores where testbed = ? order by metric", [testbed])]
+    stored = [r[0] for r in store.query(named_query("testbed_metrics"), [testbed])]
     out: list[str] = []
     for family in split_names(families or CATEGORY_FAMILIES):
         prefix = f"{family}-"

@@ -12,7 +12,7 @@ from ulcdb.compare.where import where_segments
 from ulcdb.compare.words import bucket_labels, bucket_of
 from ulcdb.scoring.progress import Progress, silent
 from ulcdb.scoring.selection import stored_set
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
@@ -26,31 +26,28 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
     tid = store.testbed_id(task.testbed)
     if by == "length":
         ref = sorted(task.refset.split("+"))[0]
-        rows = store.query(
-            "select x.seg_id, len(string_split_regex(trim(x.text), '\\s+')) from translation x "
-            "join translator t using (translator_id) where t.testbed_id = ? and t.name = ?",
-            [tid, ref])
+        rows = store.query(named_query("compare_length_words"), [tid, ref])
         return {s: LENGTH_LABELS[bucket_of(n, LENGTH_CUTS)] for s, n in rows}
-    column = {"doc": "doc_id", "domain": "domain", "genre": "genre",
-              "orig-lang": "origlang"}.get(by)
-    if column is not None:
-        return dict(store.query(f"select seg_id, coalesce({column}, '(none)') from "
-                                "segment_slice where testbed_id = ?", [tid]))
+    if by in ("doc", "domain", "genre", "orig-lang"):
+        return dict(store.query(named_query("compare_segment_field"), [tid, by]))
     if by.startswith("set:"):
         name = by[4:]
         members = stored_set(store, tid, "segment", name)
         if members is None:
             raise CompareError(f"no segment set named {name!r} (see `ulcdb list sets`)")
         inside = {int(m) for m in members}
-        rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
-        return {s: (f"in {name}" if s in inside else f"not in {name}") for (s,) in rows}
+        return {s: (f"in {name}" if s in inside else f"not in {name}")
+                for s in _segments(store, tid)}
     if by.startswith("where:"):
         predicate = by[len("where:"):].strip()
         selected = where_segments(store, task.testbed, predicate)
-        rows = store.query("select seg_id from segment where testbed_id = ?", [tid])
         return {s: (f"where {predicate}" if s in selected else f"not ({predicate})")
-                for (s,) in rows}
+                for s in _segments(store, tid)}
     raise CompareError(f"--by {by!r}: use one of {', '.join(BUCKETS)}")
+
+
+def _segments(store: Store, tid: int) -> list[int]:
+    return [r[0] for r in store.query("select seg_id from segment where testbed_id = ?", [tid])]
 
 
 def run_by(store: Store, task: CompareTask, by: str, progress: Progress | None = None

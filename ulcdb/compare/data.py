@@ -10,16 +10,7 @@ import numpy as np
 from ulcdb.compare.measures import Measure, measure
 from ulcdb.errors import UlcdbError
 from ulcdb.stats.correlations import FloatArray
-from ulcdb.store.database import Store
-
-_STATS_SQL = """
-select t.name, s.seg_id, s.stats from seg_score s
-join metric m using (metric_id) join translator t using (translator_id)
-join refset r using (refset_id)
-where t.testbed_id = ? and r.testbed_id = t.testbed_id and m.name = ? and r.name = ?
-  and s.variant = ? and list_contains(?, t.name)
-"""
-
+from ulcdb.store.database import Store, named_query
 
 SegmentRow = tuple[str, int, str, float]  # translator, seg_id, doc_id, value
 Stats = dict[tuple[str, int], list[float]]  # (translator, seg_id) -> stored statistics
@@ -46,9 +37,8 @@ def metric_variant(store: Store, testbed: str, metric: str, refset: str,
                    preferred: str | None, default: str) -> str:
     """The variant to compare on: the one asked for, else the default one when stored, else
     the only one."""
-    stored: list[str] = [r[0] for r in store.query(
-        "select distinct variant from scores where testbed = ? and metric = ? and refset = ? "
-        "order by variant", [testbed, metric, refset])]
+    stored: list[str] = [r[0] for r in store.query(named_query("compare_variants"),
+                                                   [testbed, metric, refset])]
     if preferred is not None:
         if preferred not in stored:
             raise CompareError(f"{metric} has no scores of variant {preferred!r} against "
@@ -76,13 +66,10 @@ class Fetched:
 
 def fetch(store: Store, testbed: str, metric: str, systems: list[str], refset: str,
           variant: str) -> Fetched:
-    rows = store.query(
-        "select translator, seg_id, doc_id, value from scores where testbed = ? and "
-        "metric = ? and refset = ? and variant = ? and level = 'seg' and "
-        "list_contains(?, translator) and value is not null",
-        [testbed, metric, refset, variant, systems])
-    stats = store.query(_STATS_SQL, [store.testbed_id(testbed), metric, refset, variant,
-                                     systems])
+    rows = store.query(named_query("compare_seg_values"),
+                       [testbed, metric, refset, variant, systems])
+    stats = store.query(named_query("compare_seg_stats"),
+                        [store.testbed_id(testbed), metric, refset, variant, systems])
     return Fetched(rows, stats)
 
 
@@ -141,10 +128,8 @@ def _sum_by_doc(rows: dict[int, tuple[str, list[float]]], common: list[int],
 
 def _from_documents(store: Store, testbed: str, metric: str, systems: list[str], refset: str,
                     variant: str, meas: Measure) -> UnitData:
-    rows = store.query(
-        "select translator, doc_id, value from scores where testbed = ? and metric = ? and "
-        "refset = ? and variant = ? and level = 'doc' and list_contains(?, translator) and "
-        "value is not null", [testbed, metric, refset, variant, systems])
+    rows = store.query(named_query("compare_doc_values"),
+                       [testbed, metric, refset, variant, systems])
     per: dict[str, dict[str, float]] = {s: {} for s in systems}
     for t, doc, value in rows:
         per[t][doc] = value
@@ -158,6 +143,4 @@ def _from_documents(store: Store, testbed: str, metric: str, systems: list[str],
 
 
 def _has_docs(store: Store, testbed: str, metric: str, refset: str, variant: str) -> bool:
-    return bool(store.scalar(
-        "select count(*) from scores where testbed = ? and metric = ? and refset = ? and "
-        "variant = ? and level = 'doc'", [testbed, metric, refset, variant]))
+    return bool(store.scalar(named_query("compare_has_docs"), [testbed, metric, refset, variant]))

@@ -22,6 +22,7 @@ from ulcdb.compare.data import (
     metric_variant,
 )
 from ulcdb.scoring.progress import Tick
+from ulcdb.scoring.report import higher_is_better
 from ulcdb.stats import sacrebleu_significance as sig
 from ulcdb.stats.correlations import FloatArray, IntArray
 from ulcdb.store.database import Store
@@ -162,7 +163,7 @@ def run(store: Store, task: CompareTask, fetched: Fetches | None = None,
             report.notes.append(f"{metric}: {data.dropped} {task.unit} unit(s) left out "
                                 "(not scored for every system)")
         report.variants[metric] = data.variant
-        higher = _higher_is_better(store, metric)
+        higher = higher_is_better(store, [metric]).get(metric, True)  # unknown: higher
         if len(data.units) < MIN_UNITS:
             results = _untested(task, data, higher)
             done(task.steps // len(task.metrics))
@@ -191,11 +192,6 @@ def _load(store: Store, task: CompareTask, metric: str, fetched: Fetches) -> Uni
     return load_units(store, task.testbed, metric, list(task.systems), task.refset, variant,
                       task.unit, set(task.segments) if task.segments is not None else None,
                       fetched.rows[metric, variant])
-
-
-def _higher_is_better(store: Store, metric: str) -> bool:
-    value = store.scalar("select higher_is_better from metric where name = ?", [metric])
-    return True if value is None else bool(value)
 
 
 def _paired(task: CompareTask, data: UnitData, base: str, system: str,

@@ -14,7 +14,7 @@ import re
 import duckdb
 
 from ulcdb.errors import UlcdbError
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 COLUMNS = ("seg_id", "doc_id", "seg_in_doc", "source", "genre", "domain", "origlang",
            "doc_index")
@@ -43,10 +43,14 @@ def where_segments(store: Store, testbed: str, predicate: str) -> frozenset[int]
 def _unset_hint(store: Store, testbed: str, predicate: str) -> str:
     """Why a predicate on a document attribute selects nothing when the test bed has none:
     plain files with a docs.tsv of `seg_id doc_id` (the WMT21 shared data) give no domain."""
-    unset = [c for c in ("genre", "domain", "origlang")
-             if re.search(rf"\b{c}\b", predicate, re.IGNORECASE) and not store.query(
-                 f"select 1 from segment_slice where testbed_id = ? and {c} is not null "
-                 "limit 1", [store.testbed_id(testbed)])]
+    named = [c for c in ("genre", "domain", "origlang")
+             if re.search(rf"\b{c}\b", predicate, re.IGNORECASE)]
+    if not named:
+        return ""
+    genre, domain, origlang = store.query(named_query("slice_fields_set"),
+                                          [store.testbed_id(testbed)])[0]
+    have = {"genre": genre, "domain": domain, "origlang": origlang}
+    unset = [c for c in named if not have[c]]
     if not unset:
         return ""
     verb = "is" if len(unset) == 1 else "are"

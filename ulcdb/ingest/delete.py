@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ulcdb.errors import NotFound
 from ulcdb.ingest.load import contents, drop_testbed, drop_translator_scores
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 from ulcdb.store.names import suggest
 
 SCORE_TABLES = ("seg_score", "doc_score", "sys_score")
@@ -53,11 +53,7 @@ def plan_translator(store: Store, testbed: str, name: str, role: str) -> Deletio
         raise NotFound(f"no {role} named {name!r} in test bed {testbed!r} (have: "
                        f"{', '.join(have) or 'none'})")
     trid = rows[0][0]
-    refsets = "select refset_id from refset_member where translator_id = ?"
-    scores = store.scalar(f"select count(*) from stored_scores where translator_id = ? or "
-                          f"refset_id in ({refsets})", [trid, trid])
-    assessments = store.scalar("select count(*) from assessment where translator_id = ?",
-                               [trid])
+    scores, assessments = store.query(named_query("translator_footprint"), [trid])[0]
     what = (f"{role} {name!r} of test bed {testbed!r} with its texts, {scores} scores (its own "
             f"and those against reference sets holding it) and {assessments} human assessments")
     return Deletion(what, lambda s: _drop_translator(s, tid, trid, name, role))

@@ -15,15 +15,10 @@ from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.selection import split_names
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 T = TypeVar("T")
 Writer = Callable[[Store, str, ExportSelection, Tick], list[Path]]
-# The units an exporter's progress counts, as the writers tick them: each metric's scores
-# (one test bed), or each metric and level (WMT's files).
-_UNITS = ("select count(distinct ({keys})) from export_scores($variant, $levels::varchar[], "
-          "$testbeds::varchar[], $metrics::varchar[], $targets::varchar[], "
-          "$refsets::varchar[]){where}")
 
 
 def _names(values: Iterable[str]) -> tuple[str, ...]:
@@ -58,16 +53,17 @@ def one_testbed(access: Access, testbed: str | None, scores: Scores, write: Writ
     with access.read() as store:
         name = testbed or store.only_testbed()
         sel = scores.selection([name])
-        return _written(store, sel, "metric", progress, lambda tick: write(store, name, sel,
-                                                                           tick))
+        return _written(store, sel, False, progress, lambda tick: write(store, name, sel, tick))
 
 
-def _written(store: Store, sel: ExportSelection, keys: str, progress: Progress | None,
+def _written(store: Store, sel: ExportSelection, by_level: bool, progress: Progress | None,
              write: Callable[[Tick], list[Path]]) -> list[Path]:
-    """``write(tick)`` shown as the ``keys`` units of ``sel`` done; units the format has
-    nothing to write for (a level it does not hold) are counted done at the end."""
-    where = " where value is not null" if "level" in keys else ""
-    total = int(store.scalar(_UNITS.format(keys=keys, where=where), _params(sel)) or 0)
+    """``write(tick)`` shown as the units of ``sel`` done, as the writers tick them: each
+    metric's scores (one test bed), or each metric and level (``by_level``: WMT's files);
+    units the format has nothing to write for (a level it does not hold) are counted done
+    at the end."""
+    metrics, metric_levels = store.query(named_query("export_units"), _params(sel))[0]
+    total = int((metric_levels if by_level else metrics) or 0)
     with (progress or silent)(total) as tick:
         done = [0]
 
@@ -124,7 +120,7 @@ def wmt(access: Access, folder: Path, scores: Scores = Scores(), testbeds: Itera
     names = dict(refset_names) if isinstance(refset_names, Mapping) else _renames(refset_names)
     sel = scores.selection(testbeds)
     with access.read() as store:
-        return _written(store, sel, "metric, level", progress,
+        return _written(store, sel, True, progress,
                         lambda tick: write_wmt(store, folder, sel, names, gzip, tick))
 
 

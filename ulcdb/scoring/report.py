@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ulcdb.errors import NotFound
 from ulcdb.formats.nist.scr import ScrWriter
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 LEVELS = ("seg", "doc", "sys")
 
@@ -55,11 +55,8 @@ def signatures(store: Store, testbed: str, level: str | None, metrics: list[str]
                systems: list[str], refsets: list[str], variant: str) -> dict[str, list[str]]:
     """Signature -> the metrics (in ``metrics`` order) whose shown scores carry it (scores of
     any level when ``level`` is None)."""
-    rows = store.query(
-        "select distinct metric, signature from scores s join score_batch b using (batch_id) "
-        "where testbed = ? and (level = ? or ? is null) and list_contains(?, refset) and "
-        "variant = ? and list_contains(?, metric) and list_contains(?, translator)",
-        [testbed, level, level, refsets, variant, metrics, systems])
+    rows = store.query(named_query("score_signatures"),
+                       [testbed, level, refsets, variant, metrics, systems])
     out: dict[str, list[str]] = {}
     for metric, signature in sorted(rows, key=lambda r: metrics.index(r[0])):
         out.setdefault(signature, []).append(metric)
@@ -76,10 +73,8 @@ def score_matrix(store: Store, testbed: str, level: str, metrics: list[str], sys
                  refset: str, variant: str, ulc: str | None = "asiya",
                  segments: list[int] | None = None) -> Matrix:
     """Scores of ``systems`` against ``refset``: one column per metric, plus ULC."""
-    rows = store.query(
-        "select translator, doc_id, seg_id, metric, value from scores where testbed = ? and "
-        "level = ? and refset = ? and variant = ? and list_contains(?, metric) and "
-        "list_contains(?, translator)", [testbed, level, refset, variant, metrics, systems])
+    rows = store.query(named_query("score_matrix_rows"),
+                       [testbed, level, refset, variant, metrics, systems])
     cells: dict[tuple[str, str], dict[str, float | None]] = {}
     order: dict[tuple[str, str], tuple[int, int, str]] = {}  # (system, seg_id, doc_id)
     for tr, doc, seg, metric, value in rows:
@@ -104,15 +99,12 @@ def score_matrix(store: Store, testbed: str, level: str, metrics: list[str], sys
 def ulc_values(store: Store, testbed: str, level: str, metrics: list[str], systems: list[str],
                refset: str, variant: str, method: str) -> dict[tuple[str, str], float]:
     """ULC per (translator, unit) from the SQL macros; method asiya, raw or seg-mean."""
+    where = [testbed, refset, variant]
     if method == "seg-mean" and level != "seg":
-        sql = "select translator, doc_id, seg_id, ulc from ulc_seg_mean(?, ?, systems := ?)"
-        params = [metrics, level, systems]
+        rows = store.query(named_query("ulc_seg_mean_rows"), [metrics, level, systems, *where])
     else:
         norm = "raw" if method == "raw" else "asiya"
-        sql = "select translator, doc_id, seg_id, ulc from ulc(?, ?, method := ?, systems := ?)"
-        params = [metrics, level, norm, systems]
-    sql += " where testbed = ? and refset = ? and variant = ?"
-    rows = store.query(sql, [*params, testbed, refset, variant])
+        rows = store.query(named_query("ulc_rows"), [metrics, level, norm, systems, *where])
     return {(tr, _unit(level, doc, seg)): v for tr, doc, seg, v in rows}
 
 

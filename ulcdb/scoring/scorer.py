@@ -28,7 +28,7 @@ from ulcdb.errors import StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
 from ulcdb.scoring.engines import Engine, LocalEngine
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 # What a family scores for one translator: its texts, or their analyses (``needs_analysis``).
 Inputs = list[str] | list[Analysis]
@@ -71,10 +71,8 @@ def imported_metrics(store: Store, testbed_id: int, refset: str, metrics: Iterab
     """Those of ``metrics`` whose scores against ``refset`` (in this test bed) include
     imported ones, in the order given: commands that use them say so."""
     names = list(metrics)
-    found = {r[0] for r in store.query(
-        "select distinct m.name from imported_keys k join metric m using (metric_id) "
-        "join refset r using (refset_id) where r.testbed_id = ? and r.name = ? and "
-        "list_contains(?, m.name)", [testbed_id, refset, names])}
+    found = {r[0] for r in store.query(named_query("imported_metrics"),
+                                       [testbed_id, refset, names])}
     return [m for m in names if m in found]
 
 
@@ -127,6 +125,11 @@ def sync_catalogue(store: Store, specs: Iterable[MetricSpec]) -> dict[str, int]:
             store.con.execute(
                 f"insert into metric ({cols}, origin) select {cols}, 'builtin' from "
                 f"_catalogue_in on conflict (name) do update set {updates}")
+    return catalogue_ids(store)
+
+
+def catalogue_ids(store: Store) -> dict[str, int]:
+    """Name -> metric_id of every metric in the catalogue."""
     return {n: int(i) for n, i in store.query("select name, metric_id from metric")}
 
 
@@ -232,20 +235,15 @@ class Scorer:
     def missing(self, family: Family, metric_ids: list[int], pairs: list[Pair]) -> list[Pair]:
         """Pairs lacking, for any of the family's metrics, both a system score and imported
         scores (a metric imported at segment level only is not computed beside them)."""
-        rows = self.store.query(
-            "select t.name, r.name, count(distinct s.metric_id) from scored_keys s "
-            "join translator t using (translator_id) join refset r using (refset_id) "
-            "where r.testbed_id = ? and s.variant = ? and list_contains(?, s.metric_id) "
-            "group by all", [self.tid, self.variant, metric_ids])
+        rows = self.store.query(named_query("scored_pairs"),
+                                [self.tid, self.variant, metric_ids])
         done = {(t, r) for t, r, n in rows if n == len(metric_ids)}
         return [p for p in pairs if (p.target, p.refset) not in done]
 
     def imported(self, metric_ids: list[int]) -> set[ScoreKey]:
         """(metric, target, reference set, variant) keys holding imported scores."""
-        return {tuple(r) for r in self.store.query(
-            "select k.metric_id, k.translator_id, k.refset_id, k.variant from imported_keys k "
-            "join refset r using (refset_id) where r.testbed_id = ? and k.variant = ? and "
-            "list_contains(?, k.metric_id)", [self.tid, self.variant, metric_ids])}
+        return {tuple(r) for r in self.store.query(named_query("imported_score_keys"),
+                                                   [self.tid, self.variant, metric_ids])}
 
     def _note_imported(self, report: ScoreReport, metrics: list[str], pairs: list[Pair],
                        ids: dict[str, int]) -> None:
@@ -274,7 +272,7 @@ class Scorer:
         return list(fams.values()), list(derived.values())
 
     def _catalogued(self) -> dict[str, int]:
-        return {n: int(i) for n, i in self.store.query("select name, metric_id from metric")}
+        return catalogue_ids(self.store)
 
     def pending(self, metrics: list[str], pairs: list[Pair], remake: bool = False) -> bool:
         """Whether ``run`` would write anything (a read-only store suffices when not).  With

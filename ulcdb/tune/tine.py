@@ -27,7 +27,7 @@ from ulcdb.scoring.progress import Progress, scoring_steps, silent
 from ulcdb.scoring.scorer import Pair, Scorer, variant_of
 from ulcdb.stats import correlations as stats
 from ulcdb.stats.correlations import FloatArray
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 INDIVIDUALS, GENERATIONS, CROSSOVER, MUTATION = 80, 100, 0.9, 0.01
 
@@ -100,11 +100,7 @@ class TuningData:
 
 
 def tuning_data(store: Store, testbed: str, refs: list[str], variant: str) -> TuningData:
-    rows = store.query(
-        "select translator, seg_id, doc_id, refset, metric, value from scores where "
-        "testbed = ? and level = 'seg' and role = 'system' and variant = ? and "
-        "list_contains(?, refset) and metric in ('TINE-L', 'TINE-A')",
-        [testbed, variant, refs])
+    rows = store.query(named_query("tune_tine_scores"), [testbed, variant, refs])
     keys = sorted({(t, s, d) for t, s, d, *_ in rows})
     index = {k: i for i, k in enumerate(keys)}
     lex = np.full((len(keys), len(refs)), np.nan)
@@ -213,8 +209,7 @@ def human_scores(store: Store, testbed: str, criterion: str, level: str
                  ) -> dict[tuple[str, int | None], float]:
     """The humans as ``ulcdb meta`` reads them (view meta_human): (system, seg_id) at segment
     level, (system, None) at system level."""
-    rows = store.query("select translator, seg_id, human from meta_human(?, ?, ?) "
-                       "where human is not null", [testbed, level, criterion])
+    rows = store.query(named_query("tune_human"), [testbed, level, criterion])
     return {(t, s if level == "seg" else None): float(v) for t, s, v in rows}
 
 
