@@ -11,15 +11,20 @@ import numpy as np
 import pytest
 from golden import GoldenRow, Sample, golden_value, load_golden, load_sample
 
+from ulcdb.metrics import rouge_kernel
 from ulcdb.metrics.base import Documents, Params
 from ulcdb.metrics.registry import BUILTIN_SETS
 from ulcdb.metrics.rouge import (
     METRIC_NAMES,
     ROUGE_OPTIONS,
     RougeFamily,
+    bootstrap_totals,
     lcs_length,
     pair_counts,
+    pair_hits,
     perl_bootstrap_draws,
+    python_hits,
+    resample_indices,
     rouge_averages,
     segment_rpf,
     skip_bigram_hits,
@@ -214,6 +219,38 @@ def test_rouge_matching_equals_naive_dynamic_programmes() -> None:
         assert skip_bigram_hits(hyp, ref) == _naive_skip(hyp, ref)
 
 
+def _compiled_matching() -> rouge_kernel.PairHits:
+    pytest.importorskip("numba")
+    kernel = rouge_kernel.pair_hits()
+    assert kernel is not None
+    return kernel
+
+
+def test_rouge_compiled_matching_equals_python() -> None:
+    """numba's hits of every metric (token ids) equal the Python matching, bit for bit."""
+    _compiled_matching()
+    rng = random.Random(11)
+    for _ in range(600):
+        vocab = [f"w{k}" for k in range(rng.randint(1, 40))]
+        ref = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 60)))
+        hyp = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 60)))
+        assert pair_hits(hyp, ref) == python_hits(hyp, ref)
+
+
+def test_rouge_compiled_matching_on_the_sample(ruen: tuple[Sample, list[GoldenRow]]) -> None:
+    """The same on every (system, reference) segment pair of the ru-en sample."""
+    _compiled_matching()
+    sample = ruen[0]
+    compared = 0
+    for system in sample.systems:
+        for ref_lines in sample.refs.values():
+            for hyp_text, ref_text in zip(sample.systems[system], ref_lines, strict=True):
+                hyp, ref = tokenize(hyp_text), tokenize(ref_text)
+                assert pair_hits(hyp, ref) == python_hits(hyp, ref)
+                compared += 1
+    assert compared == len(sample.systems) * len(sample.refs) * len(sample.docs.doc_ids)
+
+
 def test_rouge_counts_of_one_pair() -> None:
     hyp, ref = ("a", "b", "c", "d"), ("a", "c", "b", "d", "e")
     counts = dict(zip(METRIC_NAMES, pair_counts(hyp, ref), strict=True))
@@ -258,6 +295,20 @@ def test_rouge_averages_are_bootstrap_means() -> None:
     (average,) = rouge_averages(values)
     assert average == pytest.approx(values.mean(), abs=0.02)
     assert rouge_averages(np.array([[0.12345, 0.5]])) == [0.12345, 0.5]
+
+
+def test_rouge_compiled_bootstrap_equals_numpy() -> None:
+    """numba's bootstrap sums equal numpy's bit for bit (so every rounding is the same)."""
+    pytest.importorskip("numba")
+    compiled = rouge_kernel.bootstrap_totals()
+    assert compiled is not None
+    rng = np.random.default_rng(5)
+    for count in (1, 2, 9, 10, 11, 57, 300):
+        scores = np.round(rng.random((count, len(METRIC_NAMES))), 5)
+        scores[rng.random(scores.shape) < 0.2] = 0.0
+        indices = resample_indices(count)
+        expected = bootstrap_totals(scores, indices)
+        assert compiled(scores, indices).tolist() == expected.tolist()
 
 
 def test_rouge_family_levels_and_catalogue() -> None:

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ulcdb.metrics import rouge_kernel
 from ulcdb.metrics.base import (
     Documents,
     Family,
@@ -301,6 +302,41 @@ def _pairs(length: int) -> int:
     return length * (length - 1) // 2
 
 
+# Token ids of this process (the compiled matching works on integers).
+_TOKEN_IDS: dict[str, int] = {}
+
+
+@lru_cache(maxsize=4096)
+def _ids(tokens: tuple[str, ...]) -> NDArray[np.int64]:
+    ids = _TOKEN_IDS
+    return np.fromiter((ids.setdefault(tok, len(ids)) for tok in tokens), np.int64, len(tokens))
+
+
+@lru_cache(maxsize=64)
+def _weight_array(size: int) -> NDArray[np.float64]:
+    weights = np.array(_weights(size), dtype=np.float64)
+    weights.setflags(write=False)
+    return weights
+
+
+def python_hits(hyp: tuple[str, ...], ref: tuple[str, ...]) -> list[float]:
+    """The hits ``rouge_kernel`` computes, in Python (without numba)."""
+    hyp_p, ref_p = profile(hyp), profile(ref)
+    hits: list[float] = [clipped_hits(h, r) for h, r in zip(hyp_p.grams, ref_p.grams, strict=True)]
+    skip = skip_bigram_hits(hyp, ref)
+    unigrams = clipped_hits(hyp_p.skip_unigrams, ref_p.skip_unigrams)
+    return [*hits, lcs_length(ref, hyp), skip, skip + unigrams, wlcs_hit(ref, hyp)]
+
+
+def pair_hits(hyp: tuple[str, ...], ref: tuple[str, ...]) -> list[float]:
+    """Hits of every metric of one pair: compiled when numba is there, else in Python."""
+    kernel = rouge_kernel.pair_hits()
+    if kernel is None or len(hyp) + len(ref) > rouge_kernel.MAX_IDS:
+        return python_hits(hyp, ref)
+    weights = _weight_array(-(-(max(len(hyp), len(ref)) + 2) // 64) * 64)
+    return list(kernel(_ids(hyp), _ids(ref), weights).tolist())
+
+
 @lru_cache(maxsize=1 << 14)
 def pair_counts(hyp: tuple[str, ...], ref: tuple[str, ...]) -> Counts:
     """(hit, reference count, hypothesis count) of every metric, one reference.
@@ -308,18 +344,15 @@ def pair_counts(hyp: tuple[str, ...], ref: tuple[str, ...]) -> Counts:
     Cached: scoring against references A, B and A+B matches every pair only once.
     """
     m, n = len(ref), len(hyp)
-    hyp_p, ref_p = profile(hyp), profile(ref)
-    out: list[tuple[float, float, float]] = [
-        (clipped_hits(h, r), max(m - order + 1, 0), max(n - order + 1, 0))
-        for order, (h, r) in enumerate(zip(hyp_p.grams, ref_p.grams, strict=True), 1)
-    ]
-    out.append((lcs_length(ref, hyp), m, n))
-    skip = skip_bigram_hits(hyp, ref)
-    out.append((skip, _pairs(m), _pairs(n)))
-    unigrams = clipped_hits(hyp_p.skip_unigrams, ref_p.skip_unigrams)
-    out.append((skip + unigrams, _pairs(m) + max(m - 1, 0), _pairs(n) + max(n - 1, 0)))
-    out.append((wlcs_hit(ref, hyp), _weight(m) ** WEIGHT, _weight(n)))
-    return tuple(out)
+    totals: list[tuple[float, float]] = [
+        (max(m - order + 1, 0), max(n - order + 1, 0)) for order in range(1, MAX_N + 1)]
+    totals += [(m, n), (_pairs(m), _pairs(n)),
+               (_pairs(m) + max(m - 1, 0), _pairs(n) + max(n - 1, 0)),
+               (_weight(m) ** WEIGHT, _weight(n))]
+    return tuple(
+        (hit, ref_total, hyp_total)
+        for hit, (ref_total, hyp_total) in zip(pair_hits(hyp, ref), totals, strict=True)
+    )
 
 
 # --- scores -----------------------------------------------------------------------------------
@@ -410,12 +443,24 @@ def rouge_averages(scores: NDArray[np.float64]) -> list[float]:
     if len(scores) == 0:
         raise ValueError("ROUGE averages need at least one evaluation")
     indices = resample_indices(len(scores))
+    compiled = rouge_kernel.bootstrap_totals()
+    if compiled is None:
+        totals = bootstrap_totals(scores, indices)
+    else:
+        totals = compiled(np.ascontiguousarray(scores, dtype=np.float64), indices)
+    return [round5(total / RESAMPLES) for total in totals.tolist()]
+
+
+def bootstrap_totals(
+    scores: NDArray[np.float64], indices: NDArray[np.int32]
+) -> NDArray[np.float64]:
+    """Per column, the sum of the sorted bootstrap means in numpy (without numba)."""
     sums = scores[indices[0]]  # a copy: one row per resample
     for draw in indices[1:]:
         sums += scores[draw]
     means = np.sort(sums / len(scores), axis=0)
-    totals = np.cumsum(means, axis=0)[-1]
-    return [round5(float(total) / RESAMPLES) for total in totals]
+    totals: NDArray[np.float64] = np.cumsum(means, axis=0)[-1]
+    return totals
 
 
 # --- family -----------------------------------------------------------------------------------
