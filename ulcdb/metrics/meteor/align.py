@@ -188,9 +188,9 @@ def _search(cands: Candidates, fixed: dict[int, tuple[int, int]],
     if fixed:
         fixed_at[list(fixed)] = list(fixed.values())
     size = max(used.bit_length(), int(flat[:, 0].max(initial=-1)) + 1)
-    mask = np.fromiter(((used >> i) & 1 for i in range(size)), np.bool_, size)
-    found = search(offsets, flat[:, 0].copy(), flat[:, 1].copy(), fixed_at[:, 0].copy(),
-                   fixed_at[:, 1].copy(), mask, BEAM_SIZE, EXACT, 2)
+    bits = np.frombuffer(used.to_bytes((size + 7) // 8, "little"), np.uint8)
+    mask = np.unpackbits(bits, count=size, bitorder="little").astype(np.bool_)
+    found = search(offsets, flat, fixed_at, mask, BEAM_SIZE, EXACT, 2)
     return [(j, i, m) for j, i, m in found.tolist()]
 
 

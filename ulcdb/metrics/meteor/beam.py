@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 Ints = NDArray[np.int64]
 Flags = NDArray[np.bool_]
-Search = Callable[[Ints, Ints, Ints, Ints, Ints, Flags, int, int, int], Ints]
+Search = Callable[[Ints, Ints, Ints, Flags, int, int, int], Ints]
 
 
 @cache
@@ -58,12 +58,12 @@ def _grow(nodes: Ints, count: int) -> Ints:  # pragma: no cover - compiled
     return bigger
 
 
-def _search(offsets: Ints, cand_test: Ints, cand_module: Ints, fixed_test: Ints,
-            fixed_module: Ints, used: Flags, beam: int, exact: int,
+def _search(offsets: Ints, cands: Ints, fixed: Ints, used: Flags, beam: int, exact: int,
             gain_exact: int) -> Ints:  # pragma: no cover - compiled
-    """``align._search`` on arrays: candidates of reference word j are cand_*[offsets[j]:
-    offsets[j + 1]]; fixed_test[j] >= 0 for a fixed match.  Returns the chosen matches
-    (reference word, test word, module), newest first.
+    """``align._search`` on arrays: the candidates (test word, module) of reference word j
+    are the rows ``cands[offsets[j]:offsets[j + 1]]``; ``fixed[j]`` is its fixed match (test
+    word, module), or (-1, -1).  Returns the chosen matches (reference word, test word,
+    module), newest first.
 
     A path is a row of ``state`` (-(exact gain) in units of 2**56, chunks, distance, end of
     the last match, its newest node) and of ``masks`` (used test words); two sets of rows,
@@ -86,7 +86,7 @@ def _search(offsets: Ints, cand_test: Ints, cand_module: Ints, fixed_test: Ints,
     idle = False
     for j in range(offsets.size - 1):
         start, end = offsets[j], offsets[j + 1]
-        if start == end and fixed_test[j] < 0:
+        if start == end and fixed[j, 0] < 0:
             if idle:
                 continue
             idle = True
@@ -96,9 +96,9 @@ def _search(offsets: Ints, cand_test: Ints, cand_module: Ints, fixed_test: Ints,
         k = 0
         for p in top:
             gain, chunks, dist, last, node = state[p]
-            if fixed_test[j] >= 0:
-                i = fixed_test[j]
-                n_state[k, 0] = gain - (gain_exact if fixed_module[j] == exact else 0)
+            if fixed[j, 0] >= 0:
+                i = fixed[j, 0]
+                n_state[k, 0] = gain - (gain_exact if fixed[j, 1] == exact else 0)
                 n_state[k, 1] = chunks + (1 if last != -1 and last != i else 0)
                 n_state[k, 2] = dist + abs(j - i)
                 n_state[k, 3] = i + 1
@@ -107,15 +107,15 @@ def _search(offsets: Ints, cand_test: Ints, cand_module: Ints, fixed_test: Ints,
                 k += 1
                 continue
             for c in range(start, end):
-                i = cand_test[c]
+                i = cands[c, 0]
                 if masks[p, i]:
                     continue
                 nodes = _grow(nodes, count)
                 nodes[count, 0] = j
                 nodes[count, 1] = i
-                nodes[count, 2] = cand_module[c]
+                nodes[count, 2] = cands[c, 1]
                 nodes[count, 3] = node
-                n_state[k, 0] = gain - (gain_exact if cand_module[c] == exact else 0)
+                n_state[k, 0] = gain - (gain_exact if cands[c, 1] == exact else 0)
                 n_state[k, 1] = chunks + (1 if last != -1 and last != i else 0)
                 n_state[k, 2] = dist
                 n_state[k, 3] = i + 1
