@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
@@ -11,15 +13,20 @@ import numpy as np
 import pytest
 from golden import GoldenRow, Sample, golden_value, load_golden, load_sample
 
+from ulcdb.metrics import rouge_kernel
 from ulcdb.metrics.base import Documents, Params
 from ulcdb.metrics.registry import BUILTIN_SETS
 from ulcdb.metrics.rouge import (
     METRIC_NAMES,
     ROUGE_OPTIONS,
     RougeFamily,
+    bootstrap_totals,
     lcs_length,
     pair_counts,
+    pair_hits,
     perl_bootstrap_draws,
+    python_hits,
+    resample_indices,
     rouge_averages,
     segment_rpf,
     skip_bigram_hits,
@@ -27,6 +34,8 @@ from ulcdb.metrics.rouge import (
     tokenize,
     wlcs_hit,
 )
+from ulcdb.metrics.rouge_stem import RougePorterStemmer
+from ulcdb.metrics.wordnet import wordnet_dir
 
 FAMILY = RougeFamily()
 # ROUGE-1.5.5's and Asiya's metric names -> ours.
@@ -148,6 +157,52 @@ def test_rouge_porter_stemmer(word: str, expected: str) -> None:
     assert stem(word) == expected
 
 
+def _nltk_rouge_stemmer() -> Callable[[str], str]:
+    """ROUGE's stemmer built from NLTK's Porter stemmer (Martin's mode) with Lin's step 4."""
+    porter = pytest.importorskip("nltk.stem.porter")
+    suffix = re.compile(r"(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$")
+    stemmer = porter.PorterStemmer(porter.PorterStemmer.MARTIN_EXTENSIONS)
+
+    def strip(word: str, start: int) -> str:
+        return word[:start] if stemmer._measure(word[:start]) > 1 else word
+
+    def step4(word: str) -> str:
+        match = suffix.search(word)
+        if match:
+            word = strip(word, match.start())
+        if word.endswith("ment"):
+            word = strip(word, len(word) - 4)
+        if word.endswith("ent"):
+            word = strip(word, len(word) - 3)
+        elif word.endswith(("sion", "tion")):
+            word = strip(word, len(word) - 3)
+        return word
+
+    stemmer._step4 = step4
+    return lambda word: str(stemmer.stem(word, to_lowercase=False))
+
+
+def test_rouge_stemmer_equals_nltk_with_lins_step4() -> None:
+    """The self-contained stemmer equals NLTK's with Lin's step 4 on every WordNet word
+    (index and exception lists) and on random strings rich in vowels, y and doubles."""
+    reference = _nltk_rouge_stemmer()
+    folder = wordnet_dir()
+    words: set[str] = set()
+    for name in ("noun", "verb", "adj", "adv"):
+        for line in (folder / f"index.{name}").read_text(encoding="utf-8").splitlines():
+            if not line.startswith(" "):
+                words.update(re.split(r"[^a-z0-9]+", line.split()[0].lower()))
+        for line in (folder / f"{name}.exc").read_text(encoding="utf-8").splitlines():
+            words.update(re.split(r"[^a-z0-9]+", line.lower()))
+    rng = random.Random(3)
+    words.update("".join(rng.choice("aeiouyybbllsstzing") for _ in range(rng.randint(1, 14)))
+                 for _ in range(20000))
+    words.discard("")
+    assert len(words) > 100_000
+    ours = RougePorterStemmer()
+    assert [w for w in sorted(words) if ours.stem(w) != reference(w)] == []
+
+
 # --- matching ---------------------------------------------------------------------------------
 
 
@@ -214,6 +269,38 @@ def test_rouge_matching_equals_naive_dynamic_programmes() -> None:
         assert skip_bigram_hits(hyp, ref) == _naive_skip(hyp, ref)
 
 
+def _compiled_matching() -> rouge_kernel.PairHits:
+    pytest.importorskip("numba")
+    kernel = rouge_kernel.pair_hits()
+    assert kernel is not None
+    return kernel
+
+
+def test_rouge_compiled_matching_equals_python() -> None:
+    """numba's hits of every metric (token ids) equal the Python matching, bit for bit."""
+    _compiled_matching()
+    rng = random.Random(11)
+    for _ in range(600):
+        vocab = [f"w{k}" for k in range(rng.randint(1, 40))]
+        ref = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 60)))
+        hyp = tuple(rng.choice(vocab) for _ in range(rng.randint(0, 60)))
+        assert pair_hits(hyp, ref) == python_hits(hyp, ref)
+
+
+def test_rouge_compiled_matching_on_the_sample(ruen: tuple[Sample, list[GoldenRow]]) -> None:
+    """The same on every (system, reference) segment pair of the ru-en sample."""
+    _compiled_matching()
+    sample = ruen[0]
+    compared = 0
+    for system in sample.systems:
+        for ref_lines in sample.refs.values():
+            for hyp_text, ref_text in zip(sample.systems[system], ref_lines, strict=True):
+                hyp, ref = tokenize(hyp_text), tokenize(ref_text)
+                assert pair_hits(hyp, ref) == python_hits(hyp, ref)
+                compared += 1
+    assert compared == len(sample.systems) * len(sample.refs) * len(sample.docs.doc_ids)
+
+
 def test_rouge_counts_of_one_pair() -> None:
     hyp, ref = ("a", "b", "c", "d"), ("a", "c", "b", "d", "e")
     counts = dict(zip(METRIC_NAMES, pair_counts(hyp, ref), strict=True))
@@ -258,6 +345,20 @@ def test_rouge_averages_are_bootstrap_means() -> None:
     (average,) = rouge_averages(values)
     assert average == pytest.approx(values.mean(), abs=0.02)
     assert rouge_averages(np.array([[0.12345, 0.5]])) == [0.12345, 0.5]
+
+
+def test_rouge_compiled_bootstrap_equals_numpy() -> None:
+    """numba's bootstrap sums equal numpy's bit for bit (so every rounding is the same)."""
+    pytest.importorskip("numba")
+    compiled = rouge_kernel.bootstrap_totals()
+    assert compiled is not None
+    rng = np.random.default_rng(5)
+    for count in (1, 2, 9, 10, 11, 57, 300):
+        scores = np.round(rng.random((count, len(METRIC_NAMES))), 5)
+        scores[rng.random(scores.shape) < 0.2] = 0.0
+        indices = resample_indices(count)
+        expected = bootstrap_totals(scores, indices)
+        assert compiled(scores, indices).tolist() == expected.tolist()
 
 
 def test_rouge_family_levels_and_catalogue() -> None:

@@ -39,11 +39,12 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ulcdb.metrics import rouge_kernel
 from ulcdb.metrics.base import (
     Documents,
     Family,
@@ -53,11 +54,9 @@ from ulcdb.metrics.base import (
     build_specs,
     check_inputs,
 )
+from ulcdb.metrics.rouge_stem import RougePorterStemmer
 from ulcdb.metrics.wordnet import VERSION as WORDNET_VERSION
 from ulcdb.metrics.wordnet import wordnet_dir
-
-if TYPE_CHECKING:
-    from ulcdb.metrics.rouge_stem import RougePorterStemmer
 
 ROUGE_OPTIONS = "-z SPL -2 -1 -U -m -r 1000 -n 4 -w 1.2 -c 95 -d"
 REFERENCE = f"ROUGE-1.5.5 (Lin 2004), options '{ROUGE_OPTIONS}' (-f A, -p 0.5); value = F"
@@ -100,9 +99,7 @@ def _exceptions() -> dict[str, str]:
 
 
 @cache
-def _porter() -> RougePorterStemmer:  # imported late: nltk takes seconds to load
-    from ulcdb.metrics.rouge_stem import RougePorterStemmer
-
+def _porter() -> RougePorterStemmer:
     return RougePorterStemmer()
 
 
@@ -112,7 +109,7 @@ def stem(token: str) -> str:
     if len(token) <= 3:
         return token
     base = _exceptions().get(token)
-    return base if base is not None else _porter().stem(token, to_lowercase=False)
+    return base if base is not None else _porter().stem(token)
 
 
 def tokenize(text: str) -> tuple[str, ...]:
@@ -301,6 +298,41 @@ def _pairs(length: int) -> int:
     return length * (length - 1) // 2
 
 
+# Token ids of this process (the compiled matching works on integers).
+_TOKEN_IDS: dict[str, int] = {}
+
+
+@lru_cache(maxsize=4096)
+def _ids(tokens: tuple[str, ...]) -> NDArray[np.int64]:
+    ids = _TOKEN_IDS
+    return np.fromiter((ids.setdefault(tok, len(ids)) for tok in tokens), np.int64, len(tokens))
+
+
+@lru_cache(maxsize=64)
+def _weight_array(size: int) -> NDArray[np.float64]:
+    weights = np.array(_weights(size), dtype=np.float64)
+    weights.setflags(write=False)
+    return weights
+
+
+def python_hits(hyp: tuple[str, ...], ref: tuple[str, ...]) -> list[float]:
+    """The hits ``rouge_kernel`` computes, in Python (without numba)."""
+    hyp_p, ref_p = profile(hyp), profile(ref)
+    hits: list[float] = [clipped_hits(h, r) for h, r in zip(hyp_p.grams, ref_p.grams, strict=True)]
+    skip = skip_bigram_hits(hyp, ref)
+    unigrams = clipped_hits(hyp_p.skip_unigrams, ref_p.skip_unigrams)
+    return [*hits, lcs_length(ref, hyp), skip, skip + unigrams, wlcs_hit(ref, hyp)]
+
+
+def pair_hits(hyp: tuple[str, ...], ref: tuple[str, ...]) -> list[float]:
+    """Hits of every metric of one pair: compiled when numba is there, else in Python."""
+    kernel = rouge_kernel.pair_hits()
+    if kernel is None or len(hyp) + len(ref) > rouge_kernel.MAX_IDS:
+        return python_hits(hyp, ref)
+    weights = _weight_array(-(-(max(len(hyp), len(ref)) + 2) // 64) * 64)
+    return list(kernel(_ids(hyp), _ids(ref), weights).tolist())
+
+
 @lru_cache(maxsize=1 << 14)
 def pair_counts(hyp: tuple[str, ...], ref: tuple[str, ...]) -> Counts:
     """(hit, reference count, hypothesis count) of every metric, one reference.
@@ -308,18 +340,15 @@ def pair_counts(hyp: tuple[str, ...], ref: tuple[str, ...]) -> Counts:
     Cached: scoring against references A, B and A+B matches every pair only once.
     """
     m, n = len(ref), len(hyp)
-    hyp_p, ref_p = profile(hyp), profile(ref)
-    out: list[tuple[float, float, float]] = [
-        (clipped_hits(h, r), max(m - order + 1, 0), max(n - order + 1, 0))
-        for order, (h, r) in enumerate(zip(hyp_p.grams, ref_p.grams, strict=True), 1)
-    ]
-    out.append((lcs_length(ref, hyp), m, n))
-    skip = skip_bigram_hits(hyp, ref)
-    out.append((skip, _pairs(m), _pairs(n)))
-    unigrams = clipped_hits(hyp_p.skip_unigrams, ref_p.skip_unigrams)
-    out.append((skip + unigrams, _pairs(m) + max(m - 1, 0), _pairs(n) + max(n - 1, 0)))
-    out.append((wlcs_hit(ref, hyp), _weight(m) ** WEIGHT, _weight(n)))
-    return tuple(out)
+    totals: list[tuple[float, float]] = [
+        (max(m - order + 1, 0), max(n - order + 1, 0)) for order in range(1, MAX_N + 1)]
+    totals += [(m, n), (_pairs(m), _pairs(n)),
+               (_pairs(m) + max(m - 1, 0), _pairs(n) + max(n - 1, 0)),
+               (_weight(m) ** WEIGHT, _weight(n))]
+    return tuple(
+        (hit, ref_total, hyp_total)
+        for hit, (ref_total, hyp_total) in zip(pair_hits(hyp, ref), totals, strict=True)
+    )
 
 
 # --- scores -----------------------------------------------------------------------------------
@@ -410,12 +439,24 @@ def rouge_averages(scores: NDArray[np.float64]) -> list[float]:
     if len(scores) == 0:
         raise ValueError("ROUGE averages need at least one evaluation")
     indices = resample_indices(len(scores))
+    compiled = rouge_kernel.bootstrap_totals()
+    if compiled is None:
+        totals = bootstrap_totals(scores, indices)
+    else:
+        totals = compiled(np.ascontiguousarray(scores, dtype=np.float64), indices)
+    return [round5(total / RESAMPLES) for total in totals.tolist()]
+
+
+def bootstrap_totals(
+    scores: NDArray[np.float64], indices: NDArray[np.int32]
+) -> NDArray[np.float64]:
+    """Per column, the sum of the sorted bootstrap means in numpy (without numba)."""
     sums = scores[indices[0]]  # a copy: one row per resample
     for draw in indices[1:]:
         sums += scores[draw]
     means = np.sort(sums / len(scores), axis=0)
-    totals = np.cumsum(means, axis=0)[-1]
-    return [round5(float(total) / RESAMPLES) for total in totals]
+    totals: NDArray[np.float64] = np.cumsum(means, axis=0)[-1]
+    return totals
 
 
 # --- family -----------------------------------------------------------------------------------

@@ -6,10 +6,13 @@ import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cached_property, lru_cache
-from itertools import chain
+from itertools import accumulate, chain
 from operator import itemgetter
 from typing import TypeAlias, TypeVar
 
+import numpy as np
+
+from ulcdb.metrics.meteor.beam import compiled_search
 from ulcdb.metrics.meteor.stem import snowball_english
 from ulcdb.metrics.meteor.synonyms import synonym_sets, wordnet_base_forms
 
@@ -171,7 +174,29 @@ def _step(paths: list[Path], j: int, here: list[tuple[int, int]],
 
 def _search(cands: Candidates, fixed: dict[int, tuple[int, int]],
             used: int) -> list[tuple[int, int, int]]:
-    """Meteor's ``Aligner.resolve`` (beam search): the chosen matches that are not fixed."""
+    """Meteor's ``Aligner.resolve`` (beam search): the chosen matches that are not fixed.
+
+    Compiled (``beam``) when numba is there, else in Python (``python_search``).
+    """
+    search = compiled_search()
+    if search is None:
+        return python_search(cands, fixed, used)
+    offsets = np.fromiter(accumulate(map(len, cands), initial=0), np.int64, len(cands) + 1)
+    flat = np.fromiter(chain.from_iterable(chain.from_iterable(cands)), np.int64,
+                       2 * int(offsets[-1])).reshape(-1, 2)
+    fixed_at = np.full((len(cands), 2), -1, np.int64)
+    if fixed:
+        fixed_at[list(fixed)] = list(fixed.values())
+    size = max(used.bit_length(), int(flat[:, 0].max(initial=-1)) + 1)
+    bits = np.frombuffer(used.to_bytes((size + 7) // 8, "little"), np.uint8)
+    mask = np.unpackbits(bits, count=size, bitorder="little").astype(np.bool_)
+    found = search(offsets, flat, fixed_at, mask, BEAM_SIZE, EXACT, 2)
+    return [(j, i, m) for j, i, m in found.tolist()]
+
+
+def python_search(cands: Candidates, fixed: dict[int, tuple[int, int]],
+                  used: int) -> list[tuple[int, int, int]]:
+    """``_search`` in Python: ranks as one integer, paths sorted stably by it."""
     paths: list[Path] = [(0, -1, used, None)]
     idle = False  # a second empty position in a row changes nothing
     for j, here in enumerate(cands):
