@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
-from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 
@@ -34,8 +32,6 @@ from ulcdb.metrics.rouge import (
     tokenize,
     wlcs_hit,
 )
-from ulcdb.metrics.rouge_stem import RougePorterStemmer
-from ulcdb.metrics.wordnet import wordnet_dir
 
 FAMILY = RougeFamily()
 # ROUGE-1.5.5's and Asiya's metric names -> ours.
@@ -155,52 +151,6 @@ def test_rouge_tokens() -> None:
 )
 def test_rouge_porter_stemmer(word: str, expected: str) -> None:
     assert stem(word) == expected
-
-
-def _nltk_rouge_stemmer() -> Callable[[str], str]:
-    """ROUGE's stemmer built from NLTK's Porter stemmer (Martin's mode) with Lin's step 4."""
-    porter = pytest.importorskip("nltk.stem.porter")
-    suffix = re.compile(r"(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$")
-    stemmer = porter.PorterStemmer(porter.PorterStemmer.MARTIN_EXTENSIONS)
-
-    def strip(word: str, start: int) -> str:
-        return word[:start] if stemmer._measure(word[:start]) > 1 else word
-
-    def step4(word: str) -> str:
-        match = suffix.search(word)
-        if match:
-            word = strip(word, match.start())
-        if word.endswith("ment"):
-            word = strip(word, len(word) - 4)
-        if word.endswith("ent"):
-            word = strip(word, len(word) - 3)
-        elif word.endswith(("sion", "tion")):
-            word = strip(word, len(word) - 3)
-        return word
-
-    stemmer._step4 = step4
-    return lambda word: str(stemmer.stem(word, to_lowercase=False))
-
-
-def test_rouge_stemmer_equals_nltk_with_lins_step4() -> None:
-    """The self-contained stemmer equals NLTK's with Lin's step 4 on every WordNet word
-    (index and exception lists) and on random strings rich in vowels, y and doubles."""
-    reference = _nltk_rouge_stemmer()
-    folder = wordnet_dir()
-    words: set[str] = set()
-    for name in ("noun", "verb", "adj", "adv"):
-        for line in (folder / f"index.{name}").read_text(encoding="utf-8").splitlines():
-            if not line.startswith(" "):
-                words.update(re.split(r"[^a-z0-9]+", line.split()[0].lower()))
-        for line in (folder / f"{name}.exc").read_text(encoding="utf-8").splitlines():
-            words.update(re.split(r"[^a-z0-9]+", line.lower()))
-    rng = random.Random(3)
-    words.update("".join(rng.choice("aeiouyybbllsstzing") for _ in range(rng.randint(1, 14)))
-                 for _ in range(20000))
-    words.discard("")
-    assert len(words) > 100_000
-    ours = RougePorterStemmer()
-    assert [w for w in sorted(words) if ours.stem(w) != reference(w)] == []
 
 
 # --- matching ---------------------------------------------------------------------------------

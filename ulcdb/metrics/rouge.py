@@ -39,7 +39,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,9 +54,11 @@ from ulcdb.metrics.base import (
     build_specs,
     check_inputs,
 )
-from ulcdb.metrics.rouge_stem import RougePorterStemmer
 from ulcdb.metrics.wordnet import VERSION as WORDNET_VERSION
 from ulcdb.metrics.wordnet import wordnet_dir
+
+if TYPE_CHECKING:
+    from ulcdb.metrics.rouge_stem import RougePorterStemmer
 
 ROUGE_OPTIONS = "-z SPL -2 -1 -U -m -r 1000 -n 4 -w 1.2 -c 95 -d"
 REFERENCE = f"ROUGE-1.5.5 (Lin 2004), options '{ROUGE_OPTIONS}' (-f A, -p 0.5); value = F"
@@ -99,7 +101,9 @@ def _exceptions() -> dict[str, str]:
 
 
 @cache
-def _porter() -> RougePorterStemmer:
+def _porter() -> RougePorterStemmer:  # imported late: nltk takes seconds to load
+    from ulcdb.metrics.rouge_stem import RougePorterStemmer
+
     return RougePorterStemmer()
 
 
@@ -109,7 +113,7 @@ def stem(token: str) -> str:
     if len(token) <= 3:
         return token
     base = _exceptions().get(token)
-    return base if base is not None else _porter().stem(token)
+    return base if base is not None else _porter().stem(token, to_lowercase=False)
 
 
 def tokenize(text: str) -> tuple[str, ...]:
