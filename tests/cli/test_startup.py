@@ -93,3 +93,40 @@ def test_sql_loads_no_arrow(tmp_path: Path) -> None:
     [found] = loaded(["--db", str(db), "sql", "select 42 as answer"])
     assert "duckdb" in found
     assert [m for m in found if m.startswith(("pyarrow", "numpy", "pandas"))] == []
+
+
+def test_the_command_table_matches_the_commands() -> None:
+    # `ulcdb --help` lists the commands from ulcdb.cli.lazy's table without importing them:
+    # the names, their order and the one-line helps must be the real commands' (issue 28)
+    import inspect
+
+    from ulcdb.cli.lazy import SUMMARIES
+
+    root = typer.main.get_command(app)
+    real = dict(root.commands.items())  # type: ignore[attr-defined]  # every module loaded
+    assert list(SUMMARIES) == list(real) and len(real) == 21
+    assert SUMMARIES == {name: inspect.cleandoc(cmd.help).split("\n\n")[0]
+                         for name, cmd in real.items()}
+
+
+def test_a_command_loads_no_other_command_module(tmp_path: Path) -> None:
+    # Only the module of the command run is imported (issue 28): `list testbeds` needs
+    # ulcdb.cli.store, not score's, meta's or export's options
+    probe = ("import sys\nfrom ulcdb.cli.main import app\ntry:\n    app({args!r}, "
+             "prog_name='ulcdb')\nexcept SystemExit:\n    pass\nprint(sorted(m for m in "
+             "sys.modules if m.startswith('ulcdb.cli.') and m not in ('ulcdb.cli.main', "
+             "'ulcdb.cli.lazy', 'ulcdb.cli.common', 'ulcdb.cli.options', "
+             "'ulcdb.cli.outputs')))")
+
+    def cli_modules(*args: str) -> str:
+        result = subprocess.run([sys.executable, "-c", probe.format(args=list(args))],
+                                capture_output=True, text=True, cwd=REPO, check=True,
+                                env={"PYTHONPATH": str(REPO), "PATH": ""})
+        return result.stdout.splitlines()[-1]
+
+    db = str(tmp_path / "none.duckdb")
+    assert cli_modules("--help") == "[]"
+    assert cli_modules("--db", db, "list", "testbeds") == "['ulcdb.cli.store']"
+    assert cli_modules("score", "--help") == "['ulcdb.cli.score']"
+    assert cli_modules("meta", "protocol", "--help") == (
+        "['ulcdb.cli.meta', 'ulcdb.cli.meta_protocol']")

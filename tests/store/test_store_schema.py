@@ -88,3 +88,35 @@ def test_testbed_contents_counts_what_the_tiny_store_holds(tmp_path):
     assert row == [("tiny", 2, 5, 5, 2, 3, 2 * (5 + 2 + 1), 2 * 7 * 5, 2 * 7 * 2, 2 * 7, 0)]
     assert stored == 2 * 7 * (5 + 2 + 1)
     assert summary == [(2, 5, 2, 3, 70)]
+
+
+class _Counting:
+    """A DuckDB connection that records the statements run through it."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, seen: list[str]) -> None:
+        self._con = con
+        self._seen = seen
+
+    def execute(self, sql: str, *args: object) -> duckdb.DuckDBPyConnection:
+        self._seen.append(sql)
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._con, name)
+
+
+def test_opening_a_current_store_runs_one_query(tmp_path, monkeypatch):
+    # What every command pays to open the store (issue 28): one read of schema_info, no
+    # information_schema lookup, no second query per key
+    from ulcdb.store import database
+
+    path = tmp_path / "s.duckdb"
+    Store(path).close()
+    seen: list[str] = []
+    connect = duckdb.connect
+    monkeypatch.setattr(database.duckdb, "connect",
+                        lambda *a, **k: _Counting(connect(*a, **k), seen))
+    for read_only in (True, False):
+        seen.clear()
+        Store(path, read_only=read_only).close()
+        assert seen == ["select key, value from main.schema_info"]

@@ -10,23 +10,8 @@ import typer
 from typer.core import TyperGroup
 
 from ulcdb import __version__
-from ulcdb.cli import (
-    annotate,
-    compare,
-    delete,
-    eval,
-    export,
-    ingest,
-    meta,
-    qarla,
-    report,
-    score,
-    serve,
-    sets,
-    store,
-    tune,
-)
 from ulcdb.cli.common import DEFAULT_DB, state
+from ulcdb.cli.lazy import LazyCommands, summary
 from ulcdb.errors import UlcdbError
 from ulcdb.scoring.workers import Terminated, terminate_on_sigterm
 
@@ -45,20 +30,37 @@ def reflow(text: str) -> str:
                        for par in inspect.cleandoc(text).split("\n\n"))
 
 
-def _reflow_commands(group: TyperGroup) -> None:
-    for command in group.commands.values():
-        if command.help:
-            command.help = reflow(command.help)
-        if isinstance(command, TyperGroup):
-            _reflow_commands(command)
+def _reflow_command(command: Any) -> None:
+    if command.help:
+        command.help = reflow(command.help)
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            _reflow_command(sub)
 
 
 class _Group(TyperGroup):
-    """The one place where ulcdb's exceptions become a clean one-line message."""
+    """The root command: its commands are loaded lazily (ulcdb.cli.lazy), and it is the one
+    place where ulcdb's exceptions become a clean one-line message."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _reflow_commands(self)
+        self.commands = LazyCommands(_reflow_command)
+        self._listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:  # the names alone: nothing is loaded
+        return list(self.commands)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if self._listing:  # `ulcdb --help` shows one line of each: no module is imported
+            return summary(cmd_name) if cmd_name in self.commands else None
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def invoke(self, ctx: Any) -> Any:  # Typer's private vendored click.Context; any result
         try:
@@ -113,22 +115,6 @@ def root(
     source = ctx.get_parameter_source("db")  # typer's own click: compare by name
     state.db_given = source is not None and source.name != "DEFAULT"
 
-
-app.add_typer(ingest.app, name="ingest")
-app.add_typer(store.list_app, name="list")
-app.add_typer(sets.app, name="set")
-app.add_typer(delete.app, name="delete")
-app.add_typer(export.app, name="export")
-store.register(app)
-score.register(app)
-qarla.register(app)
-meta.register(app)
-serve.register(app)
-annotate.register(app)
-tune.register(app)
-compare.register(app)
-eval.register(app)
-report.register(app)
 
 
 def main() -> None:

@@ -131,29 +131,34 @@ class Store:
         except duckdb.Error as exc:
             raise open_error(self.path, exc) from None
         try:
-            self._check_version()
-            self._sync_schema(read_only)
+            info = self._schema_info()
+            self._check_version(info)
+            self._sync_schema(read_only, info)
         except BaseException:
             self.con.close()
             raise
 
     # -- schema ---------------------------------------------------------------------------
-    def _stored(self, key: str) -> str | None:
-        has = self.scalar(
-            "select count(*) from information_schema.tables where table_name = 'schema_info'")
-        return self.scalar("select value from schema_info where key = ?", [key]) if has else None
+    def _schema_info(self) -> dict[str, str] | None:
+        """The store's schema_info rows (key: value), or None when it has no such table:
+        one query, what every open pays (issue 28)."""
+        try:
+            rows = self.con.execute("select key, value from main.schema_info").fetchall()
+        except duckdb.CatalogException:
+            return None
+        return {str(key): str(value) for key, value in rows if value is not None}
 
-    def _stored_version(self) -> int | None:
-        value = self._stored("schema_version")
+    def _stored_version(self, info: dict[str, str] | None) -> int | None:
+        value = (info or {}).get("schema_version")
         if value is None:
             return None
-        if not str(value).isdigit():
+        if not value.isdigit():
             raise StoreError(f"store {self.path} has schema version {value!r}, not a number: "
                              "it is damaged or not a ulcdb store")
         return int(value)
 
-    def _check_version(self) -> None:
-        version = self._stored_version()
+    def _check_version(self, info: dict[str, str] | None) -> None:
+        version = self._stored_version(info)
         if version is None and self.scalar("select count(*) from duckdb_tables()"):
             raise StoreError(f"{self.path} is a DuckDB file of another program, not a ulcdb "
                              "store (it has tables but no schema_info): give the path of a "
@@ -170,14 +175,14 @@ class Store:
             f"({SCHEMA_VERSION}): re-create it with `ulcdb init --force` and ingest again"
         )
 
-    def _sync_schema(self, read_only: bool) -> None:
+    def _sync_schema(self, read_only: bool, info: dict[str, str] | None) -> None:
         """Bring the views up to the shipped SQL when its digest differs from the stored one:
         written on a writable open, as temporary shadows on a read-only one."""
-        if self._stored("schema_hash") == schema_hash():
+        if info is not None and info.get("schema_hash") == schema_hash():
             return
         if not read_only:
             self.apply_schema()
-        elif self._stored_version() is None:
+        elif self._stored_version(info) is None:
             raise StoreError(f"{self.path} is not a ulcdb store (it has no schema_info table): "
                              "give the path of one, or create one with `ulcdb init`")
         else:
