@@ -114,6 +114,25 @@ def test_compare_api_hears_every_step(db: Path, kwargs: dict[str, object]) -> No
     assert labels == {"BLEU", "chrF"}
 
 
+def test_word_freq_analysis_shows_each_system(db: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    """compare --analysis word-freq: a step per system's word accuracy (its bootstrap), on a
+    terminal only; the API's display hears the same steps."""
+    command = ("compare", "--analysis", "word-freq", "-r", "ref-A", "-f", "json")
+    piped_out, piped_err = _run(db, *command)
+    assert "testing" not in piped_err
+    shown = Recorder()
+    with ulcdb.open(db) as database:
+        database.compare(analysis="word-freq", refs="ref-A", progress=shown)
+    shown.check_complete()
+    assert shown.totals == [SYSTEMS]
+    assert [label for label, _ in shown.steps[0]] == ["sysA", "sysB", "sysC", "sysD"]
+    _as_terminal(monkeypatch)
+    shown_out, shown_err = _run(db, *command)
+    assert shown_out == piped_out
+    assert "testing" in shown_err and f"{SYSTEMS}/{SYSTEMS}" in shown_err
+
+
 def test_score_api_hears_the_pairs_scored(tmp_path: Path) -> None:
     """Database.score(progress=) as `ulcdb score`'s bar: each pair once per family computed."""
     path = tmp_path / "s.duckdb"

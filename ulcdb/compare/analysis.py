@@ -21,6 +21,7 @@ from typing import Any
 from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, Result, run
 from ulcdb.compare.words import WordAccuracy, word_accuracy
+from ulcdb.scoring.progress import Progress, silent
 from ulcdb.scoring.selection import split_names
 from ulcdb.stats.sacrebleu_significance import BS_RESAMPLES
 from ulcdb.store.database import Store, named_query
@@ -53,8 +54,10 @@ def _texts(store: Store, testbed: str, names: list[str]) -> dict[str, dict[int, 
     return out
 
 
-def word_freq(store: Store, task: CompareTask) -> list[WordAccuracy]:
-    """compare-mt's word accuracy by frequency bucket for every system of ``task``."""
+def word_freq(store: Store, task: CompareTask,
+              progress: Progress | None = None) -> list[WordAccuracy]:
+    """compare-mt's word accuracy by frequency bucket for every system of ``task``
+    (``progress``: one step per system)."""
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     refs = task.refset.split("+")
@@ -79,8 +82,10 @@ def word_freq(store: Store, task: CompareTask) -> list[WordAccuracy]:
     if not segs:
         raise CompareError("no segment has the reference and every system's output")
     outs = {n: [tokens(texts[n][s]) for s in segs] for n in task.systems}
-    return word_accuracy([ref[s] for s in segs], outs, freq,
-                         resamples=task.resamples or BS_RESAMPLES, seed=task.seed)
+    with (progress or silent)(len(outs)) as tick:
+        return word_accuracy([ref[s] for s in segs], outs, freq,
+                             resamples=task.resamples or BS_RESAMPLES, seed=task.seed,
+                             tick=tick)
 
 
 def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...],
@@ -135,11 +140,14 @@ def category_metrics(store: Store, testbed: str, families: str | None) -> list[s
     return out
 
 
-def category(store: Store, task: CompareTask, families: str | None) -> CompareReport:
+def category(store: Store, task: CompareTask, families: str | None,
+             progress: Progress | None = None) -> CompareReport:
     """Every stored per-category metric of ``families`` tested against the baseline (the
     first system when none is given)."""
     metrics = tuple(category_metrics(store, task.testbed, families))
-    return run(store, replace(task, metrics=metrics, baseline=task.baseline or task.systems[0]))
+    tested = replace(task, metrics=metrics, baseline=task.baseline or task.systems[0])
+    with (progress or silent)(tested.steps) as tick:
+        return run(store, tested, tick=tick)
 
 
 def category_table(report: CompareReport, families: str | None) -> AnalysisTable:
@@ -179,11 +187,12 @@ def category_table(report: CompareReport, families: str | None) -> AnalysisTable
     return AnalysisTable(long_cols, long_rows, wide_cols, wide, notes)
 
 
-def analyse(store: Store, task: CompareTask, kind: str, families: str | None = None
-            ) -> AnalysisTable:
-    """The analysis ``kind`` (word-freq or category) of ``task``'s systems."""
+def analyse(store: Store, task: CompareTask, kind: str, families: str | None = None,
+            progress: Progress | None = None) -> AnalysisTable:
+    """The analysis ``kind`` (word-freq or category) of ``task``'s systems; ``progress``
+    hears each system's word accuracy done, or each category test."""
     if kind == "word-freq":
-        return word_freq_table(word_freq(store, task), task.systems, task.seed)
+        return word_freq_table(word_freq(store, task, progress), task.systems, task.seed)
     if kind == "category":
-        return category_table(category(store, task, families), families)
+        return category_table(category(store, task, families, progress), families)
     raise CompareError(f"--analysis {kind!r}: use one of {', '.join(ANALYSES)}")

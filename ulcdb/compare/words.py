@@ -21,7 +21,7 @@ Pure functions over token lists; ``ulcdb.compare.analysis`` reads the texts from
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -163,11 +163,13 @@ def paired_p(ref_total: IntArray, out_a: IntArray, match_a: IntArray,
 def word_accuracy(refs: Sequence[Sequence[str]], outs: Mapping[str, Sequence[Sequence[str]]],
                   freq: Mapping[str, int] | None = None,
                   cutoffs: Sequence[int] = FREQ_CUTOFFS, resamples: int = 0,
-                  seed: int | None = 12345) -> list[WordAccuracy]:
+                  seed: int | None = 12345,
+                  tick: Callable[[str, int], None] | None = None) -> list[WordAccuracy]:
     """Per bucket (in order) and system, compare-mt's word accuracy of ``outs`` (system ->
     tokenised segments aligned with ``refs``); ``freq`` defaults to the counts in ``refs``.
     With ``resamples``: compare-mt's F intervals (``f_intervals``, seeded) and, for every
-    system after the first, the paired p-value against the first (``paired_p``)."""
+    system after the first, the paired p-value against the first (``paired_p``); ``tick``
+    hears (system, 1) as each system's figures are done."""
     counts = Counter(w for sent in refs for w in sent) if freq is None else freq
     ref_total, out_total, matched = segment_counts(refs, outs, counts, cutoffs)
     r_sum = ref_total.sum(0)
@@ -181,6 +183,8 @@ def word_accuracy(refs: Sequence[Sequence[str]], outs: Mapping[str, Sequence[Seq
                           matched[system], resamples, seed) if system != first
                  else np.full(len(r_sum), np.nan))
             extra[system] = (lo, hi, p)
+            if tick is not None:
+                tick(system, 1)
     rows = []
     for b, label in enumerate(bucket_labels(cutoffs)):
         for system in outs:

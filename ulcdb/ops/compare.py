@@ -77,7 +77,7 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
     with scored(access, picked, scoring, pairs=planned) as done:
         task = tasks[0]
         if analysis is not None:
-            table = analyse(done.store, task, analysis, families)
+            table = analyse(done.store, task, analysis, families, progress)
             return Compared(task, None, table, done.summary, done.computed,
                             done.selection.notes)
         if tests.by:
