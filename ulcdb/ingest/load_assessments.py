@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.model import Assessment
@@ -23,6 +24,11 @@ from ulcdb.ingest.units import unit_problem
 from ulcdb.store.database import Store, named_query
 
 Scale = tuple[float | None, float | None]  # (MIN, MAX); None = unbounded
+# the rows a loader checks and stores: one assessment each (``Assessment``'s fields)
+ASSESSMENT_ROWS = pa.schema([("line", pa.int32()), ("translator", pa.string()),
+                             ("level", pa.string()), ("doc_id", pa.string()),
+                             ("seg", pa.int32()), ("criterion", pa.string()),
+                             ("judge", pa.string()), ("value", pa.float64())])
 
 # a stored assessment a loaded row (n) gives again: same translator, unit, criterion, judge
 _SAME_KEY = ("a.translator_id = n.translator_id and a.level = n.level and "
@@ -64,39 +70,41 @@ def load_assessments(
 
 
 def store_assessments(
-    store: Store, testbed: str, items: list[Assessment], path: Path | str,
+    store: Store, testbed: str, items: list[Assessment] | pa.Table, path: Path | str,
     replace: bool = False, skip_unknown: bool = False, scale: Scale | None = None,
 ) -> AssessmentReport:
     """``load_assessments`` inside a transaction the caller holds (e.g. a test-bed ingest
-    whose file also carries human scores, or a folder of human and metric scores)."""
-    if not items:
+    whose file also carries human scores, or a folder of human and metric scores).
+    ``items`` may come as a table of ``ASSESSMENT_ROWS`` (a reader that parses columns)."""
+    table = items if isinstance(items, pa.Table) else assessment_table(items)
+    if not table.num_rows:
         raise InputError(path, None, "no assessments found")
     tid = store.testbed_id(testbed)
     skipped: dict[str, int] = {}
     if skip_unknown:
-        known = store.translators(tid)
-        for a in items:
-            if a.translator not in known:
-                skipped[a.translator] = skipped.get(a.translator, 0) + 1
-        items = [a for a in items if a.translator in known]
-    _resolve(store, tid, items, scale)
+        known = pa.array(list(store.translators(tid)), pa.string())
+        kept = pc.is_in(table["translator"], known)
+        left = table.filter(pc.invert(kept))
+        for name in left["translator"].to_pylist():
+            skipped[name] = skipped.get(name, 0) + 1
+        table = table.filter(kept)
+    _resolve(store, tid, table, scale)
     try:
         _check(store, tid, testbed, path, scale)
         if scale is not None:
             criteria = [r[0] for r in store.query(
                 "select distinct criterion from _assessment_in order by 1")]
             _record_scale(store, tid, criteria, scale, str(path), replace)
-        report = _merge(store, tid, str(path), replace, len(items))
+        report = _merge(store, tid, str(path), replace, table.num_rows)
     finally:
         store.con.execute("drop table if exists _assessment_in")
     report.skipped = skipped
     return report
 
 
-def _resolve(store: Store, tid: int, items: list[Assessment], scale: Scale | None) -> None:
-    """The work table ``_assessment_in``: the rows with store ids and their first problem."""
-    table = pa.table({
-        "rid": pa.array(range(len(items)), pa.int64()),
+def assessment_table(items: list[Assessment]) -> pa.Table:
+    """``items`` as a table of ``ASSESSMENT_ROWS``."""
+    return pa.table({
         "line": pa.array([a.line for a in items], pa.int32()),
         "translator": pa.array([a.translator for a in items], pa.string()),
         "level": pa.array([a.level for a in items], pa.string()),
@@ -105,7 +113,13 @@ def _resolve(store: Store, tid: int, items: list[Assessment], scale: Scale | Non
         "criterion": pa.array([a.criterion for a in items], pa.string()),
         "judge": pa.array([a.judge for a in items], pa.string()),
         "value": pa.array([a.value for a in items], pa.float64()),
-    })
+    }, schema=ASSESSMENT_ROWS)
+
+
+def _resolve(store: Store, tid: int, rows: pa.Table, scale: Scale | None) -> None:
+    """The work table ``_assessment_in``: the rows with store ids and their first problem."""
+    rid = pa.array(range(rows.num_rows), pa.int64())
+    table = rows.cast(ASSESSMENT_ROWS).add_column(0, "rid", rid)
     lo, hi = scale or (None, None)
     with store.registered("_ulcdb_assessment_in", table):
         store.con.execute(named_query("assessment_rows"), {"tid": tid, "lo": lo, "hi": hi})

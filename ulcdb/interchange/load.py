@@ -174,7 +174,10 @@ class _Loader:
 
     # -- checks on the rows as read -----------------------------------------------------------
     def _check_rows(self) -> None:
-        """One scan: the first row with a bad level, value, name or reference set."""
+        """One scan: the first row with a bad level, value, name or reference set (when a
+        quick look finds one may be there)."""
+        if not self._may_have_row_problem():
+            return
         rows = self.store.query(named_query("import_row_problem"))
         if not rows:
             return
@@ -189,6 +192,19 @@ class _Loader:
             "refs": f"no reference set given for target {target!r}",
             "self": f"{target!r} is scored against a reference set holding itself",
         }[problem])
+
+    def _may_have_row_problem(self) -> bool:
+        """Whether ``import_row_problem`` may find a row: names checked on their distinct
+        values (trimming each row's names costs most of that scan), the rest in one pass."""
+        table = self.frame.table
+        for column in ("metric", "target"):
+            if any(name is None or not name.strip()
+                   for name in pc.unique(table[column]).to_pylist()):
+                return True
+        return bool(self.store.scalar(
+            "select exists (select 1 from _imp where level is null or level not in ('seg', "
+            "'doc', 'sys') or isnan(value) or isinf(value) or testbed is null or refs is null "
+            "or len(refs) = 0 or list_contains(refs, target))"))
 
     def _resolve_refsets(self) -> None:
         """Test beds and reference sets (created when missing) of the rows: ``_imp_refset``
@@ -312,9 +328,13 @@ class _Loader:
                                            got["in_doc"]))
 
     def _check_duplicates(self) -> None:
-        key = "metric_id, translator_id, refset_id, level, seg_id, doc_id"
+        # a segment score's unit is its seg_id, any other's its level and doc_id (the other
+        # is null): narrower keys group faster than all six columns (0.5 s, not 0.7, on WMT20)
         dup = self.store.scalar(
-            f"select count(*) from (select 1 from _imp_res group by {key} having count(*) > 1)")
+            "select (select count(*) from (select 1 from _imp_res where level = 'seg' group by "
+            "metric_id, translator_id, refset_id, seg_id having count(*) > 1)) + "
+            "(select count(*) from (select 1 from _imp_res where level <> 'seg' group by "
+            "metric_id, translator_id, refset_id, level, doc_id having count(*) > 1))")
         if not dup:
             return
         row = self.store.query(named_query("import_duplicate"))[0]

@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 from ulcdb.errors import InputError
 from ulcdb.formats.wmt import metrics_task
+from ulcdb.formats.wmt.wmt20_da import read_da_fast
 from ulcdb.ingest.load import save_set
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
@@ -61,7 +62,7 @@ class Wmt20Pair:
 
     lp: str
     testbed: TestbedData
-    human: dict[str, list[Assessment]] = field(default_factory=dict)  # file -> items
+    human: dict[str, list[Assessment] | pa.Table] = field(default_factory=dict)  # file -> rows
     outliers: set[str] = field(default_factory=set)
     human_systems: set[str] = field(default_factory=set)
     da_systems: set[str] = field(default_factory=set)
@@ -111,11 +112,24 @@ def _tsv_rows(path: Path, needed: tuple[str, ...]) -> Iterator[tuple[int, dict[s
 
 
 def _read_da(path: Path, lp: str, level: str, layout: dict[tuple[str, int], int],
-             pair: Wmt20Pair) -> list[Assessment]:
+             pair: Wmt20Pair) -> list[Assessment] | pa.Table:
     """DA of one level; ``layout``: (document, position in it) -> test-bed segment."""
     needed = {"seg": ("lp", "system", "doc_id", "seg_in_doc", "line_id"),
               "doc": ("lp", "system", "doc_id"),
               "sys": ("lp", "system", "is_human_translation", "is_outlier")}[level]
+    fast = read_da_fast(path, lp, level, layout, (*needed, *CRITERIA), CRITERIA)
+    if fast is not None:  # a well-formed file, read at once; else line by line, to the error
+        found, flags = fast
+        pair.da_systems |= flags.systems
+        pair.human_systems |= flags.human
+        pair.outliers |= flags.outliers
+        return found
+    return _read_da_lines(path, lp, level, layout, pair, needed)
+
+
+def _read_da_lines(path: Path, lp: str, level: str, layout: dict[tuple[str, int], int],
+                   pair: Wmt20Pair, needed: tuple[str, ...]) -> list[Assessment]:
+    """``_read_da`` line by line: the exact line of a problem."""
     items = []
     for line, row in _tsv_rows(path, (*needed, *CRITERIA)):
         if row["lp"] != lp:
