@@ -1,7 +1,8 @@
-"""Shared by the CLI tests: run `ulcdb --db DB ARGS...` in-process."""
+"""Shared by the CLI tests: run `ulcdb --db DB ARGS...` in-process; copy a store built once."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
@@ -20,3 +21,11 @@ def ingest_ende(db: Path, sample: Path, name: str = "ende") -> Path:
                    "--src-lang", "en", "--tgt-lang", "de")
     assert result.exit_code == 0, result.output
     return db
+
+
+def copy_store(template: Path, folder: Path, name: str = "store.duckdb") -> Path:
+    """A copy of the (closed) store file ``template`` as ``folder/name``: a test that changes
+    its store gets its own in milliseconds from a store built once per module."""
+    path = folder / name
+    shutil.copyfile(template, path)
+    return path

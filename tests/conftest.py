@@ -4,11 +4,31 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer.testing
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ULCDB_SHARED", REPO.parent / "shared"))
+
+
+# Typer's CliRunner turns the Typer app into a click command on every invoke (0.1-0.3 s for
+# ulcdb's app, thousands of invokes in the suite); the command is built once per app here. A
+# click command keeps no state between invocations, so every test still sees a fresh run.
+_COMMANDS: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+_BUILD_COMMAND = typer.testing._get_command
+
+
+def _command_once(app: Any) -> Any:
+    key = (id(app), len(app.registered_commands), len(app.registered_groups))
+    if key not in _COMMANDS:
+        _COMMANDS[key] = (app, _BUILD_COMMAND(app))  # the app kept: its id stays its own
+    return _COMMANDS[key][1]
+
+
+if typer.testing._get_command.__name__ != "_command_once":  # this file imported twice
+    typer.testing._get_command = _command_once
 
 
 @pytest.fixture(scope="session")
