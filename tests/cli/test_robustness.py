@@ -6,19 +6,26 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import copy_store, ulcdb
 from conftest import REPO
 
 SAMPLE = REPO / "sample"
 SYSTEMS = ("sysA", "sysB", "sysC", "sysD")
 
 
-@pytest.fixture
-def store(tmp_path) -> Path:
+@pytest.fixture(scope="module")
+def built_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("robust")
     path = tmp_path / "s.duckdb"
     res = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
     assert res.exit_code == 0, res.output
     return path
+
+
+@pytest.fixture
+def store(built_store: Path, tmp_path: Path) -> Path:
+    """The sample ingested (built once per module): a copy for each test."""
+    return copy_store(built_store, tmp_path, built_store.name)
 
 
 def _count(path: Path, table: str) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import copy_store, ulcdb
 from ulcdb.store.database import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,15 +27,21 @@ def one_line_error(result, *needles: str) -> None:
         assert needle in text, text
 
 
-@pytest.fixture()
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "s.duckdb"
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("robust") / "s.duckdb"
     ok(ulcdb(path, "ingest", "testbed", "--name", "sample", "--source",
              PLAIN / "source.es.txt", "--docs", PLAIN / "docs.tsv",
              *[a for r in "AB" for a in ("--ref", f"ref-{r}={PLAIN / 'refs' / f'ref-{r}.en.txt'}")],
              "--sys", f"sysA={PLAIN / 'systems' / 'sysA.en.txt'}"))
     ok(ulcdb(path, "score", "-m", "BLEU", "-j", "1"))
     return path
+
+
+@pytest.fixture()
+def db(built: Path, tmp_path: Path) -> Path:
+    """The sample's plain files with sysA scored by BLEU: a copy for each test."""
+    return copy_store(built, tmp_path, "s.duckdb")
 
 
 def _rows(db: Path, sql: str) -> list[tuple]:

@@ -10,7 +10,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import copy_store, ulcdb
 from test_ingest_store import plain_args
 
 from ulcdb.store.database import Store
@@ -51,12 +51,19 @@ def sample_args() -> list[object]:
     return plain_args()  # the whole plain sample as test bed 'sample'
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("ingest_qa")
     path = tmp_path / "store.duckdb"
     result = ulcdb(path, *sample_args())
     assert result.exit_code == 0, result.output
     return path
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    """The plain sample ingested (built once per module): a copy for each test."""
+    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def refused(db: Path, *args: object) -> str:
