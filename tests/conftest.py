@@ -76,7 +76,7 @@ SLOW_TESTS = {  # over ~15 s on the loaded machine (call or set-up), module::tes
     "test_processes::test_commands_with_nothing_to_compute_run_beside_a_reader",
     "test_processes::test_workers_end_when_the_parent_is_killed",
     "test_processes::test_sigterm_ends_in_one_line_with_nothing_half_written",
-    "test_robustness_more::test_meta_sig_out_unwritable_is_one_line",
+    "test_robustness::test_meta_sig_out_unwritable_is_one_line",
     "test_score_cli::test_lex_suite_all_levels",
     "test_compare_analysis::test_categories_side_by_side",
     "test_languages::test_french_with_the_french_model",

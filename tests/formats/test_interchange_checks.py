@@ -1,6 +1,6 @@
-"""QA findings on score interchange, one test (or a few) per finding: incomplete score files,
-COMET export names, folders, unknown export selectors, WMT language pairs, mt-metrics-eval
-human scores and language pairs, raw TSV, and the wording of three messages.
+"""What score import and export check, one test (or a few) per case found by QA: incomplete
+score files, COMET export names, folders, unknown export selectors, WMT language pairs,
+mt-metrics-eval human scores and language pairs, raw TSV, and the wording of three messages.
 
 Error cases check the one-line message and that the store is exactly as it was."""
 

@@ -1,6 +1,7 @@
-"""Ingest defects found by QA: raw TSV quoting, WMT segment ids, unrecognised files, adding a
-system without --docs, duplicate names, languages, --rename and mt-metrics-eval names for
-assessments, --replace dropping assessments, a reference named like a system.
+"""What ingest checks, one test per defect QA found: raw TSV quoting, WMT segment ids,
+unrecognised files, adding a system without --docs, duplicate names, languages, --rename and
+mt-metrics-eval names for assessments, --replace dropping assessments, a reference named like
+a system.
 
 Every refusal must be one line naming the file (and line) and leave the store as it was."""
 
@@ -53,7 +54,7 @@ def sample_args() -> list[object]:
 
 @pytest.fixture(scope="module")
 def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp_path = tmp_path_factory.mktemp("ingest_qa")
+    tmp_path = tmp_path_factory.mktemp("ingest_checks")
     path = tmp_path / "store.duckdb"
     result = ulcdb(path, *sample_args())
     assert result.exit_code == 0, result.output
