@@ -21,7 +21,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FILE = HERE / "durations.json"
 MODULE_LIMIT = 60.0  # a module whose tests take longer than this in total is slow
-TEST_LIMIT = 15.0  # so is a single test whose call takes longer than this
+TEST_LIMIT = 20.0  # so is a single test whose call takes longer than this
 LINE = re.compile(r"^([\d.]+)s (setup|call|teardown)\s+(\S+?\.py)::(\S+)")
 
 
