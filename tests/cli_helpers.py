@@ -1,7 +1,10 @@
-"""Shared by the CLI tests: run `ulcdb --db DB ARGS...` in-process."""
+"""Shared by the CLI tests: run `ulcdb --db DB ARGS...` in-process; copy a store built once."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
@@ -14,9 +17,26 @@ def ulcdb(db: Path, *args: object) -> Result:
     return CliRunner().invoke(app, ["--db", str(db), *map(str, args)])
 
 
+_INGESTED: dict[tuple[Path, str], Path] = {}  # (sample, name): a pristine store made once
+
+
 def ingest_ende(db: Path, sample: Path, name: str = "ende") -> Path:
-    """``db`` with the WMT21 en-de sample's long TSV ingested as test bed ``name``."""
-    result = ulcdb(db, "ingest", "testbed", sample / "segments_long.tsv", "--name", name,
-                   "--src-lang", "en", "--tgt-lang", "de")
-    assert result.exit_code == 0, result.output
-    return db
+    """``db`` (a new file) holding the WMT21 en-de sample's long TSV ingested as test bed
+    ``name``: ingested once per test process, then copied."""
+    if (sample, name) not in _INGESTED:
+        folder = Path(tempfile.mkdtemp(prefix="ulcdb-ende-"))
+        atexit.register(shutil.rmtree, folder, True)
+        made = folder / "ende.duckdb"
+        result = ulcdb(made, "ingest", "testbed", sample / "segments_long.tsv", "--name", name,
+                       "--src-lang", "en", "--tgt-lang", "de")
+        assert result.exit_code == 0, result.output
+        _INGESTED[sample, name] = made
+    return copy_store(_INGESTED[sample, name], db.parent, db.name)
+
+
+def copy_store(template: Path, folder: Path, name: str = "store.duckdb") -> Path:
+    """A copy of the (closed) store file ``template`` as ``folder/name``: a test that changes
+    its store gets its own in milliseconds from a store built once per module."""
+    path = folder / name
+    shutil.copyfile(template, path)
+    return path

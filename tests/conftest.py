@@ -2,13 +2,34 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer.testing
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ULCDB_SHARED", REPO.parent / "shared"))
+
+
+# Typer's CliRunner turns the Typer app into a click command on every invoke (0.1-0.3 s for
+# ulcdb's app, thousands of invokes in the suite); the command is built once per app here. A
+# click command keeps no state between invocations, so every test still sees a fresh run.
+_COMMANDS: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+_BUILD_COMMAND = typer.testing._get_command
+
+
+def _command_once(app: Any) -> Any:
+    key = (id(app), len(app.registered_commands), len(app.registered_groups))
+    if key not in _COMMANDS:
+        _COMMANDS[key] = (app, _BUILD_COMMAND(app))  # the app kept: its id stays its own
+    return _COMMANDS[key][1]
+
+
+if typer.testing._get_command.__name__ != "_command_once":  # this file imported twice
+    typer.testing._get_command = _command_once
 
 
 @pytest.fixture(scope="session")
@@ -43,27 +64,25 @@ def ruen_sample(shared: Path) -> Path:
 # slow and not shared"` is a fast loop (docs/contributing.md): `shared` for every test that
 # asks for the shared data (the `shared` fixture, directly or through ende_sample and the
 # golden loaders) or reads SHARED itself; `browser` and `ray` for the modules that start
-# Chromium or a Ray cluster; `slow` for the modules and tests measured over ~10-15 s on the
-# loaded 2-core machine (`--durations`, judged relative to the rest), the browser and Ray
-# tests included, and for the docs pages marked `<!-- examples: slow -->`.
-SLOW_MODULES = {"test_serve", "test_mirror_incremental", "test_serve_browser", "test_ray",
-                "test_wmt20_full", "test_serve_compare", "test_ray_cluster", "test_hostile",
-                "test_report_html", "test_serve_bounded", "test_serve_preparing", "test_docs",
-                "test_eval"}
-SLOW_TESTS = {  # over ~15 s on the loaded machine (call or set-up), module::test name
-    "test_determinism::test_two_runs_store_identical_bits",
-    "test_determinism::test_backoff_means_are_order_independent",
-    "test_processes::test_commands_with_nothing_to_compute_run_beside_a_reader",
-    "test_processes::test_workers_end_when_the_parent_is_killed",
-    "test_processes::test_sigterm_ends_in_one_line_with_nothing_half_written",
-    "test_robustness_more::test_meta_sig_out_unwritable_is_one_line",
-    "test_score_cli::test_lex_suite_all_levels",
-    "test_compare_analysis::test_categories_side_by_side",
-    "test_languages::test_french_with_the_french_model",
-    "test_delete::",  # each test builds and scores its own store (12-16 s a set-up)
-}
+# Chromium or a Ray cluster; `slow` derived from measured times (tests/durations.json, written
+# by tests/durations.py from a whole-suite run): every module whose tests took over its
+# module_limit seconds in all, every test whose call took over its test_limit, the browser,
+# Ray and server modules below, and the docs pages marked `<!-- examples: slow -->`. A module
+# not measured yet counts as fast until the next measurement.
+def _measured_slow() -> tuple[set[str], set[str]]:
+    data = json.loads((REPO / "tests" / "durations.json").read_text(encoding="utf-8"))
+    modules = {m for m, s in data["modules"].items() if s > data["module_limit"]}
+    return modules, {t for t, s in data["tests"].items() if s > data["test_limit"]}
+
+
 BROWSER_MODULES = {"test_serve_browser", "test_serve_compare", "test_report_html"}
 RAY_MODULES = {"test_ray", "test_ray_cluster"}
+# the modules that start `ulcdb serve` or build its mirror (the last measured run was stopped
+# among them, so their totals are not all in tests/durations.json yet)
+SERVER_MODULES = {"test_serve", "test_serve_bounded", "test_serve_preparing",
+                  "test_mirror_incremental"}
+SLOW_MODULES, SLOW_TESTS = _measured_slow()
+SLOW_MODULES |= BROWSER_MODULES | RAY_MODULES | SERVER_MODULES
 
 
 def _reads_shared(path: Path, cache: dict[Path, bool] = {}) -> bool:  # noqa: B006
@@ -79,7 +98,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if "shared" in getattr(item, "fixturenames", ()) or _reads_shared(item.path):
             item.add_marker(pytest.mark.shared)
         name = f"{stem}::{item.name.split('[')[0]}"
-        if stem in SLOW_MODULES or name in SLOW_TESTS or f"{stem}::" in SLOW_TESTS:
+        if stem in SLOW_MODULES or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
         if stem in BROWSER_MODULES:
             item.add_marker(pytest.mark.browser)

@@ -3,12 +3,15 @@ by its PID."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -23,7 +26,22 @@ SAMPLE = REPO / "sample"
 METRICS = "BLEU,NIST,chrF,GTM-1,GTM-2,1-PER,1-WER"
 
 
+_BUILT: list[Path] = []  # the pristine scored sample store, built once per test process
+
+
 def build_sample_store(path: Path) -> Path:
+    """The bundled sample ingested with its adequacy judgments and scored by METRICS at every
+    level, as ``path``: built once per test process, then copied (each caller gets its own
+    file, so a test that changes its store changes only its copy)."""
+    if not _BUILT:
+        folder = Path(tempfile.mkdtemp(prefix="ulcdb-sample-"))
+        atexit.register(shutil.rmtree, folder, True)
+        _BUILT.append(_build(folder / "sample.duckdb"))
+    shutil.copyfile(_BUILT[0], path)
+    return path
+
+
+def _build(path: Path) -> Path:
     runner = CliRunner()
     steps = [["ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "sample"],
              ["ingest", "assessments", str(SAMPLE / "human" / "adequacy.csv"), "-c",

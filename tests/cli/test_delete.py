@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import copy_store, ulcdb
 from ulcdb.store.database import Store
 
 SRC = ("uno dos", "tres cuatro")
@@ -28,8 +28,10 @@ def _testbed(folder: Path, db: Path, name: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two scored test beds, DA on tb and a set: built once, copied for each test."""
+    tmp_path = tmp_path_factory.mktemp("delete")
     path = tmp_path / "d.duckdb"
     for name in ("tb", "other"):
         _testbed(tmp_path, path, name)
@@ -44,6 +46,11 @@ def db(tmp_path: Path) -> Path:
                  "score=score").exit_code == 0
     assert ulcdb(path, "set", "define", "system", "both", "S1", "S2", "-t", "tb").exit_code == 0
     return path
+
+
+@pytest.fixture
+def db(built: Path, tmp_path: Path) -> Path:
+    return copy_store(built, tmp_path, "d.duckdb")
 
 
 def _count(db: Path, sql: str, params: list | None = None) -> int:

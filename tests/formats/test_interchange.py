@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cli_helpers import copy_store
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
@@ -330,9 +331,15 @@ def test_imported_metric_in_qarla_and_meta_evaluation(tmp_path) -> None:
 # --- single formats read from hand-written files ------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def empty_db(tmp_path_factory) -> Path:
+    return empty_store(tmp_path_factory.mktemp("empty") / "store.duckdb")
+
+
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return empty_store(tmp_path / "store.duckdb")
+def db(empty_db: Path, tmp_path: Path) -> Path:
+    """The tiny test bed without scores (built once per module): a copy for each test."""
+    return copy_store(empty_db, tmp_path, "store.duckdb")
 
 
 def write(path: Path, text: str) -> Path:

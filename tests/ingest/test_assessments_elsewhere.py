@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import copy_store, ulcdb
 from ulcdb.store.database import Store
 
 
-@pytest.fixture()
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("elsewhere")
     path = tmp_path / "two.duckdb"
     for name, n, system in (("small", 14, "S1"), ("big", 20, "S9")):
         text = tmp_path / f"{name}.txt"
@@ -24,6 +25,12 @@ def db(tmp_path: Path) -> Path:
                      f"ref-A={text}", "--sys", f"{system}={text}", "--tgt-lang", "en")
         assert done.exit_code == 0, done.output
     return path
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    """Test beds small and big (built once per module): a copy for each test."""
+    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def _write(path: Path, rows: list[tuple[str, int]]) -> Path:

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import copy_store, ulcdb
 from test_ingest_store import SAMPLE, fingerprint, plain_args
 
 from ulcdb.store.database import Store
@@ -23,14 +23,21 @@ def _ok(result) -> str:
     return result.stdout
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("scale")
     path = tmp_path / "store.duckdb"
     _ok(ulcdb(path, *plain_args()))
     _ok(ulcdb(path, "ingest", "assessments", DA, *DA_MAP, "-c", "DA-raw"))
     _ok(ulcdb(path, "ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c",
               "adequacy"))
     return path
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    """The plain sample with DA-raw and adequacy (built once per module): a copy for each test."""
+    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def _scales(db: Path) -> dict[str, tuple]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import copy_store, ulcdb
 
 from ulcdb.store.database import SCHEMA_VERSION, Store
 
@@ -36,12 +36,19 @@ def plain_args(name: str = "sample") -> list[str]:
     return args
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("ingest")
     path = tmp_path / "store.duckdb"
     result = ulcdb(path, *plain_args())
     assert result.exit_code == 0, result.output
     return path
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    """The plain sample ingested (built once per module): a copy for each test."""
+    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def test_plain_ingest_counts(db: Path) -> None:

@@ -1,6 +1,6 @@
-"""QA findings on score interchange, one test (or a few) per finding: incomplete score files,
-COMET export names, folders, unknown export selectors, WMT language pairs, mt-metrics-eval
-human scores and language pairs, raw TSV, and the wording of three messages.
+"""What score import and export check, one test (or a few) per case found by QA: incomplete
+score files, COMET export names, folders, unknown export selectors, WMT language pairs,
+mt-metrics-eval human scores and language pairs, raw TSV, and the wording of three messages.
 
 Error cases check the one-line message and that the store is exactly as it was."""
 
@@ -10,6 +10,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from cli_helpers import copy_store
 from test_interchange import (
     DOCS,
     UNITS,
@@ -37,9 +38,15 @@ def source_db(tmp_path_factory) -> Path:
     return full_store(tmp_path_factory.mktemp("qa_src") / "src.duckdb")
 
 
+@pytest.fixture(scope="module")
+def empty_db(tmp_path_factory) -> Path:
+    return empty_store(tmp_path_factory.mktemp("empty") / "store.duckdb")
+
+
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return empty_store(tmp_path / "store.duckdb")
+def db(empty_db: Path, tmp_path: Path) -> Path:
+    """The tiny test bed without scores (built once per module): a copy for each test."""
+    return copy_store(empty_db, tmp_path, "store.duckdb")
 
 
 def refused(db: Path, *args, where: str, message: str) -> None:

@@ -1,6 +1,7 @@
-"""Ingest defects found by QA: raw TSV quoting, WMT segment ids, unrecognised files, adding a
-system without --docs, duplicate names, languages, --rename and mt-metrics-eval names for
-assessments, --replace dropping assessments, a reference named like a system.
+"""What ingest checks, one test per defect QA found: raw TSV quoting, WMT segment ids,
+unrecognised files, adding a system without --docs, duplicate names, languages, --rename and
+mt-metrics-eval names for assessments, --replace dropping assessments, a reference named like
+a system.
 
 Every refusal must be one line naming the file (and line) and leave the store as it was."""
 
@@ -10,7 +11,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import copy_store, ulcdb
 from test_ingest_store import plain_args
 
 from ulcdb.store.database import Store
@@ -51,12 +52,19 @@ def sample_args() -> list[object]:
     return plain_args()  # the whole plain sample as test bed 'sample'
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("ingest_checks")
     path = tmp_path / "store.duckdb"
     result = ulcdb(path, *sample_args())
     assert result.exit_code == 0, result.output
     return path
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    """The plain sample ingested (built once per module): a copy for each test."""
+    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def refused(db: Path, *args: object) -> str:
