@@ -38,7 +38,7 @@ from ulcdb.meta.task import (
 from ulcdb.stats import bootstrap
 from ulcdb.stats import correlations as stats
 from ulcdb.stats.correlations import FloatArray, IntArray
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 # meta_corr's row of one (metric, variant): Pearson, Spearman, items, groups (None: undefined)
 Corr = tuple[float | None, float | None, int | None, int | None]
@@ -286,12 +286,9 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
 def tuned_here(store: Store, task: MetaTask) -> list[str]:
     """A warning for each metric whose weights were tuned on this very test bed (its
     signature says ``tuned-on:<test bed>``, as `ulcdb tune` writes)."""
-    rows = store.query(
-        "select distinct metric from scores s join score_batch b using (batch_id) "
-        "where testbed = ? and (?::varchar[] is null or list_contains(?, metric)) and "
-        "list_contains(string_split(signature, '|'), ?) order by metric",
-        [task.testbed, task.metrics and list(task.metrics), task.metrics and list(task.metrics),
-         f"tuned-on:{task.testbed}"])
+    rows = store.query(named_query("meta_tuned_here"),
+                       [task.testbed, task.metrics and list(task.metrics),
+                        f"tuned-on:{task.testbed}"])
     return [f"warning: {m} was tuned on {task.testbed!r} itself: its correlation here is "
             "optimistic (evaluate it on another test bed)" for (m,) in rows]
 

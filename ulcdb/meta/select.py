@@ -8,7 +8,7 @@ from __future__ import annotations
 from ulcdb.errors import MetaError, NotFound
 from ulcdb.meta.task import HUMAN_SET, Scale
 from ulcdb.scoring.selection import resolve_metrics, split_names, stored_set
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 
 def split(spec: str | None) -> list[str]:
@@ -24,21 +24,17 @@ def human_translations(store: Store, testbed_id: int) -> list[str]:
 
 
 def scored_metrics(store: Store, testbed: str, refset: str, level: str) -> list[str]:
-    return [r[0] for r in store.query(
-        "select distinct metric from scores where testbed = ? and refset = ? and level = ? "
-        "order by metric", [testbed, refset, level])]
+    return [r[0] for r in store.query(named_query("meta_scored_metrics"),
+                                      [testbed, refset, level])]
 
 
 def scored_refsets(store: Store, testbed: str) -> list[str]:
-    return [r[0] for r in store.query(
-        "select distinct refset from scores where testbed = ? and refset_kind = 'reference' "
-        "order by refset", [testbed])]
+    return [r[0] for r in store.query(named_query("meta_scored_refsets"),
+                                      [testbed, "reference"])]
 
 
 def criteria(store: Store, testbed: str) -> list[str]:
-    return [r[0] for r in store.query(
-        "select distinct criterion from assessments where testbed = ? order by criterion",
-        [testbed])]
+    return [r[0] for r in store.query(named_query("meta_criteria"), [testbed])]
 
 
 def criterion_scale(store: Store, testbed: str, criterion: str) -> Scale:

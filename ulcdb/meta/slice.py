@@ -32,24 +32,10 @@ from ulcdb.compare.where import where_segments
 from ulcdb.errors import MetaError
 from ulcdb.meta.task import MetaTask
 from ulcdb.stats.sacrebleu_significance import corpus_score
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 Rescored = tuple[tuple[str, str, str, str | None, float], ...]  # metric, variant, target,
 # doc_id, value
-
-_STATS_SQL = """
-select s.metric, s.variant, s.translator, s.doc_id, s.seg_id, ss.stats
-from scores s
-join metric m on m.name = s.metric
-join translator t on t.name = s.translator and t.testbed_id = ?
-join refset r on r.name = s.refset and r.testbed_id = t.testbed_id
-join seg_score ss on ss.metric_id = m.metric_id and ss.translator_id = t.translator_id
-    and ss.refset_id = r.refset_id and ss.variant = s.variant and ss.seg_id = s.seg_id
-where s.testbed = ? and s.refset = ? and s.level = 'seg' and list_contains(?, s.metric)
-  and s.seg_id in (select unnest(?::integer[]))
-  and (?::varchar is null or s.variant = ?)
-order by s.metric, s.variant, s.translator, s.seg_id
-"""
 
 
 def slice_task(store: Store, task: MetaTask) -> tuple[MetaTask, list[str]]:
@@ -110,9 +96,9 @@ def _rescore(store: Store, task: MetaTask, segments: frozenset[int], level: str,
 
 def _corpus(store: Store, task: MetaTask, segments: frozenset[int], level: str,
             corpus: list[str]) -> list[tuple[str, str, str, str | None, float]]:
-    stats = store.query(_STATS_SQL, [store.testbed_id(task.testbed), task.testbed,
-                                     task.refset, corpus, sorted(segments), task.variant,
-                                     task.variant])
+    stats = store.query(named_query("meta_slice_stats"),
+                        [store.testbed_id(task.testbed), task.testbed, task.refset, corpus,
+                         sorted(segments), task.variant, "seg"])
     nrefs = len(task.refset.split("+"))
     with_stats = {m for m, *_, st in stats if st is not None}
     lacking = [m for m in corpus
@@ -136,13 +122,9 @@ def _corpus(store: Store, task: MetaTask, segments: frozenset[int], level: str,
 
 def _means(store: Store, task: MetaTask, segments: frozenset[int], level: str,
            means: list[str]) -> list[tuple[str, str, str, str | None, float]]:
-    rows = store.query(
-        "select metric, variant, translator, case when ? = 'doc' then doc_id end, avg(value) "
-        "from scores where testbed = ? and refset = ? and level = 'seg' and "
-        "list_contains(?, metric) and seg_id in (select unnest(?::integer[])) and "
-        "(?::varchar is null or variant = ?) and value is not null group by all",
-        [level, task.testbed, task.refset, means, sorted(segments), task.variant,
-         task.variant])
+    rows = store.query(named_query("meta_slice_means"),
+                       [level, task.testbed, task.refset, means, sorted(segments),
+                        task.variant, "seg"])
     return [(m, v, t, d, float(x)) for m, v, t, d, x in rows]
 
 
