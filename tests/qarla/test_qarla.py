@@ -19,9 +19,10 @@ from qarla_golden import FOUR_REFS, SETS, THREE_REFS, metric_set, sample_store
 from typer.testing import CliRunner
 
 from ulcdb.cli.main import app
-from ulcdb.errors import StoreError
+from ulcdb.errors import NotFound, StoreError
 from ulcdb.qarla.measures import (
     Scope,
+    check_scores,
     exhaustive_king,
     jack_value,
     king_rows,
@@ -322,6 +323,29 @@ def test_too_few_references(hand):
     with pytest.raises(StoreError, match="needs at least 4 references"):
         king_rows(hand, Scope("toy", VARIANT, ("m1",), ("S1",), tuple(R3)), "seg", ["queen"])
 
+
+
+def test_missing_scores_are_named():
+    # m1 scored against every single reference and system, m2 only against R1 and only by
+    # S1: QUEEN lacks m2 against R2 and R3 only when they are asked for, JACK lacks m2's
+    # system-vs-system scores.
+    scores = {k: v for k, v in _hand_scores().items()
+              if k[0] == "m1" or (k[1] == "S1" and k[2] == "R1")}
+    store = toy_store(scores, R3, ["S1", "S2"], n_segments=2)
+    try:
+        check_scores(store, Scope("toy", VARIANT, ("m1", "m2"), ("S1", "S2"), ("R1",)))
+        with pytest.raises(NotFound, match="no segment scores of m3 against single "
+                                           "references in test bed 'toy'"):
+            check_scores(store, Scope("toy", VARIANT, ("m1", "m3"), ("S1",), tuple(R3)))
+        with pytest.raises(NotFound, match="no segment scores of m1 against"):
+            check_scores(store, Scope("toy", "other", ("m1",), ("S1",), tuple(R3)))
+        assert jack_value(store, Scope("toy", VARIANT, ("m1",), ("S1", "S2"), tuple(R3)),
+                          "seg").hits == 2
+        with pytest.raises(NotFound, match="JACK needs system-vs-system scores"):
+            jack_value(store, Scope("toy", VARIANT, ("m1", "m2"), ("S1", "S2"), tuple(R3)),
+                       "seg")
+    finally:
+        store.close()
 
 # -- brute force -----------------------------------------------------------------------------
 

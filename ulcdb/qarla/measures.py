@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from ulcdb.errors import NotFound, StoreError
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 QUEEN_MIN_REFS = 3
 KING_MIN_REFS = 2
@@ -99,10 +99,9 @@ def check_queen(scope: Scope, what: str = "QUEEN", need: int = QUEEN_MIN_REFS) -
 
 def check_scores(store: Store, scope: Scope) -> None:
     """Every metric must have segment scores against the single references."""
-    rows = store.query(
-        "select distinct metric from scores where testbed = ? and variant = ? and level = 'seg' "
-        "and list_contains(?, metric) and list_contains(?, refset)",
-        [scope.testbed, scope.variant, list(scope.metrics), list(scope.refs)])
+    rows = store.query(named_query("qarla_scored_metrics"),
+                       [scope.testbed, scope.variant, list(scope.metrics), "seg",
+                        list(scope.refs)])
     have = {r[0] for r in rows}
     missing = [m for m in scope.metrics if m not in have]
     if missing:
@@ -226,10 +225,8 @@ def jack_value(store: Store, scope: Scope, level: str) -> JackResult:
     check_queen(scope, "JACK (through QUEEN)")
     if len(scope.systems) < 2:
         raise StoreError("JACK needs at least 2 systems")
-    have = store.scalar(
-        "select count(distinct metric) from scores where testbed = ? and variant = ? and "
-        "level = ? and refset_kind = 'system' and list_contains(?, metric)",
-        [scope.testbed, scope.variant, level, list(scope.metrics)])
+    have = store.scalar(named_query("qarla_system_scored"),
+                        [scope.testbed, scope.variant, level, list(scope.metrics), "system"])
     if have < len(set(scope.metrics)):
         raise NotFound("JACK needs system-vs-system scores of every metric: score them with "
                        "`ulcdb score --jack` (`ulcdb jack` does it)")
