@@ -127,9 +127,7 @@ def _resolve(store: Store, tid: int, rows: pa.Table, scale: Scale | None) -> Non
 
 def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale | None) -> None:
     """The first row with a problem (file order) as one InputError naming its line."""
-    rows = store.query(
-        "select line, problem, translator, level, doc_id, seg, value, first_line "
-        "from _assessment_in where problem is not null order by line nulls first, rid limit 1")
+    rows = store.query(named_query("assessment_first_problem"))
     if not rows:
         return
     line, problem, translator, level, doc_id, seg, value, first = rows[0]
@@ -155,17 +153,14 @@ def _another_testbed(store: Store, tid: int, testbed: str) -> str:
     """Where rows of the file name units the test bed lacks, and either names it lacks too or
     more than one such row: that the file seems to be another test bed's, which of its
     names the test bed has and which not, and a stored test bed that has them all."""
-    names = store.query("select translator, bool_or(translator_id is not null) "
-                        "from _assessment_in group by all order by 1")
+    names = store.query(named_query("assessment_names"))
     found = [name for name, known in names if known]
     missing = [name for name, known in names if not known]
     lost = int(store.scalar("select count(*) from _assessment_in where problem = 'unit'"))
     if lost == 0 or (not missing and lost < 2):
         return ""  # names unknown but every unit there, or one stray row: a typo, no more
-    others = [r[0] for r in store.query(
-        "select b.name from testbed b join translator t using (testbed_id) "
-        "where b.testbed_id <> ? and list_contains(?, t.name) group by b.name "
-        "having count(*) = ? order by b.name", [tid, [n for n, _ in names], len(names)])]
+    others = [r[0] for r in store.query(named_query("testbeds_with_translators"),
+                                        [tid, [n for n, _ in names], len(names)])]
     text = (f"; the file seems to belong to another test bed: {lost} of its rows name no "
             f"unit of {testbed!r}, which has its names {_few(found)}")
     text += f" but not {_few(missing)}" if missing else ""
