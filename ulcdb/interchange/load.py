@@ -329,12 +329,8 @@ class _Loader:
 
     def _check_duplicates(self) -> None:
         # a segment score's unit is its seg_id, any other's its level and doc_id (the other
-        # is null): narrower keys group faster than all six columns (0.5 s, not 0.7, on WMT20)
-        dup = self.store.scalar(
-            "select (select count(*) from (select 1 from _imp_res where level = 'seg' group by "
-            "metric_id, translator_id, refset_id, seg_id having count(*) > 1)) + "
-            "(select count(*) from (select 1 from _imp_res where level <> 'seg' group by "
-            "metric_id, translator_id, refset_id, level, doc_id having count(*) > 1))")
+        # is null)
+        dup = self.store.scalar(named_query("import_duplicate_count"), ["seg"])
         if not dup:
             return
         row = self.store.query(named_query("import_duplicate"))[0]
@@ -417,10 +413,7 @@ class _Loader:
 
     def _conflict(self, level: str) -> Conflict:
         n = self.store.scalar("select count(*) from _imp_keys where differs")
-        metric, target, refset = self.store.query(
-            "select m.name, t.name, r.name from _imp_keys k join metric m using (metric_id) "
-            "join translator t using (translator_id) join refset r using (refset_id) "
-            "where k.differs order by 1, 2, 3 limit 1")[0]
+        metric, target, refset = self.store.query(named_query("import_conflict_example"))[0]
         return Conflict(
             f"{level}-level scores of {n} metric/target/reference-set keys of this import are "
             f"already stored with other values (e.g. {metric} of {target} against {refset}, "
@@ -429,9 +422,7 @@ class _Loader:
     def _insert(self) -> None:
         batches: dict[str, list[int]] = {"file_no": [], "batch_id": []}
         per_file: dict[int, list[str]] = {}
-        for number, name in self.store.query(
-                "select distinct r.file_no, m.name from _imp_res r join metric m "
-                "using (metric_id) where r.value is not null order by 1, 2"):
+        for number, name in self.store.query(named_query("import_file_metrics")):
             per_file.setdefault(number, []).append(name)
         for number, source in enumerate(self.frame.sources):
             if number not in per_file:
