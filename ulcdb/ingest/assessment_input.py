@@ -140,11 +140,11 @@ def check_against_testbed(store: Store, testbed: str, path: Path, fmt: Assessmen
     """mt-metrics-eval human files: one value per segment/document of every system, names
     (refA for ref-A) matched to the test bed's translators."""
     from ulcdb.ingest import mtme_testbeds
+    from ulcdb.store.database import named_query
 
     if assessment_format(path, fmt, mapping) != AssessmentFormat.mtme:
         return
     tid = store.testbed_id(testbed)
-    mtme_testbeds.check_mtme_units(path, *store.query(
-        "select (select count(*) from segment where testbed_id = $1), "
-        "(select count(*) from document where testbed_id = $1)", [tid])[0])
+    mtme_testbeds.check_mtme_units(path, *store.query(named_query("testbed_unit_counts"),
+                                                      [tid])[0])
     mtme_testbeds.match_mtme_names(items, store.translators(tid))

@@ -4,7 +4,7 @@ loader (``ulcdb.ingest.load_assessments``)."""
 
 from __future__ import annotations
 
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 
 def unit_problem(store: Store, tid: int, level: str, doc_id: str | None, seg: int | None,
@@ -14,9 +14,7 @@ def unit_problem(store: Store, tid: int, level: str, doc_id: str | None, seg: in
     ``seg`` is a test-bed segment id (seg level without ``doc_id``), a position in
     ``doc_id`` (seg level with it) or a document position (doc level without it);
     ``in_doc`` is the document a file puts a test-bed segment id in, if it says."""
-    n_segs, n_docs = store.query(
-        "select (select count(*) from segment where testbed_id = $1), "
-        "(select count(*) from document where testbed_id = $1)", [tid])[0]
+    n_segs, n_docs = store.query(named_query("testbed_unit_counts"), [tid])[0]
     if doc_id is not None and not store.scalar(
             "select count(*) from document where testbed_id = ? and doc_id = ?", [tid, doc_id]):
         return f"unknown document {doc_id!r}"

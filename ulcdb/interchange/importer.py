@@ -46,7 +46,7 @@ from ulcdb.interchange.model import (
     steps,
 )
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 FORMATS = ("auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet", "table",
            "lines")
@@ -291,9 +291,8 @@ def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str
           req: ScoreImport
           ) -> tuple[list[ScoreFrame], list[tuple[Path, list[Assessment]]], list[str]]:
     """(metric frames, human files with their items, notes) of a file or test-set folder."""
-    counts = dict(zip(("seg", "doc"), store.query(
-        "select (select count(*) from segment where testbed_id = $1), "
-        "(select count(*) from document where testbed_id = $1)", [tid])[0], strict=True))
+    counts = dict(zip(("seg", "doc"), store.query(named_query("testbed_unit_counts"),
+                                                  [tid])[0], strict=True))
     src_refs = tuple(sorted(req.refs)) or None
     if not path.is_dir():
         if path.parent.name == "human-scores" or HUMAN_NAME.match(path.name):
