@@ -17,6 +17,7 @@ from ulcdb.errors import InputError
 from ulcdb.formats.nist.sgml import decode_entities, read_sgml
 from ulcdb.formats.plain import read_plain
 from ulcdb.formats.ulcconfig import read_ulc_config
+from ulcdb.formats.wmt.metrics_task import check_raw_values, read_wmt_raw
 from ulcdb.formats.wmt.xml_testbed import read_wmtxml
 from ulcdb.ingest.mtme_testbeds import read_mtme
 from ulcdb.ingest.textio import read_lines
@@ -537,3 +538,22 @@ def test_shared_ruen_wmtxml(shared):
         assert texts(data, name) == read_lines(bed / "refs" / f"{name}.en.txt")
     for name in systems:
         assert texts(data, name) == read_lines(bed / "systems" / f"{name}.en.txt")
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    ([(1, "0.5"), (2, "0.25")], None),
+    ([(1, "0.5"), (2, "nan")], "2: score nan is NaN or infinite"),
+    ([(1, "inf"), (0, "0.3")], "1: score inf is NaN or infinite"),
+    ([(1, "0.5"), (0, "0.3")], "2: segment number 0 is not a whole number >= 1"),
+])
+def test_wmt_numbers_the_store_refuses(tmp_path, rows, message):
+    """The first WMT row (file order) whose score or segment number the store refuses."""
+    path = tmp_path / "x.seg.score"
+    path.write_text("".join(f"BLEU\ten-de\tnt\tnt\tsysA\td1\t{seg}\t{value}\n"
+                            for seg, value in rows))
+    if message is None:
+        check_raw_values(read_wmt_raw([path]))
+        return
+    with pytest.raises(InputError) as caught:
+        check_raw_values(read_wmt_raw([path]))
+    assert str(caught.value) == f"{path}:{message}"

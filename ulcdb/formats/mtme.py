@@ -57,7 +57,7 @@ from ulcdb.interchange.model import (
     safe_file_name,
 )
 from ulcdb.scoring.progress import Tick, ticking
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 METRIC_NAME = re.compile(r"^(?P<name>.+)-(?P<refs>[^-]+)\.(?P<level>[^.]+)\.score$")
 JACK = "system-vs-system"  # sub-folder of metric-scores/LP that mt-metrics-eval does not read
@@ -244,9 +244,7 @@ def _write_texts(store: Store, folder: Path, info: TestbedInfo,
     _write(paths[0], [_one_line(s) for s in sources])
     _write(paths[1], [f"{info.domains.get(d) or 'default'} {d}" for d in info.seg_doc])
     for name, role in info.translators.items():
-        rows = dict(store.query(
-            "select seg_id, text from translation tr join translator t using (translator_id) "
-            "where t.testbed_id = ? and t.name = ?", [tid, name]))
+        rows = dict(store.query(named_query("target_texts"), [tid, name]))
         lines = [_one_line(rows.get(i, "")) for i in range(1, n + 1)]
         targets = [folder / "system-outputs" / lp / f"{names[name]}.txt"]
         if role == "reference":

@@ -52,7 +52,7 @@ from ulcdb.interchange.model import (
     resolve_refs,
     safe_file_name,
 )
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 SENTENCE = re.compile(r"^(?P<name>[^|=\s]+)(?:\|(?P<sig>\S*))?\s+=\s+(?P<score>\S+)")
 LOWER_IS_BETTER = ("TER",)
@@ -282,15 +282,9 @@ def _summed_stats(store: Store, testbed: str, sel: ExportSelection, metrics: lis
                   ) -> list[tuple[str, str, int, str, list[float]]]:
     """(target, refset, references, metric, corpus statistics) of every stored pair, in
     target, reference set and sacrebleu's metric order; pairs without statistics skipped."""
-    rows = store.query(
-        "select t.name, r.name, r.size, m.name, list(s.stats order by s.seg_id), "
-        "bool_and(s.stats is not null) from seg_score s join translator t using "
-        "(translator_id) join refset r using (refset_id) join metric m using (metric_id) "
-        "where r.testbed_id = ? and s.variant = ? and list_contains(?, m.name) "
-        "and (len(?) = 0 or list_contains(?, t.name)) "
-        "and (len(?) = 0 or list_contains(?, r.name)) group by all order by 1, 2",
-        [store.testbed_id(testbed), sel.variant, metrics, list(sel.targets), list(sel.targets),
-         list(sel.refsets), list(sel.refsets)])
+    rows = store.query(named_query("sacrebleu_pair_stats"), {
+        "tid": store.testbed_id(testbed), "variant": sel.variant, "metrics": metrics,
+        "targets": list(sel.targets), "refsets": list(sel.refsets)})
     order = {m: k for k, m in enumerate(SACREBLEU_METRICS)}
     out = [(t, r, int(n), m, [int(x) if float(x).is_integer() else x
                               for x in sum_of_lists(stats)])  # sacrebleu's own summation

@@ -53,7 +53,7 @@ from ulcdb.interchange.model import (
     safe_file_name,
 )
 from ulcdb.scoring.progress import Tick
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 KEYS = ("metric", "lp", "testset", "refset", "system")
 LEVEL_OF = {6: "sys", 7: "doc", 8: "seg"}
@@ -203,10 +203,7 @@ def check_raw_values(raw: WmtRaw) -> None:
     con = duckdb.connect()
     try:
         con.register("raw", raw.table)
-        rows = con.execute(
-            "select file_no, line, value, seg from raw where isnan(value) or isinf(value) "
-            "or (level = 'seg' and (seg is null or seg < 1)) "
-            "order by file_no, line limit 1").fetchall()
+        rows = con.execute(named_query("wmt_raw_problem"), ["seg"]).fetchall()
     finally:
         con.close()
     if rows:
