@@ -22,7 +22,7 @@ SQL_START = re.compile(r"\s*(select\b|with\s+(recursive\s+)?\w+\s+as\s*\()", re.
 # module -> the most SELECT/WITH literals it may hold; every module of ulcdb/ is listed, so a
 # new module holding SQL must be added here at its count (issue 26 moved views and named
 # queries out in three passes: the package held 239 literals before the first, 188 before
-# the third over ingest, interchange, meta, qarla and formats, 168 after it).
+# the third over ingest, interchange, meta, qarla and formats, 166 after it).
 ALLOWED = {
     "ulcdb/__init__.py": 0,
     "ulcdb/__main__.py": 0,
@@ -106,7 +106,7 @@ ALLOWED = {
     "ulcdb/interchange/__init__.py": 0,
     "ulcdb/interchange/fetch.py": 9,
     "ulcdb/interchange/importer.py": 5,
-    "ulcdb/interchange/load.py": 17,
+    "ulcdb/interchange/load.py": 15,
     "ulcdb/interchange/model.py": 0,
     "ulcdb/interchange/testbeds.py": 3,
     "ulcdb/meta/__init__.py": 0,

@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.units import unit_problem
-from ulcdb.interchange.model import Advance, MetricInfo, ScoreFrame
+from ulcdb.interchange.model import LEVELS, Advance, MetricInfo, ScoreFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.scoring.scorer import ensure_refset, sync_catalogue
@@ -201,10 +201,8 @@ class _Loader:
             if any(name is None or not name.strip()
                    for name in pc.unique(table[column]).to_pylist()):
                 return True
-        return bool(self.store.scalar(
-            "select exists (select 1 from _imp where level is null or level not in ('seg', "
-            "'doc', 'sys') or isnan(value) or isinf(value) or testbed is null or refs is null "
-            "or len(refs) = 0 or list_contains(refs, target))"))
+        return bool(self.store.scalar(named_query("import_may_have_problem"),
+                                      list(LEVELS)))
 
     def _resolve_refsets(self) -> None:
         """Test beds and reference sets (created when missing) of the rows: ``_imp_refset``
@@ -249,8 +247,7 @@ class _Loader:
 
     # -- catalogue ----------------------------------------------------------------------------
     def _catalogue(self) -> None:
-        first_file = dict(self.store.query(
-            "select metric, min(file_no) from _imp group by metric order by metric"))
+        first_file = dict(self.store.query(named_query("import_metric_first_file")))
         known = {r[0]: r[1:] for r in self.store.query(
             "select name, higher_is_better, range_min, range_max from metric")}
         for name, file_no in first_file.items():
