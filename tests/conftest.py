@@ -76,7 +76,7 @@ def _measured_slow() -> tuple[set[str], set[str]]:
 
 
 BROWSER_MODULES = {"test_serve_browser", "test_serve_compare", "test_report_html"}
-RAY_MODULES = {"test_ray", "test_ray_cluster"}
+RAY_MODULES = {"test_ray", "test_ray_cluster", "test_pool_after_ray"}
 # the modules that start `ulcdb serve` or build its mirror (the last measured run was stopped
 # among them, so their totals are not all in tests/durations.json yet)
 SERVER_MODULES = {"test_serve", "test_serve_bounded", "test_serve_preparing",

@@ -8,16 +8,14 @@ process boundaries.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
-from multiprocessing import get_context
 from typing import TYPE_CHECKING
 
 from ulcdb.annotation.annotators import DEFAULT_MODELS
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import EMPTY, ENTITY, FAILED, Analysis, Span, Token
 from ulcdb.errors import UlcdbError
-from ulcdb.scoring.workers import init_worker
+from ulcdb.scoring.workers import init_worker, pool_context, worker_args
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -120,6 +118,6 @@ def analyse(texts: Sequence[str], model: str | None = None, jobs: int = 1,
         for piece in pieces:
             yield analyse_serial(piece, model, batch_size)
         return
-    ctx = get_context("fork") if hasattr(os, "fork") else get_context()
-    with ctx.Pool(jobs, initializer=init_worker, initargs=(os.getpid(),)) as pool:
+    context = pool_context()
+    with context.Pool(jobs, initializer=init_worker, initargs=worker_args(context)) as pool:
         yield from pool.imap(_chunk_job, [(model, p, batch_size) for p in pieces])

@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
 
 from ulcdb.errors import UlcdbError
-from ulcdb.scoring.workers import init_worker
+from ulcdb.scoring.workers import init_worker, pool_context, worker_args
 
 ENGINES = ("local", "ray")
 RETRIES = 2
@@ -76,8 +76,9 @@ class LocalEngine:
         if self.jobs <= 1:
             return map(fn, tasks)
         if self._pool is None:
+            context = pool_context()
             self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=init_worker,
-                                             initargs=(os.getpid(),))
+                                             initargs=worker_args(context), mp_context=context)
         if not self._bytes:
             return self._pool.map(fn, tasks)
         packed = []

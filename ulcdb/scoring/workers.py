@@ -11,18 +11,38 @@ pool and reports it in one line.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
+from multiprocessing.context import BaseContext
 
 PR_SET_PDEATHSIG = 1
 POLL_SECONDS = 1.0
 
 
-def init_worker(parent: int) -> None:
-    """Run first in every worker: die with ``parent``."""
+def pool_context() -> BaseContext:
+    """How worker processes start: forked (fast: the parent's imports come along), but from
+    a fresh fork server once Ray is loaded in this process, whose threads do not survive a
+    fork (forked workers crashed in ``_raylet.so`` after a Ray run in the same process, as a
+    notebook that tried ``--engine ray`` first would)."""
+    if not hasattr(os, "fork"):
+        return multiprocessing.get_context()
+    return multiprocessing.get_context("forkserver" if "ray" in sys.modules else "fork")
+
+
+def worker_args(context: BaseContext) -> tuple[int, bool]:
+    """``init_worker``'s arguments for a pool of ``context`` started by this process."""
+    return os.getpid(), context.get_start_method() == "forkserver"
+
+
+def init_worker(parent: int, via_server: bool = False) -> None:
+    """Run first in every worker: die with ``parent``.  A fork server's worker watches the
+    server instead, its own parent, which ends when ``parent`` does."""
+    if via_server:
+        parent = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler
     if sys.platform.startswith("linux"):
