@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -197,20 +199,18 @@ def _square_after(task: tuple[int, float]) -> int:
     return task[0] * task[0]
 
 
-def test_the_drivers_ulcdb_settings_reach_the_workers(cluster: Any, shared: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_drivers_ulcdb_settings_reach_the_workers(cluster: Any, shared: Path) -> None:
     # A cluster started before (as `ray start` does) does not see what --verbnet sets in the
-    # driver: the engine that joins it hands the driver's ULCDB_* variables to the job.
-    import ray
-
-    from ulcdb.scoring.engines import RayEngine
-
+    # driver: the engine that joins it hands the driver's ULCDB_* variables to the job.  The
+    # driver is another process, so this one's connection to the cluster stays as it is.
     elsewhere = str(shared / "resources")
-    monkeypatch.setenv("ULCDB_VERBNET", elsewhere)
-    ray.shutdown()
-    try:
-        assert list(RayEngine(address=cluster.address).map(os.getenv, ["ULCDB_VERBNET"] * 2)) \
-            == [elsewhere, elsewhere]
-    finally:
-        ray.shutdown()
-        _connect(cluster, shared)
+    script = ("import os, sys\n"
+              "from ulcdb.scoring.engines import RayEngine\n"
+              "got = list(RayEngine(address=sys.argv[1]).map(os.getenv, ['ULCDB_VERBNET'] * 2))\n"
+              "print(got)\n")
+    env = {**os.environ, "ULCDB_VERBNET": elsewhere, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
+    done = subprocess.run([sys.executable, "-c", script, cluster.address], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == repr([elsewhere, elsewhere])
