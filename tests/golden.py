@@ -73,3 +73,23 @@ def golden_value(row: GoldenRow, docs: Documents, scores) -> float | None:
     if row.level == "doc":
         return scores.doc[row.doc_id]
     return scores.seg[int(row.seg_id) - 1]
+
+
+class FamilyScores:
+    """A metric family's scores of one shared sample, computed once per (translator,
+    reference set) with default parameters."""
+
+    def __init__(self, shared: Path, pair: str, family: type) -> None:
+        self.sample = load_sample(shared, pair)
+        self.family = family
+        self.cache: dict = {}
+
+    def __call__(self, system: str, refset: str):  # type: ignore[no-untyped-def]
+        from ulcdb.metrics.base import Params
+
+        key = (system, refset)
+        if key not in self.cache:
+            self.cache[key] = self.family().compute(
+                self.sample.translator(system), self.sample.refset(refset), self.sample.docs,
+                Params())
+        return self.cache[key]

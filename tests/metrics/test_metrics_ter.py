@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from golden import golden_value, load_golden, load_sample
+from golden import FamilyScores, golden_value, load_golden, load_sample
 from sacrebleu.metrics import TER, lib_ter
 
 from ulcdb.metrics import ter_kernel
@@ -25,20 +25,11 @@ def _rows(path: Path) -> list:
     return load_golden(path)
 
 
-class _Scorer:
+class _Scorer(FamilyScores):
     """TER scores of one sample, computed once per (translator, refset)."""
 
     def __init__(self, shared: Path, pair: str) -> None:
-        self.sample = load_sample(shared, pair)
-        self.cache: dict = {}
-
-    def __call__(self, system: str, refset: str):
-        key = (system, refset)
-        if key not in self.cache:
-            self.cache[key] = TerFamily().compute(
-                self.sample.translator(system), self.sample.refset(refset), self.sample.docs,
-                Params())
-        return self.cache[key]
+        super().__init__(shared, pair, TerFamily)
 
     def stat(self, row, column: int) -> float:
         """Edits (0) or average reference length (1) of a golden row's unit."""

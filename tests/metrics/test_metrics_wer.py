@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from golden import golden_value, load_golden, load_sample
+from golden import FamilyScores, golden_value, load_golden
 
 from ulcdb.metrics.base import Documents, Params
 from ulcdb.metrics.wer_per import ErrorRateFamily, per, wer
@@ -20,20 +20,9 @@ def _rows(path: Path, metrics: tuple[str, ...]) -> list:
     return [r for r in load_golden(path) if r.metric in metrics]
 
 
-class _Scorer:
+def _Scorer(shared: Path, pair: str) -> FamilyScores:  # noqa: N802 (the TER module's name)
     """Scores of one sample, computed once per (translator, refset)."""
-
-    def __init__(self, shared: Path, pair: str) -> None:
-        self.sample = load_sample(shared, pair)
-        self.cache: dict = {}
-
-    def __call__(self, system: str, refset: str):
-        key = (system, refset)
-        if key not in self.cache:
-            self.cache[key] = ErrorRateFamily().compute(
-                self.sample.translator(system), self.sample.refset(refset), self.sample.docs,
-                Params())
-        return self.cache[key]
+    return FamilyScores(shared, pair, ErrorRateFamily)
 
 
 def _span(docs: Documents, doc_id: str) -> tuple[int, int]:
