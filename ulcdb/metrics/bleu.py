@@ -46,7 +46,7 @@ from ulcdb.metrics.base import (
     build_specs,
     check_inputs,
 )
-from ulcdb.metrics.ngram_counts import counts_in, encode
+from ulcdb.metrics.ngram_counts import against_references
 
 MAX_ORDER = 4
 REFERENCE = "mteval-v13a.pl (NIST), via sacrebleu 2.6.0 tokenizer 13a and n-gram statistics"
@@ -255,17 +255,9 @@ def tokens_of(lines: Sequence[str], params: Params) -> list[list[str]]:
 def corpus_stats(hyps: Sequence[str], refsets: Sequence[Sequence[Sequence[str]]],
                  params: Params) -> list[list[Stats]]:
     """sacrebleu's per-segment statistics of ``hyps`` against each reference set."""
-    unique: dict[int, Sequence[str]] = {}
-    for refs in refsets:
-        for ref in refs:
-            unique.setdefault(id(ref), ref)
-    position = {key: k for k, key in enumerate(unique, 1)}
-    encoded = encode([tokens_of(hyps, params),
-                      *(tokens_of(ref, params) for ref in unique.values())], MAX_ORDER)
+    encoded, tables, found = against_references(
+        tokens_of(hyps, params), refsets, lambda ref: tokens_of(ref, params), MAX_ORDER)
     hyp = encoded.tables[0]
-    # Per distinct reference and order: the reference count of every hypothesis key.
-    found = {key: [counts_in(hyp, encoded.tables[position[key]], n)
-                   for n in range(1, MAX_ORDER + 1)] for key in unique}
     hyp_len = hyp.lengths
     totals = [np.maximum(hyp_len - n + 1, 0) for n in range(1, MAX_ORDER + 1)]
     nseg = len(hyps)
@@ -279,7 +271,7 @@ def corpus_stats(hyps: Sequence[str], refsets: Sequence[Sequence[Sequence[str]]]
             matched = np.minimum(hyp.counts[n - 1], clip)
             matches.append(np.bincount(hyp.segments(n), weights=matched,
                                        minlength=nseg).astype(np.int64))
-        ref_len = _closest_lengths(hyp_len, [encoded.tables[position[id(r)]].lengths
+        ref_len = _closest_lengths(hyp_len, [tables[id(r)].lengths
                                              for r in refs])
         columns = np.stack([hyp_len, ref_len, *matches, *totals], axis=1)
         out.append(columns.tolist())

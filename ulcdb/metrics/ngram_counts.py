@@ -12,7 +12,7 @@ keys are sorted with their counts; matching a hypothesis against a reference is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,3 +120,23 @@ def counts_in(hyp: NgramTable, ref: NgramTable, order: int) -> Ints:
         return np.zeros(len(hk), dtype=np.int64)
     at = np.minimum(np.searchsorted(rk, hk), len(rk) - 1)
     return np.where(rk[at] == hk, ref.counts[order - 1][at], 0)
+
+
+def against_references(
+        hyp: Sequence[Sequence[str]], refsets: Sequence[Sequence[Sequence[str]]],
+        tokenise: Callable[[Sequence[str]], Sequence[Sequence[str]]], max_order: int,
+        totals: bool = False) -> tuple[Encoded, dict[int, NgramTable], dict[int, list[Ints]]]:
+    """The tokenised hypothesis ``hyp`` (table 0) encoded with each distinct reference text of
+    ``refsets`` (by identity: a reference in several sets is counted once): the encoding, each
+    reference's table by ``id``, and per reference the reference count of every hypothesis
+    n-gram of each order (``counts_in``)."""
+    unique: dict[int, Sequence[str]] = {}
+    for refs in refsets:
+        for ref in refs:
+            unique.setdefault(id(ref), ref)
+    encoded = encode([hyp, *(tokenise(ref) for ref in unique.values())], max_order,
+                     totals=totals)
+    tables = {key: encoded.tables[k] for k, key in enumerate(unique, 1)}
+    found = {key: [counts_in(encoded.tables[0], table, n) for n in range(1, max_order + 1)]
+             for key, table in tables.items()}
+    return encoded, tables, found

@@ -52,7 +52,7 @@ from ulcdb.metrics.bleu import (
     order_scores,
     tokens_of,
 )
-from ulcdb.metrics.ngram_counts import Encoded, NgramTable, counts_in, encode
+from ulcdb.metrics.ngram_counts import Encoded, NgramTable, against_references
 
 MAX_ORDER = 5
 REFERENCE = "mteval-v13a.pl (NIST), with sacrebleu 2.6.0's tokenizer 13a"
@@ -219,21 +219,14 @@ class NistFamily(Family):
         """
         for refs in refsets:
             check_inputs(hyps, refs, docs)
-        unique: dict[int, Sequence[str]] = {}
-        for refs in refsets:
-            for ref in refs:
-                unique.setdefault(id(ref), ref)
-        position = {key: k for k, key in enumerate(unique, 1)}
-        encoded = encode([tokens_of(hyps, params),
-                          *(tokens_of(ref, params) for ref in unique.values())], MAX_ORDER,
-                         totals=True)
+        encoded, by_id, found = against_references(
+            tokens_of(hyps, params), refsets, lambda ref: tokens_of(ref, params), MAX_ORDER,
+            totals=True)
         hyp = encoded.tables[0]
-        found = {key: [counts_in(hyp, encoded.tables[position[key]], n)
-                       for n in range(1, MAX_ORDER + 1)] for key in unique}
         hyp_len = hyp.lengths.tolist()
         out = []
         for refs in refsets:
-            tables = [encoded.tables[position[id(ref)]] for ref in refs]
+            tables = [by_id[id(ref)] for ref in refs]
             gained = _gains(hyp, tables, [found[id(ref)] for ref in refs], encoded,
                             len(hyps))
             ref_len = np.sum([t.lengths for t in tables], axis=0).tolist()
