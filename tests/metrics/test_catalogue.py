@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import copy_store, ulcdb
 from ulcdb.metrics.registry import BUILTIN_SETS
 
 SRC = ("uno dos", "tres cuatro", "cinco seis")
@@ -20,7 +20,9 @@ HYPS = {"good": REF,
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three-system test bed, ingested once per module and never scored: each fixture
+    below starts from a copy."""
     folder = tmp_path_factory.mktemp("cat")
     args = []
     for name, lines in (("src", SRC), ("ref", REF), *HYPS.items()):
@@ -30,6 +32,21 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = folder / "cat.duckdb"
     result = ulcdb(path, "ingest", "testbed", "--name", "tb", "--source", folder / "src.txt",
                    "--ref", f"ref-A={folder / 'ref.txt'}", *args)
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_store(template, tmp_path_factory.mktemp("db"))
+
+
+@pytest.fixture(scope="module")
+def scored(template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy holding the scores of ULC's default set (METEOR's whole family with MTR-exact)
+    and -TER, made here rather than left behind by another test."""
+    path = copy_store(template, tmp_path_factory.mktemp("scored"))
+    result = ulcdb(path, "score", "-m", "metrics_LEX,-TER", "-j", "1")
     assert result.exit_code == 0, result.output
     return path
 
@@ -80,25 +97,28 @@ def test_unknown_system_suggests(db: Path) -> None:
     assert "no system named 'Good' (did you mean good?)" in result.output
 
 
-def test_list_metrics_is_compact_and_filters(db: Path) -> None:
-    result = ulcdb(db, "list", "metrics", "--family", "meteor", "-f", "csv")
+def test_list_metrics_is_compact_and_filters(scored: Path, template: Path, tmp_path: Path
+                                         ) -> None:
+    result = ulcdb(scored, "list", "metrics", "--family", "meteor", "-f", "csv")
     rows = _csv(result.stdout)
     assert list(rows[0]) == ["name", "family", "level", "languages", "range", "computed"]
     assert [r["name"] for r in rows] == ["MTR-exact", "MTR-stem", "MTR-wnstm", "MTR-wnsyn"]
-    assert {r["computed"] for r in rows} == {"yes"}  # scored above, with their family
-    sp = _csv(ulcdb(db, "list", "metrics", "SP-Op-NN?", "-f", "csv").stdout)
+    assert {r["computed"] for r in rows} == {"yes"}  # MTR-exact scored with its family
+    sp = _csv(ulcdb(scored, "list", "metrics", "SP-Op-NN?", "-f", "csv").stdout)
     assert [(r["name"], r["computed"]) for r in sp] == [("SP-Op-NNS", ""), ("SP-Op-NNP", "")]
     assert rows[0]["range"] == "0..1 (higher is better)"
-    names = [r["name"] for r in _csv(ulcdb(db, "list", "metrics", "BLEU*", "-f", "csv").stdout)]
+    names = [r["name"] for r in _csv(ulcdb(scored, "list", "metrics", "BLEU*", "-f", "csv").stdout)]
     assert names == ["BLEU", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "BLEUi-2", "BLEUi-3",
                      "BLEUi-4"]
-    stm = [r["name"] for r in _csv(ulcdb(db, "list", "metrics", "stm", "-f", "csv").stdout)]
+    stm = [r["name"] for r in _csv(ulcdb(scored, "list", "metrics", "stm", "-f", "csv").stdout)]
     assert "CP-STM-4" in stm and "MTR-wnstm" in stm and all("stm" in n.lower() for n in stm)
-    computed = _csv(ulcdb(db, "list", "metrics", "--computed", "-f", "csv").stdout)
+    computed = _csv(ulcdb(scored, "list", "metrics", "--computed", "-f", "csv").stdout)
     assert {r["name"] for r in computed} >= {"BLEU", "Ol", "-TER"}
-    long = _csv(ulcdb(db, "list", "metrics", "NIST", "--long", "-f", "csv").stdout)
+    unscored = copy_store(template, tmp_path)
+    assert _csv(ulcdb(unscored, "list", "metrics", "--computed", "-f", "csv").stdout) == []
+    long = _csv(ulcdb(scored, "list", "metrics", "NIST", "--long", "-f", "csv").stdout)
     assert long[0]["range_max"] == "" and "mteval" in long[0]["description"]
-    bad = ulcdb(db, "list", "metrics", "--family", "rouge-x")
+    bad = ulcdb(scored, "list", "metrics", "--family", "rouge-x")
     assert bad.exit_code == 1 and "no metric family named 'rouge-x'" in bad.output
 
 
