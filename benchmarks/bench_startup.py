@@ -43,7 +43,8 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("list", "testbeds"),
     ("list", "sets"),
     ("list", "metrics", "BLEU*"),
-    ("list", "metrics", "-f", "csv"),  # all 1,735 (a rich table of them takes 1 s to draw)
+    ("list", "metrics"),  # all 1,735, in plain columns (a rich table of them took 1 s to draw)
+    ("list", "metrics", "-f", "csv"),
     ("info",),
     ("sql", "select count(*) from segment"),
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ulcdb.cli.common import Fmt, open_store, render, render_batches, state
+from ulcdb.cli.common import Fmt, open_store, render, render_batches, render_listing, state
 from ulcdb.cli.options import FmtOpt, TestbedOpt
 from ulcdb.ops.access import read_only as refuse_write
 
@@ -94,7 +94,7 @@ def named_query(name: str) -> str:
 def _list(sql_text: str, params: list[Any], fmt: Fmt, title: str) -> None:
     with open_store(read_only=True) as store:
         cur = store.con.execute(sql_text, params)
-        render([d[0] for d in cur.description], cur.fetchall(), fmt, title=title)
+        render_listing([d[0] for d in cur.description], cur.fetchall(), fmt, title)
 
 
 def _tb(store_testbed: str | None) -> str:
@@ -160,9 +160,9 @@ def list_metrics(
     with _maybe_store() as store:
         found = catalogue.select(catalogue.entries(store), pattern, family, computed)
     columns = catalogue.LONG if long else catalogue.COMPACT
-    render(columns, [e.row(long) for e in found], fmt,
-           title=f"{len(found)} metrics (scores on a 0-1 scale unless their range says "
-                 "otherwise)")
+    render_listing(columns, [e.row(long) for e in found], fmt,
+                   f"{len(found)} metrics (scores on a 0-1 scale unless their range says "
+                   "otherwise)")
 
 
 @contextmanager
@@ -207,7 +207,7 @@ def list_sets(fmt: FmtOpt = Fmt.table) -> None:
 
     with _maybe_store() as store:  # a table shows the first members of a long set
         rows = catalogue.set_rows(store, shorten=12 if fmt == Fmt.table else None)
-    render(catalogue.SET_COLUMNS, rows, fmt, title="named sets")
+    render_listing(catalogue.SET_COLUMNS, rows, fmt, "named sets")
 
 
 def register(app: typer.Typer) -> None:
