@@ -54,6 +54,7 @@ ALLOWED = {
     "ulcdb/cli/qarla.py": 0,
     "ulcdb/cli/report.py": 0,
     "ulcdb/cli/score.py": 1,
+    "ulcdb/cli/screen.py": 0,
     "ulcdb/cli/serve.py": 0,
     "ulcdb/cli/sets.py": 0,
     "ulcdb/cli/store.py": 2,

@@ -40,6 +40,7 @@ from ulcdb.cli.outputs import folder_option
 from ulcdb.errors import InputError, StoreError
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
+    from ulcdb.cli.screen import Screen
     from ulcdb.ops.score import Request, Scoring
     from ulcdb.scoring.engines import Engine
     from ulcdb.scoring.report import Matrix
@@ -108,23 +109,28 @@ def score(
     scale: ScaleOpt = 1,
     width: WidthOpt = 4,
     full: Annotated[bool, typer.Option(
-        "--full", help="On a terminal, also print segment and document tables longer than "
-        "the terminal (left out by default, with a note).")] = False,
+        "--full", help="On a terminal, print every table, column and row: by default the "
+        "metric columns wider than the terminal, the system rows taller than it and the "
+        "segment and document tables longer than it are left out, with a note.")] = False,
 ) -> None:
     """Compute missing scores, store them, and report metrics and ULC per level.
 
     Scores every chosen system against each reference and the whole reference set (and the
     references against each other, for QARLA); only missing scores are computed.  On a
-    terminal, segment and document tables longer than the terminal are left out, a note
-    under the system table saying how many rows (--full prints them); piped output and
-    -f csv/tsv/json hold every row.
+    terminal the system table fits one screen: it keeps ULC and the metric columns that fit
+    the width (ULC's default set first, then one metric of each family in turn) and the best
+    rows that fit the height; segment and document tables longer than the terminal are left
+    out; a note under the system table names what was left out (--full prints it all).
+    Piped output and -f csv/tsv/json hold every table, column and row.
 
     Example: ulcdb score -m LEX -G all
     """
     from ulcdb.ops import score as ops
-    from ulcdb.scoring.report import display_scales, write_scr
+    from ulcdb.scoring.report import display_scales, scaled, write_scr
+    from ulcdb.scoring.report import families as metric_families
 
     check_scale(scale, width)
+    keep = {"ULC", "QUEEN"} | ({sort} if sort and sort != "none" else set())
     use_verbnet(verbnet)
     runner = engine_for(engine, jobs, address)
     with ops.score(store_file, request(picked, segments, case, (annotator, annotator_model)),
@@ -138,28 +144,41 @@ def score(
                 typer.echo(str(path))
             return
         factors = display_scales(scored.store, list(report.directions), scale)
+        families = metric_families(scored.store, list(report.directions))
     if fmt in ("csv", "tsv", "json"):  # one table, whatever the levels
         render(report.columns, report.rows(), Fmt(fmt))
         return
-    shown, left_out = _fitting(list(report.matrices.values()), fmt, full)
-    for matrix in shown:
-        _print(matrix, fmt, report.directions, ulc, factors, width)
-    if left_out:
-        common.console.print(_left_out_note(left_out), style="yellow", highlight=False,
-                             soft_wrap=True)
+    matrices = [scaled(m, factors) for m in report.matrices.values()]
+    above = [*scored.selection.notes, scored.summary]
+    screen = _screen(matrices, fmt, full, ulc, width, keep, families, above)
+    for matrix in screen.shown:
+        _print(matrix, fmt, report.directions, ulc, width, screen.per_table)
+    if note := screen.note():
+        common.console.print(note, style="yellow", highlight=False, soft_wrap=True)
+
+
+def _screen(matrices: list[Matrix], fmt: OutFmt, full: bool, method: str, digits: int,
+            keep: set[str], families: dict[str, str], above: list[str]) -> Screen:
+    """What to print: everything when piped or with --full, else what fits the terminal."""
+    from ulcdb.cli import screen
+
+    console = common.console
+    if full or not console.is_terminal or not matrices:
+        return screen.whole(matrices)
+    sys_title = matrices[-1].title(method)  # the same words at every level but the first
+    return screen.fit(matrices, (console.size.width, console.size.height), fmt, sys_title,
+                      keep, families, digits, above)
 
 
 def _print(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool], method: str,
-           factors: dict[str, float], digits: int) -> None:
-    from ulcdb.scoring.report import scaled
-
-    _print_table(scaled(matrix, factors), fmt, directions, method, digits)
+           digits: int, per_table: int) -> None:
+    _print_table(matrix, fmt, directions, method, digits, per_table)
     for line in matrix.signature_lines():
-        console.print(f"  {line}", style="dim", highlight=False, soft_wrap=True)
+        common.console.print(f"  {line}", style="dim", highlight=False, soft_wrap=True)
 
 
 def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
-                 method: str, digits: int = 4) -> None:
+                 method: str, digits: int, per_table: int) -> None:
     from ulcdb.scoring.report import rankings
 
     title = matrix.title(method)
@@ -169,42 +188,12 @@ def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
                    [(i + 1, u, v) for i, (u, v) in enumerate(ranked)], Fmt.table,
                    title=f"{metric}: {title}", digits=digits)
         return
-    # Wide metric sets are printed as several tables of at most TABLE_WIDTH metrics each.
-    for start in range(0, len(matrix.metrics), TABLE_WIDTH):
-        part = slice(start, start + TABLE_WIDTH)
+    # Wide metric sets are printed as several tables of at most per_table metrics each.
+    for start in range(0, len(matrix.metrics), per_table):
+        part = slice(start, start + per_table)
         render([matrix.level.upper(), *matrix.metrics[part]],
                [(matrix.unit_label(t, u), *vals[part]) for t, u, vals in matrix.rows],
                Fmt.table, title=title, digits=digits)
-
-
-TABLE_WIDTH = 12
-
-
-def _fitting(matrices: list[Matrix], fmt: OutFmt, full: bool
-             ) -> tuple[list[Matrix], list[Matrix]]:
-    """The tables to print and those left out: on a terminal (without --full), segment and
-    document tables taller than the terminal are left out, so the system table is seen;
-    piped, every table is printed."""
-    if full or not common.console.is_terminal:
-        return matrices, []
-    height = common.console.size.height
-    shown = [m for m in matrices if m.level == "sys" or _lines(m, fmt) <= height]
-    return shown, [m for m in matrices if m not in shown]
-
-
-def _lines(matrix: Matrix, fmt: OutFmt) -> int:
-    """About how many lines the matrix prints: each table's rows, title (up to three lines
-    when it wraps), borders and header, then the signature lines."""
-    tables = (len(matrix.metrics) if fmt == "rankings"
-              else -(-len(matrix.metrics) // TABLE_WIDTH))
-    return tables * (len(matrix.rows) + 7) + len(matrix.signature_lines())
-
-
-def _left_out_note(matrices: list[Matrix]) -> str:
-    """One line: what was left out, and how to get it."""
-    parts = ", ".join(f"{m.level} level ({len(m.rows):,} rows)" for m in matrices)
-    return (f"not shown, longer than the terminal: {parts}; --full prints them, "
-            "-f tsv > scores.tsv writes every level")
 
 
 def demo(

@@ -45,6 +45,15 @@ class Matrix:
         sacrebleu prints its signature under a score."""
         return signature_lines(self.signatures)
 
+    def narrowed(self, metrics: Sequence[str], rows: int | None = None) -> Matrix:
+        """A copy holding only the columns ``metrics`` (in this matrix's order) and the first
+        ``rows`` rows (all when None), with the signatures of those columns alone."""
+        keep = [j for j, m in enumerate(self.metrics) if m in metrics]
+        sigs = {sig: [m for m in ms if m in metrics] for sig, ms in self.signatures.items()}
+        return Matrix(self.level, self.refset, [self.metrics[j] for j in keep],
+                      [(t, u, [vals[j] for j in keep]) for t, u, vals in self.rows[:rows]],
+                      self.variant, {sig: ms for sig, ms in sigs.items() if ms})
+
 
 def signature_lines(sigs: dict[str, list[str]]) -> list[str]:
     """``metric, metric: signature`` lines, one per signature."""
@@ -106,6 +115,11 @@ def ulc_values(store: Store, testbed: str, level: str, metrics: list[str], syste
         norm = "raw" if method == "raw" else "asiya"
         rows = store.query(named_query("ulc_rows"), [metrics, level, norm, systems, *where])
     return {(tr, _unit(level, doc, seg)): v for tr, doc, seg, v in rows}
+
+
+def families(store: Store, metrics: Sequence[str]) -> dict[str, str]:
+    """The family of each metric of ``metrics`` that the store's catalogue holds."""
+    return dict(store.query(named_query("metric_families"), [list(metrics)]))
 
 
 def higher_is_better(store: Store, metrics: list[str]) -> dict[str, bool]:
