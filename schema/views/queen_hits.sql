@@ -90,7 +90,7 @@ targets as (
 ),
 pv as (  -- per metric, segment key and word: the pair values x(r', r'') with their bits
     select u.variant, u.metric_id, p.seg_key, p.j // 52 as word, any_value(m.sign) as sign,
-           list({'p': m.sign * u.value, 'b': (1::bigint << (p.j % 52))::double}) as pv,
+           list({'p': m.sign * u.value, 'b': (1::bigint << (p.j % 52))::double}) as pairs,
            min(m.sign * u.value) as lo,
            max(m.sign * u.value) as hi,
            bit_or(1::bigint << (p.j % 52)) as all_bits
@@ -101,24 +101,31 @@ pv as (  -- per metric, segment key and word: the pair values x(r', r'') with th
     where u.value is not null
     group by all
 ),
-sims as (  -- x(a, r) of the targets, with the pair values of their metric and segment (an
-           -- inner join: DuckDB builds the hash table on `pv`, the smaller side)
+pv_lists as (  -- the values and their bits as two lists (the comparisons' inner product)
+    select * exclude (pairs), list_transform(pairs, lambda e: e.p) as pv,
+           list_transform(pairs, lambda e: e.b) as bits
+    from pv
+),
+sims as (  -- x(a, r) against the references of R one by one (the targets are picked in
+           -- `counted`), with the pair values of the metric and segment (an inner join:
+           -- DuckDB builds its hash table on `pv`, the smaller side)
     select u.variant, u.translator_id, u.refset_id, u.seg_id, v.word,
-           v.sign * u.value as x, v.pv, v.lo, v.hi, v.all_bits
+           v.sign * u.value as x, v.pv, v.bits, v.lo, v.hi, v.all_bits
     from seg_rows u
-    join pv v on v.variant = u.variant and v.metric_id = u.metric_id
+    join pv_lists v on v.variant = u.variant and v.metric_id = u.metric_id
      and v.seg_key = case when trans_topic then 0 else u.seg_id end
     where u.metric_id in (select metric_id from metrics)
       and u.refset_id in (select refset_id from against_ref)
-      and u.translator_id in (select translator_id from targets)
       and (segs is null or list_contains(segs, u.seg_id))
 ),
 reached as (  -- per target, reference, segment and word: the pairs every metric reaches
     select variant, translator_id, refset_id, seg_id, word,
            bit_and(case
+                       when x is null then null
                        when x >= hi then all_bits
                        when x < lo then 0
-                       else list_sum(list_transform(pv, lambda e: (x >= e.p)::double * e.b))
+                       else list_inner_product(list_transform(pv, lambda p: (x >= p)::double),
+                                               bits)
                    end::bigint) as mask,
            count(x) as n  -- a NULL score (a failed parse) makes no mask
     from sims
