@@ -15,14 +15,15 @@
 --                    translator_id): targets are the systems and h, what KING compares.
 -- refs, systems, segs: lists of names / seg_ids, or null for all.
 -- How the hits are counted without comparing every triple on its own: the pairs (r', r'')
--- compared with a segment are numbered j and get one 8-bit counter each, packed 15 to a
--- hugeint `word`.  Per metric and segment, the pair values sorted ascending make steps: the
--- step starting at value v holds 1 in the counter of every pair whose value is <= v.  Each
--- x(a, r) falls in one step (a range join); summing its steps over the metrics gives, per
--- pair, the number of metrics with x(a, r) >= x(r', r'').  A pair is a hit when its counter
--- reaches the metric count m: adding 128 - m to every counter sets bit 7 exactly for those,
--- and a mask keeps bit 7 of the pairs the target may use (neither a nor the held-out
--- reference; strict: not r either).  Metric sets hold at most 128 metrics.
+-- compared with a segment are numbered j and get one bit each, 52 to a word (a double holds
+-- their sums exactly).  Per metric, segment and word the pair values make one list `pv` of
+-- (value, bit); each score x(a, r) is compared with the list at once (the whole word when x
+-- is above every value, none when below), and the bits of the values it reaches add up to
+-- the bitset of the pairs that metric lets through.  bit_and over the metrics keeps the
+-- pairs every metric lets through (only when every metric has its score), and a mask keeps
+-- the pairs the target may use (neither a nor the held-out reference; strict: not r
+-- either).  hits: the bits left.  A segment where no two references of R have a score of
+-- any metric of the set (no pair value at all) has no row: its QUEEN is not known.
 -- Rows: testbed_id, variant, held_out, translator_id, seg_id, refset (P's name), pool_size,
 -- hits, triples.
 -- Usage: select * from queen_hits(['BLEU', 'NIST']);
@@ -32,63 +33,48 @@ as table
 with r as (
     select * from qarla_refs(refs := refs)
 ),
-against_ref as (
-    select f.refset_id, r.translator_id as other_id
+metrics as (
+    select metric_id, case when higher_is_better then 1 else -1 end as sign
+    from metric
+    where list_contains(metric_names, name)
+),
+against_ref as (  -- the refset of each single reference of R
+    select f.refset_id, r.testbed_id, r.translator_id as ref, r.name
     from refset f
     join refset_member m using (refset_id)
     join r on r.translator_id = m.translator_id
     where f.size = 1
 ),
-sims as (
-    select s.testbed_id, s.variant, s.metric_id, s.translator_id, a.other_id, s.unit as seg_id,
-           s.x, case when trans_topic then 0 else s.unit end as seg_key
-    from qarla_scores(metric_names, 'seg', segs := segs) s
-    join against_ref a using (refset_id)
+seg_rows as not materialized (  -- `score_rows` at seg level, read as `qarla_scores` does
+    select metric_id, translator_id, refset_id, variant, seg_id, value
+    from seg_score
+    union all
+    select metric_id, translator_id, refset_id, variant, seg_id, value
+    from ling_backoff
+    where level = 'seg'
+      and len(list_filter(metric_names, lambda n: n like '%-b' or n like '%-i')) > 0
 ),
-consts as (
-    select sum((128 - len(list_distinct(metric_names)))::hugeint << (8 * f)::hugeint) as lift
-    from range(15) t(f)
-),
-n_segments as (
-    select testbed_id, count(*) as n
+seg_pos as (
+    select testbed_id, seg_id,
+           row_number() over (partition by testbed_id order by seg_id) - 1 as pos,
+           count(*) over (partition by testbed_id) as n
     from segment
     where segs is null or list_contains(segs, seg_id)
-    group by all
 ),
-pair_index as (
-    select a.translator_id as r1, b.translator_id as r2,
-           row_number() over (partition by a.testbed_id order by a.pos, b.pos) - 1 as k,
+pair_index as (  -- the pairs (r', r'') = (r1, r2) of R, numbered k
+    select a.testbed_id, a.translator_id as r1, b.translator_id as r2,
+           a.pos * (a.n_refs - 1) + b.pos - (b.pos > a.pos)::integer as k,
            a.n_refs * (a.n_refs - 1) as n_pairs
     from r a
     join r b on b.testbed_id = a.testbed_id and b.translator_id <> a.translator_id
 ),
-pairs as (
-    select s.testbed_id, s.variant, s.metric_id, s.seg_key, s.x, p.r1, p.r2,
-           case when trans_topic then (s.seg_id - 1) * p.n_pairs + p.k else p.k end as j
-    from sims s
-    join pair_index p on p.r1 = s.translator_id and p.r2 = s.other_id
-),
-thresholds as (
-    select testbed_id, variant, metric_id, seg_key, j // 15 as word, x,
-           sum(1::hugeint << (8 * (j % 15))::hugeint) as bits
-    from pairs
-    group by all
-),
-steps as (
-    select testbed_id, variant, metric_id, seg_key, word, x as lo,
-           lead(x, 1, 'infinity'::double) over w as hi,
-           sum(bits) over (w rows between unbounded preceding and current row) as counts
-    from thresholds
-    window w as (partition by testbed_id, variant, metric_id, seg_key, word order by x)
-),
-counters as (
-    select t.testbed_id, t.variant, t.translator_id, t.other_id as ref, t.seg_id, s.word,
-           sum(s.counts) as counts
-    from sims t
-    left join steps s on s.testbed_id = t.testbed_id and s.variant = t.variant
-     and s.metric_id = t.metric_id and s.seg_key = t.seg_key
-     and t.x >= s.lo and t.x < s.hi
-    group by all
+slots as (  -- slot j of each pair per segment key (trans_topic: one key, a slot per segment)
+    select p.testbed_id, p.r1, p.r2, g.seg_id,
+           case when trans_topic then 0 else g.seg_id end as seg_key,
+           case when trans_topic then g.pos * p.n_pairs + p.k else p.k end as j,
+           trans_topic or g.pos = 0 as first
+    from pair_index p
+    join seg_pos g using (testbed_id)
 ),
 held as (
     select distinct testbed_id, 0 as held_out from r where not holdout
@@ -102,11 +88,54 @@ targets as (
     where (t.role = 'system' and (systems is null or list_contains(systems, t.name)))
        or (t.role = 'reference' and h.held_out in (0, t.translator_id))
 ),
+pv as (  -- per metric, segment key and word: the pair values x(r', r'') with their bits
+    select u.variant, u.metric_id, p.seg_key, p.j // 52 as word, any_value(m.sign) as sign,
+           list({'p': m.sign * u.value, 'b': (1::bigint << (p.j % 52))::double}) as pairs,
+           min(m.sign * u.value) as lo,
+           max(m.sign * u.value) as hi,
+           bit_or(1::bigint << (p.j % 52)) as all_bits
+    from seg_rows u
+    join metrics m using (metric_id)
+    join against_ref a using (refset_id)
+    join slots p on p.r1 = u.translator_id and p.r2 = a.ref and p.seg_id = u.seg_id
+    where u.value is not null
+    group by all
+),
+pv_lists as (  -- the values and their bits as two lists (the comparisons' inner product)
+    select * exclude (pairs), list_transform(pairs, lambda e: e.p) as pv,
+           list_transform(pairs, lambda e: e.b) as bits
+    from pv
+),
+sims as (  -- x(a, r) against the references of R one by one (the targets are picked in
+           -- `counted`), with the pair values of the metric and segment (an inner join:
+           -- DuckDB builds its hash table on `pv`, the smaller side)
+    select u.variant, u.translator_id, u.refset_id, u.seg_id, v.word,
+           v.sign * u.value as x, v.pv, v.bits, v.lo, v.hi, v.all_bits
+    from seg_rows u
+    join pv_lists v on v.variant = u.variant and v.metric_id = u.metric_id
+     and v.seg_key = case when trans_topic then 0 else u.seg_id end
+    where u.metric_id in (select metric_id from metrics)
+      and u.refset_id in (select refset_id from against_ref)
+      and (segs is null or list_contains(segs, u.seg_id))
+),
+reached as (  -- per target, reference, segment and word: the pairs every metric reaches
+    select variant, translator_id, refset_id, seg_id, word,
+           bit_and(case
+                       when x is null then null
+                       when x >= hi then all_bits
+                       when x < lo then 0
+                       else list_inner_product(list_transform(pv, lambda p: (x >= p)::double),
+                                               bits)
+                   end::bigint) as mask,
+           count(x) as n  -- a NULL score (a failed parse) makes no mask
+    from sims
+    group by all
+),
 pool as (
-    select g.held_out, g.translator_id, r.translator_id as ref, r.name
+    select g.testbed_id, g.held_out, g.translator_id, a.ref, a.refset_id, a.name
     from targets g
-    join r on r.testbed_id = g.testbed_id
-     and r.translator_id not in (g.held_out, g.translator_id)
+    join against_ref a on a.testbed_id = g.testbed_id
+     and a.ref not in (g.held_out, g.translator_id)
 ),
 pool_size as (
     select held_out, translator_id, array_to_string(list_sort(list(name)), '+') as refset,
@@ -115,43 +144,42 @@ pool_size as (
     group by all
 ),
 masks as (
-    select g.held_out, g.translator_id, g.ref, p.j // 15 as word,
-           sum(1::hugeint << (8 * (p.j % 15) + 7)::hugeint) as mask
+    select g.held_out, g.translator_id, g.refset_id, p.j // 52 as word,
+           bit_or(1::bigint << (p.j % 52)) as mask
     from pool g
-    join (select distinct r1, r2, j from pairs) p
-      on p.r1 not in (g.held_out, g.translator_id) and p.r2 not in (g.held_out, g.translator_id)
+    join slots p on p.testbed_id = g.testbed_id
+     and p.r1 not in (g.held_out, g.translator_id) and p.r2 not in (g.held_out, g.translator_id)
      and (not strict or g.ref not in (p.r1, p.r2))
+    where p.first
     group by all
 ),
 counted as (
-    select c.testbed_id, c.variant, m.held_out, c.translator_id, c.seg_id,
-           sum(bit_count((c.counts + k.lift) & m.mask)) as hits
-    from counters c
-    join masks m on m.translator_id = c.translator_id and m.ref = c.ref and m.word = c.word
-    cross join consts k
+    select g.testbed_id, c.variant, g.held_out, c.translator_id, c.seg_id,
+           coalesce(sum(bit_count(c.mask & m.mask)) filter (
+               where c.n = len(list_distinct(metric_names))), 0) as hits
+    from reached c
+    join targets g on g.translator_id = c.translator_id
+    left join masks m on m.held_out = g.held_out and m.translator_id = c.translator_id
+     and m.refset_id = c.refset_id and m.word = c.word
     group by all
 ),
-units as (
-    select distinct c.testbed_id, c.variant, g.held_out, c.translator_id, c.seg_id
-    from counters c
-    join targets g on g.translator_id = c.translator_id
+n_segments as (
+    select testbed_id, any_value(n) as n from seg_pos group by all
 ),
 final as (
     select
-        u.testbed_id,
-        u.variant,
-        u.held_out,
-        u.translator_id,
-        u.seg_id,
+        c.testbed_id,
+        c.variant,
+        c.held_out,
+        c.translator_id,
+        c.seg_id,
         p.refset,
         p.n as pool_size,
-        coalesce(c.hits, 0) as hits,
+        c.hits,
         (case when strict then p.n * (p.n - 1) * (p.n - 2) else p.n * p.n * (p.n - 1) end)
             * (case when trans_topic then g.n else 1 end) as triples
-    from units u
-    join pool_size p on p.held_out = u.held_out and p.translator_id = u.translator_id
-    join n_segments g on g.testbed_id = u.testbed_id
-    left join counted c on c.testbed_id = u.testbed_id and c.variant = u.variant
-     and c.held_out = u.held_out and c.translator_id = u.translator_id and c.seg_id = u.seg_id
+    from counted c
+    join pool_size p on p.held_out = c.held_out and p.translator_id = c.translator_id
+    join n_segments g on g.testbed_id = c.testbed_id
 )
 select * from final;

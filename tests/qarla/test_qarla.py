@@ -315,6 +315,22 @@ def test_lower_is_better_metrics_are_negated():
         store.close()
 
 
+def test_queen_needs_reference_pairs_in_the_segment():
+    """Segment 2 without any score of a reference against another has no QUEEN (it counted
+    18 triples without a hit before issue 28); a NULL score (a failed parse) is no hit but
+    keeps its segment's row."""
+    scores: dict = {k: v for k, v in _hand_scores().items() if not (k[3] == 2 and k[1] in R3)}
+    scores[("m1", "S2", "R1", 1)] = None  # was 0.2, below every pair: no hit either way
+    store = toy_store(scores, R3, ["S1", "S2"], n_segments=2)
+    try:
+        rows = store.query("select level, translator, seg_id, hits, triples from "
+                           "queen(['m1'], 'all') where role = 'system' and level <> 'doc'")
+        assert sorted(rows, key=str) == [("seg", "S1", 1, 7, 18), ("seg", "S2", 1, 4, 18),
+                                         ("sys", "S1", None, 7, 18), ("sys", "S2", None, 4, 18)]
+    finally:
+        store.close()
+
+
 def test_too_few_references(hand):
     scope = Scope("toy", VARIANT, ("m1",), ("S1", "S2"), ("R1", "R2"))
     with pytest.raises(StoreError, match="QUEEN needs at least 3 references: the reference "

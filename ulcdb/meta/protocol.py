@@ -34,7 +34,7 @@ from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items
 from ulcdb.meta.task import MetaTask
 from ulcdb.stats import mt_metrics_eval as wmt23
-from ulcdb.stats.mt_metrics_eval import FloatArray
+from ulcdb.stats.score_pairs import FloatArray
 from ulcdb.store.database import Store
 
 PROTOCOLS = ("wmt23", "wmt24")

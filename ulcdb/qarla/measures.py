@@ -17,7 +17,7 @@ from ulcdb.store.database import Store, named_query
 QUEEN_MIN_REFS = 3
 KING_MIN_REFS = 2
 KING_QUEEN_MIN_REFS = 4
-QUEEN_MAX_METRICS = 128  # queen_hits packs one 8-bit counter per reference pair
+QUEEN_MAX_METRICS = 128  # jack packs one 8-bit counter per reference (QUEEN shares the limit)
 EXHAUSTIVE_MAX_METRICS = 12
 MEASURES = ("single", "ulc", "queen")
 
