@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_serve import build_store  # noqa: E402
 
-from ulcdb.serve.mirror import _copy, build_mirror  # noqa: E402
+from ulcdb.serve.mirror import build_mirror  # noqa: E402
+from ulcdb.serve.mirror_copy import copy_into  # noqa: E402
 from ulcdb.store.database import Store  # noqa: E402
 
 
@@ -45,7 +46,7 @@ def peer(db: Path, out: Path) -> float:
         lite = sqlite3.connect(out)
         lite.execute("pragma journal_mode = off")
         lite.execute("pragma synchronous = off")
-        _copy(store.con, lite, "scores", "select * from scores")
+        copy_into(store.con, lite, "scores", "select * from scores")
         lite.commit()
         lite.close()
     return time.perf_counter() - start

@@ -13,7 +13,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,13 +22,15 @@ import duckdb
 
 from ulcdb import __version__
 from ulcdb.errors import StoreError
-from ulcdb.metrics import backoff_interpolation, registry
+from ulcdb.metrics import backoff_interpolation
+from ulcdb.serve import mirror_sets
 from ulcdb.serve.mirror_analyses import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
     one_testbed,
     write_intervals,
 )
+from ulcdb.serve.mirror_copy import copy_into
 from ulcdb.serve.mirror_parts import (
     MANIFEST,
     Part,
@@ -43,16 +45,14 @@ from ulcdb.serve.mirror_parts import (
     tables_of,
     write_manifest,
 )
+from ulcdb.serve.mirror_sets import DERIVED_VIEWS, DOC_BUDGETED, NOT_MIRRORED
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
 from ulcdb.store.database import Store, named_query
 
 SqlParams = list[Any]  # parameters of a DuckDB query
-Row = tuple[Any, ...]  # a row DuckDB returns
 Con = duckdb.DuckDBPyConnection
 Lite = sqlite3.Connection
-
-BATCH = 50_000
 
 # Indexes that make the facets (test bed, system, reference, metric, level) and the canned
 # queries fast on the full WMT test beds.
@@ -84,182 +84,6 @@ class MirrorReport:
     parts: int = 0  # tables, score batches, analysis macro calls, metrics' intervals
     rewritten: int = 0  # parts written by this build (all of them on a full build)
 
-
-def _sqlite_type(duck_type: str) -> str:
-    t = duck_type.upper()
-    if any(k in t for k in ("INT", "BOOL")) and "[]" not in t and "INTERVAL" not in t:
-        return "INTEGER"
-    if any(k in t for k in ("DOUBLE", "FLOAT", "REAL", "DECIMAL")) and "[]" not in t:
-        return "REAL"
-    return "TEXT"
-
-
-def _select_list(rel: duckdb.DuckDBPyRelation) -> tuple[list[str], list[str], list[str]]:
-    """Columns, SQLite types, and DuckDB expressions that turn each value into one SQLite
-    stores (lists and structs as JSON text, timestamps as ISO text, decimals as doubles)."""
-    names, types, exprs = [], [], []
-    for name, dtype in zip(rel.columns, rel.types, strict=True):
-        t = str(dtype).upper()
-        q = '"' + name.replace('"', '""') + '"'
-        if "[]" in t or t.startswith(("STRUCT", "MAP")):
-            exprs.append(f"to_json({q})::varchar")
-        elif t.startswith(("TIMESTAMP", "DATE", "TIME", "INTERVAL", "UUID", "HUGEINT")):
-            exprs.append(f"{q}::varchar")
-        elif t.startswith("DECIMAL"):
-            exprs.append(f"{q}::double")
-        else:
-            exprs.append(q)
-        names.append(name)
-        types.append(_sqlite_type(t))
-    return names, types, exprs
-
-
-def _batches(con: Con, sql: str, params: SqlParams | None
-             ) -> tuple[list[str], list[str], Iterator[list[Row]]]:
-    rel = con.sql(sql, params=params) if params else con.sql(sql)
-    names, types, exprs = _select_list(rel)
-    cur = con.execute(f"select {', '.join(exprs)} from ({sql})", params or [])
-
-    def rows() -> Iterator[list[Row]]:
-        while chunk := cur.fetchmany(BATCH):
-            yield chunk
-
-    return names, types, rows()
-
-
-def _create(lite: sqlite3.Connection, table: str, names: list[str], types: list[str]) -> None:
-    cols = ", ".join(f'"{n}" {t}' for n, t in zip(names, types, strict=True))
-    lite.execute(f'create table if not exists "{table}" ({cols})')
-
-
-def _copy(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None = None,
-          extra: Mapping[str, object] | None = None) -> int:
-    """Append the result of one DuckDB query to a SQLite table (created on first use);
-    ``extra`` adds constant leading columns (e.g. the metric set it was computed for)."""
-    names, types, batches = _batches(con, sql, params)
-    extra = extra or {}
-    lead = list(extra)
-    lead_types = ["TEXT" if isinstance(v, str) else "INTEGER" for v in extra.values()]
-    _create(lite, table, lead + names, lead_types + types)
-    marks = ", ".join("?" * (len(lead) + len(names)))
-    const = tuple(extra.values())
-    n = 0
-    for chunk in batches:
-        if const:
-            chunk = [const + r for r in chunk]
-        lite.executemany(f'insert into "{table}" values ({marks})', chunk)
-        n += len(chunk)
-    return n
-
-
-def _metric_sets(con: Con) -> dict[str, list[str]]:
-    """The metric sets ULC, QUEEN and KING are materialised for: the built-in default set
-    (metrics_LEX), every stored metric set, the widest built-in sets the scores cover (LEX
-    after `score -m LEX`, see _widest_builtin_sets), each restricted to metrics with system
-    scores, and "all" scored metrics (up to MAX_ALL_METRICS); identical lists once."""
-    scored = [r[0] for r in con.execute(named_query("mirror_sys_metrics")).fetchall()]
-    have = set(scored)
-    have |= {d for d in backoff_interpolation.derived_names()  # x-b / x-i: computed by ling_backoff
-             if all(r in have for r in backoff_interpolation.requirements(d))}
-    sets: dict[str, list[str]] = {}
-    default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in have]
-    if default:
-        sets[registry.DEFAULT_SET] = default
-    for name, stored in con.execute(named_query("mirror_metric_sets")).fetchall():
-        members = [m for m in dict.fromkeys(stored) if m in have]
-        if members and members not in sets.values():
-            sets[name] = members
-    for name, members in _widest_builtin_sets(have).items():
-        if set(members) not in map(set, sets.values()):  # LEX's order is not the store's
-            sets[name] = members
-    if scored and set(scored) not in map(set, sets.values()) and len(scored) <= MAX_ALL_METRICS:
-        sets["all"] = scored
-    return sets
-
-
-def _widest_builtin_sets(have: set[str]) -> dict[str, list[str]]:
-    """The built-in metric sets restricted to the metrics in ``have`` that no other such set
-    contains, with at most MAX_ALL_METRICS members: a store scored with `-m LEX` gets "LEX"
-    (its family sets GTM, ROUGE, ... are inside it), one scored with the default set gets
-    only metrics_LEX."""
-    restricted = {name: [m for m in members if m in have]
-                  for name, members in registry.BUILTIN_SETS.items()}
-    fits = {name: ms for name, ms in restricted.items() if 0 < len(ms) <= MAX_ALL_METRICS}
-    return {name: ms for name, ms in fits.items()
-            if not any(set(ms) < set(other) for other in fits.values())}
-
-
-# Stores with linguistic scores hold a thousand metrics (one per part of speech, chunk,
-# role...): an "all" set over them, or correlations of every pair, would be huge and useless.
-MAX_ALL_METRICS = 60
-MAX_CORR_METRICS = 80
-
-
-def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
-    """The metrics metric_corr pairs: those of the materialised sets, at most 80."""
-    return list(dict.fromkeys(m for members in sets.values() for m in members))[
-        :MAX_CORR_METRICS]
-
-
-# What the mirror keeps of `scores` (DuckDB's views keep everything): see
-# schema/queries/mirror_scores.sql.  For WMT21 en-de with the LEX suite this is 1.5M rows
-# instead of 6.3M.  mirror_scores_kept.sql marks the same rows in the whole view.
-DERIVED_VIEWS = {"scores": named_query("mirror_scores")}
-MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
-# Segment and document rows the mirror holds at most (each about 100 bytes, more with its
-# indexes): the metrics browsing shows first are taken whole while they fit; the others'
-# scores at that level stay in the store (`ulcdb sql`, and the pages that read the store).
-# A campaign of 80M segment scores keeps its mirror under 2 GB; the WMT21 en-de LEX store
-# keeps the segment scores of metrics_LEX (517k rows), every document score (as does
-# the WMT20 release's).
-SEG_ROWS_BUDGET = 600_000
-DOC_ROWS_BUDGET = 1_000_000
-# Views with document rows of every metric, kept for the metrics whose document scores the
-# mirror keeps ($1): the condition appended to their query.
-DOC_BUDGETED = {"scores_mean": " where level <> 'doc' or list_contains($1, metric)"}
-
-
-def _seg_metrics(con: Con) -> list[str]:
-    """The metrics whose segment scores the mirror keeps: those of the metric sets (all
-    scored metrics when at most MAX_SEG_METRICS), in the sets' order, while their segment
-    rows fit in SEG_ROWS_BUDGET; a metric too large is passed over for smaller ones after
-    it."""
-    sets = _metric_sets(con)
-    scored = sets.get("all") or []
-    wanted = scored if 0 < len(scored) <= MAX_SEG_METRICS else list(dict.fromkeys(
-        m for name, members in sets.items() if name != "all" for m in members))
-    return _within(con, "seg", wanted, SEG_ROWS_BUDGET)
-
-
-def _doc_metrics(con: Con) -> list[str]:
-    """The metrics whose document scores the mirror keeps: those of the metric sets first,
-    then the others by name, while their document rows fit in DOC_ROWS_BUDGET."""
-    sets = _metric_sets(con)
-    rows = dict(con.execute(named_query("mirror_level_rows"), ["doc"]).fetchall())
-    wanted = list(dict.fromkeys([m for members in sets.values() for m in members] + list(rows)))
-    return _within(con, "doc", wanted, DOC_ROWS_BUDGET, rows)
-
-
-def _within(con: Con, level: str, wanted: list[str], budget: int,
-            rows: dict[str, int] | None = None) -> list[str]:
-    """The metrics of ``wanted``, in order, whose rows at ``level`` fit in ``budget``
-    together (metrics with no stored rows there, such as derived ones, always)."""
-    if rows is None:
-        rows = dict(con.execute(named_query("mirror_level_rows"), [level]).fetchall())
-    kept = []
-    for metric in wanted:
-        n = rows.get(metric, 0)
-        if n <= budget:
-            kept.append(metric)
-            budget -= n
-    return kept
-
-
-# Id-keyed tables and views whose rows the named `scores` view already holds: not mirrored
-# (segment scores twice, with their statistics as JSON, tripled the mirror).  sys_score stays:
-# it is small and the canned queries read its variants.
-NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys", "scored_keys",
-                "seg_score", "doc_score", "ling_backoff"}
 
 
 def _n_refs(con: Con) -> int:
@@ -311,7 +135,8 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
                         jobs.append(("meta_corr", META_CORR_CALL,
                                      [tb, lvl, crit, refset, grouping], extra, extra))
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
-        pool = _corr_metrics(sets) if lvl != "seg" else _seg_metrics(con)[:MAX_CORR_METRICS]
+        pool = (mirror_sets.corr_metrics(sets) if lvl != "seg"
+                else mirror_sets.seg_metrics(con)[:mirror_sets.MAX_CORR_METRICS])
         jobs.append(("metric_corr", METRIC_CORR_CALL, [pool, lvl], {}, {"level": lvl}))
     return jobs
 
@@ -382,7 +207,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         "select table_name from information_schema.tables where table_schema = 'main' "
         "order by table_type, table_name").fetchall()]
     fps: dict[str, str] = {}
-    doc_metrics = _doc_metrics(con)
+    doc_metrics = mirror_sets.doc_metrics(con)
     for name in objects:
         if name in NOT_MIRRORED or name in DERIVED_VIEWS:
             continue
@@ -394,10 +219,10 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         fps[name] = rows_fingerprint(con, whole, args)
         parts.append(part(name, {}, fps[name]))
         writers[name] = _whole(con, lite, name, whole, args, progress)
-    sets = _metric_sets(con)
+    sets = mirror_sets.metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
-              _seg_metrics(con), doc_metrics]
+              mirror_sets.seg_metrics(con), doc_metrics]
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:
@@ -433,7 +258,7 @@ def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
            progress: Callable[[str], None]) -> Writer:
     def write(_parts: list[Part]) -> set[str]:
         progress(table)
-        _copy(con, lite, table, sql, params)
+        copy_into(con, lite, table, sql, params)
         return set()
     return write
 
@@ -445,10 +270,10 @@ def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, col
         progress(f"{table} ({len(parts)} of {n} parts)")
         values = [dict(p.where).get(column) for p in parts]
         if len(parts) >= n or None in values:
-            _copy(con, lite, table, sql, params)
+            copy_into(con, lite, table, sql, params)
         else:
             picked = f"select * from ({sql}) s where list_contains(${len(params) + 1}, s.{column})"
-            _copy(con, lite, table, picked, [*params, values])
+            copy_into(con, lite, table, picked, [*params, values])
         return set()
     return write
 
@@ -470,7 +295,7 @@ def _by_job(con: Con, lite: Lite, table: str,
                     sql, params, extra = jobs[p.key]
                     progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
                     try:
-                        _copy(con, lite, table, sql, params, extra)
+                        copy_into(con, lite, table, sql, params, extra)
                     except duckdb.Error as exc:
                         report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
                         failed.add(p.key)
@@ -513,7 +338,7 @@ def build_mirror(store_path: Path, out: Path | None = None,
             present = tables_of(lite)
             for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
                 if analyses and table not in present:
-                    _copy(con, lite, table, sql, params, extra)
+                    copy_into(con, lite, table, sql, params, extra)
             _finish(lite, store_path, report, manifest, analyses)
             report.parts = len(parts)
             lite.commit()
