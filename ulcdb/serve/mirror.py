@@ -48,7 +48,7 @@ from ulcdb.serve.mirror_parts import (
 from ulcdb.serve.mirror_sets import DERIVED_VIEWS, DOC_BUDGETED, NOT_MIRRORED
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
-from ulcdb.store.database import Store, named_query
+from ulcdb.store.database import Store, named_query, schema_hash
 
 SqlParams = list[Any]  # parameters of a DuckDB query
 Con = duckdb.DuckDBPyConnection
@@ -94,7 +94,9 @@ Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
 # The table macro calls of the analysis tables' parts; every value is a parameter.
 ULC_CALL = "select * from ulc($1::varchar[], $2)"
-QUEEN_CALL = "select * from queen($1::varchar[], $2)"
+# QUEEN's three levels come from one computation of its hits (level 'all'), $2 the levels kept.
+QUEEN_CALL = ("select * from queen($1::varchar[], 'all') "
+              "where list_contains($2::varchar[], level)")
 KING_CALL = "select * from king($1::varchar[], $2, measures := $3::varchar[])"
 META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
 METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2)"
@@ -113,9 +115,8 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
             jobs.append(("ulc", ULC_CALL, [members, lvl],
                          {"metric_set": name}, {"metric_set": name, "level": lvl}))
         if n_refs >= 3:
-            for lvl in levels:
-                jobs.append(("queen", QUEEN_CALL, [members, lvl],
-                             {"metric_set": name}, {"metric_set": name, "level": lvl}))
+            jobs.append(("queen", QUEEN_CALL, [members, list(levels)],
+                         {"metric_set": name}, {"metric_set": name}))
         if n_refs >= 2:
             measures = ["single", "ulc", "queen"] if n_refs >= 4 else ["single", "ulc"]
             for lvl in ("sys", "doc"):
@@ -144,7 +145,7 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
 # than 3 references for QUEEN, 2 for KING, no human scores for meta_corr).
 EMPTY_ANALYSES = (
-    ("queen", QUEEN_CALL + " limit 0", [["-"], "sys"], {"metric_set": ""}),
+    ("queen", QUEEN_CALL + " limit 0", [["-"], ["sys"]], {"metric_set": ""}),
     ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"]], {"metric_set": ""}),
     ("meta_corr", META_CORR_CALL + " limit 0", ["", "seg", "", "", "flat"],
      {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
@@ -177,7 +178,8 @@ DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "do
               "schema_info")
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
-MIRROR_FORMAT = f"2:{__version__}"
+MIRROR_FORMAT = f"3:{__version__}"
+SCHEMA = schema_hash()  # the views and macros the parts are computed with
 
 
 def _scores_fingerprints(con: Con, params: SqlParams
@@ -209,16 +211,13 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     fps: dict[str, str] = {}
     doc_metrics = mirror_sets.doc_metrics(con)
     for name in objects:
-        if name in NOT_MIRRORED or name in DERIVED_VIEWS:
+        if name in NOT_MIRRORED or name in DERIVED_VIEWS or name in DOC_BUDGETED:
             continue
         progress(f"fingerprints: {name}")
         whole = f'select * from "{name}"'  # a name the store's catalogue gave
-        args = [doc_metrics] if name in DOC_BUDGETED else None
-        if args:
-            whole += DOC_BUDGETED[name]
-        fps[name] = rows_fingerprint(con, whole, args)
+        fps[name] = rows_fingerprint(con, whole)
         parts.append(part(name, {}, fps[name]))
-        writers[name] = _whole(con, lite, name, whole, args, progress)
+        writers[name] = _whole(con, lite, name, whole, None, progress)
     sets = mirror_sets.metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
@@ -235,9 +234,14 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         for (tb, metric), fp in groups.items():
             by_metric.setdefault(metric, []).append(fp)
             by_testbed.setdefault(tb, []).append(fp)
+        for name in DOC_BUDGETED.keys() & set(objects):
+            parts += _per_metric(name, by_metric, doc_metrics)
+            writers[name] = _in_parts(con, lite, name, f'select * from "{name}"'
+                                      + DOC_BUDGETED[name], [doc_metrics], "metric",
+                                      len(by_metric), progress)
     if not analyses:
         return parts, writers
-    dims = digest(MIRROR_FORMAT, [fps.get(d) for d in DIMENSIONS])
+    dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
     jobs = {}
     for table, sql, job_params, extra, where in _jobs(con, sets):
         inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
@@ -252,6 +256,16 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     writers["sys_interval"] = lambda ps: write_intervals(con, lite, progress, [
         dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
     return parts, writers
+
+
+def _per_metric(view: str, by_metric: dict[str, list[str]], doc_metrics: list[str]
+                ) -> list[Part]:
+    """The parts of a view of `scores` computed per metric (scores_mean), fingerprinted by
+    what they are computed from: the metric's scores, whether its document rows are kept,
+    and the shipped SQL (not by hashing the view's rows: that read `scores` a second time).
+    """
+    return [part(view, {"metric": m}, digest(MIRROR_FORMAT, SCHEMA, view, m in doc_metrics, fp))
+            for m, fp in by_metric.items()] or [part(view, {}, "no scores")]
 
 
 def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
@@ -283,14 +297,16 @@ def _by_job(con: Con, lite: Lite, table: str,
             progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
     reported, left out of the manifest (so retried next time) and the build goes on.  The
-    parts of one test bed (meta_corr's) run against its rows alone (``one_testbed``)."""
+    parts of one test bed and reference set (meta_corr's) run against their rows alone
+    (``one_testbed``)."""
     def write(parts: list[Part]) -> set[str]:
         failed = set()
-        by_testbed: dict[str | None, list[Part]] = {}
+        by_slice: dict[tuple[str | None, str | None], list[Part]] = {}
         for p in parts:
-            by_testbed.setdefault(jobs[p.key][2].get("testbed"), []).append(p)
-        for testbed, group in by_testbed.items():
-            with one_testbed(con, testbed):
+            extra = jobs[p.key][2]
+            by_slice.setdefault((extra.get("testbed"), extra.get("refset")), []).append(p)
+        for (testbed, refset), group in by_slice.items():
+            with one_testbed(con, testbed, refset):
                 for p in group:
                     sql, params, extra = jobs[p.key]
                     progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
