@@ -60,7 +60,7 @@ Lite = sqlite3.Connection
 # index of the score and ULC tables costs 5-27 MB there: those of facets that scan fast
 # without them (scores by reference set or segment, ULC by role, test bed or system, the
 # segment means by system, QUEEN by test bed) are left out.
-INDEXES = {
+INDEXES: dict[str, list[tuple[str, ...]]] = {
     "scores": [("metric", "level", "refset", "translator", "seg_id"), ("level", "translator"),
                ("level", "refset"), ("testbed",), ("translator",)],
     "translations": [("seg_id", "translator"), ("translator",), ("testbed",), ("role",),
