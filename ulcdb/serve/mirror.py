@@ -175,30 +175,36 @@ def _running(pid: int) -> bool:
     return True
 
 
-# Tables every analysis depends on, besides the scores it reads.
-DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document",
-              "schema_info")
+# Tables every analysis depends on, besides the scores it reads.  Not schema_info: the
+# shipped schema the parts are computed with is SCHEMA (a read-only open of a store whose
+# views are older runs the shipped ones), and a store migrated by a write must not count as
+# changed.
+DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document")
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
 MIRROR_FORMAT = f"3:{__version__}"
 SCHEMA = schema_hash()  # the views and macros the parts are computed with
 
 
-def _scores_fingerprints(con: Con, params: SqlParams
+SEGMENTS = "segment"  # the table of a segment row's document (mirror_scores_kept.sql)
+
+
+def _scores_fingerprints(con: Con, params: SqlParams, names: str
                          ) -> tuple[dict[Any, str], dict[tuple[str, str], str]]:
     """Fingerprints of the mirrored `scores` rows per batch and of all `scores` rows per
-    (test bed, metric), from one pass over the view."""
+    (test bed, metric), from one pass over the rows with their names (``names``: the
+    fingerprint of the segment table, folded into each)."""
     kept: dict[Any, list[int]] = {}
     every: dict[tuple[str, str], list[int]] = {}
     for testbed, metric, batch, is_kept, n, total in grouped_sums(
             con, named_query("mirror_scores_kept"), "testbed, metric, batch_id, mirror_kept",
-            "select * from scores", params):
+            params, skip=("mirror_kept",)):
         for acc in [every.setdefault((testbed, metric), [0, 0])] + (
                 [kept.setdefault(batch, [0, 0])] if is_kept else []):
             acc[0] += n
             acc[1] += int(total)
-    return ({b: fingerprint(*acc) for b, acc in kept.items()},
-            {k: fingerprint(*acc) for k, acc in sorted(every.items())})
+    return ({b: digest(names, fingerprint(*acc)) for b, acc in kept.items()},
+            {k: digest(names, fingerprint(*acc)) for k, acc in sorted(every.items())})
 
 
 def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], None],
@@ -212,14 +218,14 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         "order by table_type, table_name").fetchall()]
     fps: dict[str, str] = {}
     doc_metrics = mirror_sets.doc_metrics(con)
+    whole = {name: f'select * from "{name}"' for name in objects}  # names the catalogue gave
     for name in objects:
         if name in NOT_MIRRORED or name in DERIVED_VIEWS or name in DOC_BUDGETED:
             continue
         progress(f"fingerprints: {name}")
-        whole = f'select * from "{name}"'  # a name the store's catalogue gave
-        fps[name] = rows_fingerprint(con, whole)
+        fps[name] = rows_fingerprint(con, whole[name])
         parts.append(part(name, {}, fps[name]))
-        writers[name] = _whole(con, lite, name, whole, None, progress)
+        writers[name] = _whole(con, lite, name, whole[name], None, progress)
     sets = mirror_sets.metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
@@ -228,7 +234,8 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:
         progress("fingerprints: scores")
-        batches, groups = _scores_fingerprints(con, params)
+        batches, groups = _scores_fingerprints(con, params,
+                                               fps.get(SEGMENTS, ""))
         parts += [part("scores", {"batch_id": b}, fp) for b, fp in batches.items()] or [
             part("scores", {}, "no scores")]
         writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
@@ -238,9 +245,8 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
             by_testbed.setdefault(tb, []).append(fp)
         for name in DOC_BUDGETED.keys() & set(objects):
             parts += _per_metric(name, by_metric, doc_metrics)
-            writers[name] = _in_parts(con, lite, name, f'select * from "{name}"'
-                                      + DOC_BUDGETED[name], [doc_metrics], "metric",
-                                      len(by_metric), progress)
+            writers[name] = _in_parts(con, lite, name, whole[name] + DOC_BUDGETED[name],
+                                      [doc_metrics], "metric", len(by_metric), progress)
     if not analyses:
         return parts, writers
     dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
