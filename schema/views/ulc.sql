@@ -32,12 +32,17 @@ normed as (
     from scope s
     left join bounds b using (testbed, refset, variant, metric)
 ),
-final as (
+per_unit as (  -- one sorted list per unit: an ordered avg and a distinct count cost 3x
     select testbed, translator, role, refset, refset_kind, variant, level, doc_id, seg_id,
-           avg(norm order by metric) as ulc,  -- fixed order: equal inputs, equal ULC
-           count(distinct metric) as n_metrics
+           list_sort(list(struct_pack(metric := metric, norm := norm))) as normed
     from normed
     group by all
-    having count(distinct metric) = len(list_distinct(metric_names))
+),
+final as (
+    select testbed, translator, role, refset, refset_kind, variant, level, doc_id, seg_id,
+           list_avg([x.norm for x in normed]) as ulc,  -- metric order: equal inputs, equal ULC
+           len(list_distinct([x.metric for x in normed])) as n_metrics
+    from per_unit
+    where len(list_distinct([x.metric for x in normed])) = len(list_distinct(metric_names))
 )
 select * from final;

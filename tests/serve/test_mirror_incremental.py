@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import duckdb
 import pytest
 from serve_helpers import build_sample_store
 from typer.testing import CliRunner
@@ -82,12 +83,15 @@ def test_a_new_metric_rewrites_only_what_reads_it(built: tuple[Path, Path],
                 "order by rowid")
     before_scores, before_ulc = _rowids(mirror, kept_scores), _rowids(mirror, kept_ulc)
     before_text = _rowids(mirror, "select rowid, * from translations")
+    kept_means = ("select rowid, * from scores_mean where metric not in ('-TER', '1-TER') "
+                  "order by rowid")
+    before_means = _rowids(mirror, kept_means)
     _run(db, "score", "-m", "1-TER", "-G", "all", "--jobs", "1", "-f", "csv")
     steps: list[str] = []
     report = build_mirror(db, progress=steps.append)
     assert report.path == mirror
     # the TER family's two new mirrored batches (1 and 3 references), not the ten there
-    assert "scores (2 of 12 parts)" in steps
+    assert "scores (2 of 12 parts)" in steps, [s for s in steps if s.startswith("scores")]
     assert 0 < report.rewritten < report.parts / 2
     # rows of the old batches, of the stored sets' ULC (1-TER is in no stored set, only in the
     # built-in LEX and ASIYA-LEX: -TER) and of the
@@ -97,6 +101,10 @@ def test_a_new_metric_rewrites_only_what_reads_it(built: tuple[Path, Path],
     assert set(before_scores) <= set(after_scores)
     assert _rowids(mirror, kept_ulc) == before_ulc
     assert _rowids(mirror, "select rowid, * from translations") == before_text
+    # the segment means of the other metrics stay (scores_mean is written a metric at a time:
+    # 1-TER's and -TER's, whose scores the TER family stored again)
+    assert "scores_mean (2 of 29 parts)" in steps
+    assert _rowids(mirror, kept_means) == before_means
     assert not any(s.startswith(("translations", "assessments", "ulc metrics_LEX"))
                    for s in steps)
     assert {"ulc all", "ulc LEX", "sys_interval", "metric_corr "} <= set(steps)
@@ -145,3 +153,59 @@ def test_an_unchanged_store_rewrites_nothing(built: tuple[Path, Path], tmp_path:
     report = build_mirror(built[0], mirror)
     assert report.rewritten == 0 and report.parts > 50
     assert _contents(mirror) == _contents(built[1])
+
+
+def test_queen_is_computed_once_per_metric_set(built: tuple[Path, Path],
+                                               tmp_path: Path) -> None:
+    """Its three levels come from one macro call (level 'all'), not one call each."""
+    steps: list[str] = []
+    build_mirror(built[0], tmp_path / "full.sqlite", full=True, progress=steps.append)
+    con = sqlite3.connect(tmp_path / "full.sqlite")
+    levels = dict(con.execute("select metric_set, group_concat(distinct level) from queen "
+                              "group by 1").fetchall())
+    con.close()
+    calls = [s.removeprefix("queen ") for s in steps if s.startswith("queen ")]
+    assert sorted(calls) == sorted(levels) and len(calls) >= 3
+    assert {frozenset(v.split(",")) for v in levels.values()} == {
+        frozenset({"seg", "doc", "sys"}), frozenset({"doc", "sys"})}  # "all": no seg level
+
+
+def _contents_of(con: duckdb.DuckDBPyConnection, sql: str, params: list[str]) -> list[tuple]:
+    rows = con.execute(sql, params).fetchall()
+    return [tuple(_Close(v) if isinstance(v, float) else v for v in r) for r in rows]
+
+
+def test_a_meta_evaluation_slice_reads_its_reference_set_alone(built: tuple[Path, Path]) -> None:
+    """meta_corr's parts of one test bed and reference set run on those rows of `scores`
+    only (a temporary table shadowing the view), and the view is back afterwards."""
+    from ulcdb.serve.mirror_analyses import one_testbed
+    from ulcdb.store.database import Store
+
+    with Store(built[0], read_only=True) as store:
+        con = store.con
+        every = con.execute("select count(*), count(distinct refset) from scores").fetchone()
+        testbed, criterion = con.execute("select min(testbed), min(criterion) from assessments"
+                                         ).fetchone()
+        corr = "select * from meta_corr($1, 'seg', $2, 'ref-A') order by metric, variant"
+        outside = _contents_of(con, corr, [testbed, criterion])
+        with one_testbed(con, testbed, "ref-A"):
+            inside = con.execute("select distinct testbed, refset from scores").fetchall()
+            assert _contents_of(con, corr, [testbed, criterion]) == outside
+        assert con.execute("select count(*), count(distinct refset) from scores"
+                           ).fetchone() == every
+    assert inside == [(testbed, "ref-A")] and every[1] > 1 and len(outside) > 3
+
+
+def test_a_store_migrated_by_a_write_rewrites_no_analysis(built: tuple[Path, Path],
+                                                          tmp_path: Path) -> None:
+    """A write that records the shipped schema in schema_info (what any write to a store
+    with older views does) changes no analysis: they are fingerprinted by the shipped SQL."""
+    db, mirror = tmp_path / "s.duckdb", tmp_path / "s.sqlite"
+    shutil.copy(built[0], db)
+    shutil.copy(built[1], mirror)
+    duck = duckdb.connect(str(db))
+    duck.execute("update schema_info set value = 'an older schema' where key = 'schema_hash'")
+    duck.close()
+    steps: list[str] = []
+    report = build_mirror(db, progress=steps.append)
+    assert report.rewritten == 1 and "schema_info" in steps

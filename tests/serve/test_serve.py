@@ -228,7 +228,7 @@ def test_mirror_caps_what_it_materialises(store: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # A store with linguistic scores holds ~1,400 metrics: no "all" set over them and
     # metric-metric correlations for the metric sets' members only, at most MAX_CORR_METRICS.
-    import ulcdb.serve.mirror as mirror_module
+    import ulcdb.serve.mirror_sets as mirror_module
     monkeypatch.setattr(mirror_module, "MAX_ALL_METRICS", 3)
     monkeypatch.setattr(mirror_module, "MAX_CORR_METRICS", 2)
     path = build_mirror(store, tmp_path / "capped.sqlite").path
@@ -245,7 +245,7 @@ def test_segment_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Path
     and document scores of every metric stay (issue 30)."""
     import duckdb
 
-    import ulcdb.serve.mirror as mirror_module
+    import ulcdb.serve.mirror_sets as mirror_module
     from ulcdb.metrics import registry
     kept = ("refset_kind = 'reference' and (refset like 'ref-_' or refset = "
             "'ref-A+ref-B+ref-C')")
@@ -274,7 +274,7 @@ def test_document_rows_keep_to_a_budget(store: Path, mirror: Path, tmp_path: Pat
     """Document scores fill their own budget the same way: the metric sets' members first
     (metrics_LEX's order), then the other metrics by name; the document means of segment
     scores (scores_mean) follow (issue 30)."""
-    import ulcdb.serve.mirror as mirror_module
+    import ulcdb.serve.mirror_sets as mirror_module
     from ulcdb.metrics import registry
     con = sqlite3.connect(mirror)
     rows = dict(con.execute("select metric, count(*) from scores where level = 'doc' "

@@ -14,8 +14,9 @@ import duckdb
 import pytest
 from serve_helpers import build_sample_store, free_port, start_serve, stop
 
-import ulcdb.serve.mirror as mirror_module
+import ulcdb.serve.mirror_sets as mirror_sets
 from ulcdb.errors import StoreError
+from ulcdb.serve.mirror import build_mirror
 from ulcdb.serve.segments_page import held_by_writer, read_segments
 
 # chrF's segment scores of sysA against ref-A, by ids (not through the `scores` view)
@@ -31,12 +32,12 @@ order by s.seg_id, t.name"""
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample store with a mirror that keeps no segment score (a budget of 0 rows)."""
     db = build_sample_store(tmp_path_factory.mktemp("segments") / "s.duckdb")
-    budget = mirror_module.SEG_ROWS_BUDGET
-    mirror_module.SEG_ROWS_BUDGET = 0
+    budget = mirror_sets.SEG_ROWS_BUDGET
+    mirror_sets.SEG_ROWS_BUDGET = 0
     try:
-        mirror_module.build_mirror(db)
+        build_mirror(db)
     finally:
-        mirror_module.SEG_ROWS_BUDGET = budget
+        mirror_sets.SEG_ROWS_BUDGET = budget
     return db
 
 

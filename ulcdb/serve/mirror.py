@@ -13,7 +13,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,13 +22,15 @@ import duckdb
 
 from ulcdb import __version__
 from ulcdb.errors import StoreError
-from ulcdb.metrics import backoff_interpolation, registry
+from ulcdb.metrics import backoff_interpolation
+from ulcdb.serve import mirror_sets
 from ulcdb.serve.mirror_analyses import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
     one_testbed,
     write_intervals,
 )
+from ulcdb.serve.mirror_copy import copy_into
 from ulcdb.serve.mirror_parts import (
     MANIFEST,
     Part,
@@ -43,35 +45,35 @@ from ulcdb.serve.mirror_parts import (
     tables_of,
     write_manifest,
 )
+from ulcdb.serve.mirror_sets import DERIVED_VIEWS, DOC_BUDGETED, NOT_MIRRORED
 from ulcdb.serve.status import mirror_is_fresh as mirror_is_fresh
 from ulcdb.serve.status import mirror_path as mirror_path
-from ulcdb.store.database import Store, named_query
+from ulcdb.store.database import Store, named_query, schema_hash
 
 SqlParams = list[Any]  # parameters of a DuckDB query
-Row = tuple[Any, ...]  # a row DuckDB returns
 Con = duckdb.DuckDBPyConnection
 Lite = sqlite3.Connection
 
-BATCH = 50_000
-
 # Indexes that make the facets (test bed, system, reference, metric, level) and the canned
-# queries fast on the full WMT test beds.
-INDEXES = {
+# queries fast on the full WMT test beds; a facet on a column without one scans a covering
+# index or the table (under 0.3 s for the WMT21 en-de LEX store's 0.7M score rows).  Each
+# index of the score and ULC tables costs 5-27 MB there: those of facets that scan fast
+# without them (scores by reference set or segment, ULC by role, test bed or system, the
+# segment means by system, QUEEN by test bed) are left out.
+INDEXES: dict[str, list[tuple[str, ...]]] = {
     "scores": [("metric", "level", "refset", "translator", "seg_id"), ("level", "translator"),
-               ("level", "refset"), ("testbed",), ("level", "seg_id"), ("refset",),
-               ("translator",)],
+               ("level", "refset"), ("testbed",), ("translator",)],
     "translations": [("seg_id", "translator"), ("translator",), ("testbed",), ("role",),
                      ("doc_id",)],
     "assessments": [("criterion", "level", "translator", "seg_id"), ("testbed",),
                     ("level", "seg_id")],
-    "ulc": [("metric_set", "level", "refset"), ("level", "seg_id"), ("translator",),
-            ("testbed",), ("role",)],
-    "queen": [("metric_set", "level"), ("translator",), ("testbed",), ("role",)],
+    "ulc": [("metric_set", "level", "refset"), ("level", "seg_id")],
+    "queen": [("metric_set", "level"), ("translator",), ("role",)],
     "king": [("metric_set", "level"), ("measure",), ("testbed",)],
     "meta_corr": [("criterion", "level", "refset"), ("metric",), ("testbed",)],
     "metric_corr": [("level", "refset", "metric_a"), ("testbed",)],
     "sys_interval": [("metric", "refset"), ("translator",)],
-    "scores_mean": [("metric", "level", "refset"), ("translator",)],
+    "scores_mean": [("metric", "level", "refset")],
 }
 
 
@@ -85,182 +87,6 @@ class MirrorReport:
     rewritten: int = 0  # parts written by this build (all of them on a full build)
 
 
-def _sqlite_type(duck_type: str) -> str:
-    t = duck_type.upper()
-    if any(k in t for k in ("INT", "BOOL")) and "[]" not in t and "INTERVAL" not in t:
-        return "INTEGER"
-    if any(k in t for k in ("DOUBLE", "FLOAT", "REAL", "DECIMAL")) and "[]" not in t:
-        return "REAL"
-    return "TEXT"
-
-
-def _select_list(rel: duckdb.DuckDBPyRelation) -> tuple[list[str], list[str], list[str]]:
-    """Columns, SQLite types, and DuckDB expressions that turn each value into one SQLite
-    stores (lists and structs as JSON text, timestamps as ISO text, decimals as doubles)."""
-    names, types, exprs = [], [], []
-    for name, dtype in zip(rel.columns, rel.types, strict=True):
-        t = str(dtype).upper()
-        q = '"' + name.replace('"', '""') + '"'
-        if "[]" in t or t.startswith(("STRUCT", "MAP")):
-            exprs.append(f"to_json({q})::varchar")
-        elif t.startswith(("TIMESTAMP", "DATE", "TIME", "INTERVAL", "UUID", "HUGEINT")):
-            exprs.append(f"{q}::varchar")
-        elif t.startswith("DECIMAL"):
-            exprs.append(f"{q}::double")
-        else:
-            exprs.append(q)
-        names.append(name)
-        types.append(_sqlite_type(t))
-    return names, types, exprs
-
-
-def _batches(con: Con, sql: str, params: SqlParams | None
-             ) -> tuple[list[str], list[str], Iterator[list[Row]]]:
-    rel = con.sql(sql, params=params) if params else con.sql(sql)
-    names, types, exprs = _select_list(rel)
-    cur = con.execute(f"select {', '.join(exprs)} from ({sql})", params or [])
-
-    def rows() -> Iterator[list[Row]]:
-        while chunk := cur.fetchmany(BATCH):
-            yield chunk
-
-    return names, types, rows()
-
-
-def _create(lite: sqlite3.Connection, table: str, names: list[str], types: list[str]) -> None:
-    cols = ", ".join(f'"{n}" {t}' for n, t in zip(names, types, strict=True))
-    lite.execute(f'create table if not exists "{table}" ({cols})')
-
-
-def _copy(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None = None,
-          extra: Mapping[str, object] | None = None) -> int:
-    """Append the result of one DuckDB query to a SQLite table (created on first use);
-    ``extra`` adds constant leading columns (e.g. the metric set it was computed for)."""
-    names, types, batches = _batches(con, sql, params)
-    extra = extra or {}
-    lead = list(extra)
-    lead_types = ["TEXT" if isinstance(v, str) else "INTEGER" for v in extra.values()]
-    _create(lite, table, lead + names, lead_types + types)
-    marks = ", ".join("?" * (len(lead) + len(names)))
-    const = tuple(extra.values())
-    n = 0
-    for chunk in batches:
-        if const:
-            chunk = [const + r for r in chunk]
-        lite.executemany(f'insert into "{table}" values ({marks})', chunk)
-        n += len(chunk)
-    return n
-
-
-def _metric_sets(con: Con) -> dict[str, list[str]]:
-    """The metric sets ULC, QUEEN and KING are materialised for: the built-in default set
-    (metrics_LEX), every stored metric set, the widest built-in sets the scores cover (LEX
-    after `score -m LEX`, see _widest_builtin_sets), each restricted to metrics with system
-    scores, and "all" scored metrics (up to MAX_ALL_METRICS); identical lists once."""
-    scored = [r[0] for r in con.execute(named_query("mirror_sys_metrics")).fetchall()]
-    have = set(scored)
-    have |= {d for d in backoff_interpolation.derived_names()  # x-b / x-i: computed by ling_backoff
-             if all(r in have for r in backoff_interpolation.requirements(d))}
-    sets: dict[str, list[str]] = {}
-    default = [m for m in registry.BUILTIN_SETS[registry.DEFAULT_SET] if m in have]
-    if default:
-        sets[registry.DEFAULT_SET] = default
-    for name, stored in con.execute(named_query("mirror_metric_sets")).fetchall():
-        members = [m for m in dict.fromkeys(stored) if m in have]
-        if members and members not in sets.values():
-            sets[name] = members
-    for name, members in _widest_builtin_sets(have).items():
-        if set(members) not in map(set, sets.values()):  # LEX's order is not the store's
-            sets[name] = members
-    if scored and set(scored) not in map(set, sets.values()) and len(scored) <= MAX_ALL_METRICS:
-        sets["all"] = scored
-    return sets
-
-
-def _widest_builtin_sets(have: set[str]) -> dict[str, list[str]]:
-    """The built-in metric sets restricted to the metrics in ``have`` that no other such set
-    contains, with at most MAX_ALL_METRICS members: a store scored with `-m LEX` gets "LEX"
-    (its family sets GTM, ROUGE, ... are inside it), one scored with the default set gets
-    only metrics_LEX."""
-    restricted = {name: [m for m in members if m in have]
-                  for name, members in registry.BUILTIN_SETS.items()}
-    fits = {name: ms for name, ms in restricted.items() if 0 < len(ms) <= MAX_ALL_METRICS}
-    return {name: ms for name, ms in fits.items()
-            if not any(set(ms) < set(other) for other in fits.values())}
-
-
-# Stores with linguistic scores hold a thousand metrics (one per part of speech, chunk,
-# role...): an "all" set over them, or correlations of every pair, would be huge and useless.
-MAX_ALL_METRICS = 60
-MAX_CORR_METRICS = 80
-
-
-def _corr_metrics(sets: dict[str, list[str]]) -> list[str]:
-    """The metrics metric_corr pairs: those of the materialised sets, at most 80."""
-    return list(dict.fromkeys(m for members in sets.values() for m in members))[
-        :MAX_CORR_METRICS]
-
-
-# What the mirror keeps of `scores` (DuckDB's views keep everything): see
-# schema/queries/mirror_scores.sql.  For WMT21 en-de with the LEX suite this is 1.5M rows
-# instead of 6.3M.  mirror_scores_kept.sql marks the same rows in the whole view.
-DERIVED_VIEWS = {"scores": named_query("mirror_scores")}
-MAX_SEG_METRICS = 12  # stores scoring at most this many metrics keep all segment scores
-# Segment and document rows the mirror holds at most (each about 100 bytes, more with its
-# indexes): the metrics browsing shows first are taken whole while they fit; the others'
-# scores at that level stay in the store (`ulcdb sql`, and the pages that read the store).
-# A campaign of 80M segment scores keeps its mirror under 2 GB; the WMT21 en-de LEX store
-# keeps the segment scores of metrics_LEX (517k rows), every document score (as does
-# the WMT20 release's).
-SEG_ROWS_BUDGET = 600_000
-DOC_ROWS_BUDGET = 1_000_000
-# Views with document rows of every metric, kept for the metrics whose document scores the
-# mirror keeps ($1): the condition appended to their query.
-DOC_BUDGETED = {"scores_mean": " where level <> 'doc' or list_contains($1, metric)"}
-
-
-def _seg_metrics(con: Con) -> list[str]:
-    """The metrics whose segment scores the mirror keeps: those of the metric sets (all
-    scored metrics when at most MAX_SEG_METRICS), in the sets' order, while their segment
-    rows fit in SEG_ROWS_BUDGET; a metric too large is passed over for smaller ones after
-    it."""
-    sets = _metric_sets(con)
-    scored = sets.get("all") or []
-    wanted = scored if 0 < len(scored) <= MAX_SEG_METRICS else list(dict.fromkeys(
-        m for name, members in sets.items() if name != "all" for m in members))
-    return _within(con, "seg", wanted, SEG_ROWS_BUDGET)
-
-
-def _doc_metrics(con: Con) -> list[str]:
-    """The metrics whose document scores the mirror keeps: those of the metric sets first,
-    then the others by name, while their document rows fit in DOC_ROWS_BUDGET."""
-    sets = _metric_sets(con)
-    rows = dict(con.execute(named_query("mirror_level_rows"), ["doc"]).fetchall())
-    wanted = list(dict.fromkeys([m for members in sets.values() for m in members] + list(rows)))
-    return _within(con, "doc", wanted, DOC_ROWS_BUDGET, rows)
-
-
-def _within(con: Con, level: str, wanted: list[str], budget: int,
-            rows: dict[str, int] | None = None) -> list[str]:
-    """The metrics of ``wanted``, in order, whose rows at ``level`` fit in ``budget``
-    together (metrics with no stored rows there, such as derived ones, always)."""
-    if rows is None:
-        rows = dict(con.execute(named_query("mirror_level_rows"), [level]).fetchall())
-    kept = []
-    for metric in wanted:
-        n = rows.get(metric, 0)
-        if n <= budget:
-            kept.append(metric)
-            budget -= n
-    return kept
-
-
-# Id-keyed tables and views whose rows the named `scores` view already holds: not mirrored
-# (segment scores twice, with their statistics as JSON, tripled the mirror).  sys_score stays:
-# it is small and the canned queries read its variants.
-NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys", "scored_keys",
-                "seg_score", "doc_score", "ling_backoff"}
-
 
 def _n_refs(con: Con) -> int:
     return int(con.sql(named_query("mirror_max_references")).fetchall()[0][0])
@@ -270,7 +96,9 @@ Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
 # The table macro calls of the analysis tables' parts; every value is a parameter.
 ULC_CALL = "select * from ulc($1::varchar[], $2)"
-QUEEN_CALL = "select * from queen($1::varchar[], $2)"
+# QUEEN's three levels come from one computation of its hits (level 'all'), $2 the levels kept.
+QUEEN_CALL = ("select * from queen($1::varchar[], 'all') "
+              "where list_contains($2::varchar[], level)")
 KING_CALL = "select * from king($1::varchar[], $2, measures := $3::varchar[])"
 META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
 METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2)"
@@ -289,9 +117,8 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
             jobs.append(("ulc", ULC_CALL, [members, lvl],
                          {"metric_set": name}, {"metric_set": name, "level": lvl}))
         if n_refs >= 3:
-            for lvl in levels:
-                jobs.append(("queen", QUEEN_CALL, [members, lvl],
-                             {"metric_set": name}, {"metric_set": name, "level": lvl}))
+            jobs.append(("queen", QUEEN_CALL, [members, list(levels)],
+                         {"metric_set": name}, {"metric_set": name}))
         if n_refs >= 2:
             measures = ["single", "ulc", "queen"] if n_refs >= 4 else ["single", "ulc"]
             for lvl in ("sys", "doc"):
@@ -311,7 +138,8 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
                         jobs.append(("meta_corr", META_CORR_CALL,
                                      [tb, lvl, crit, refset, grouping], extra, extra))
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
-        pool = _corr_metrics(sets) if lvl != "seg" else _seg_metrics(con)[:MAX_CORR_METRICS]
+        pool = (mirror_sets.corr_metrics(sets) if lvl != "seg"
+                else mirror_sets.seg_metrics(con)[:mirror_sets.MAX_CORR_METRICS])
         jobs.append(("metric_corr", METRIC_CORR_CALL, [pool, lvl], {}, {"level": lvl}))
     return jobs
 
@@ -319,7 +147,7 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
 # than 3 references for QUEEN, 2 for KING, no human scores for meta_corr).
 EMPTY_ANALYSES = (
-    ("queen", QUEEN_CALL + " limit 0", [["-"], "sys"], {"metric_set": ""}),
+    ("queen", QUEEN_CALL + " limit 0", [["-"], ["sys"]], {"metric_set": ""}),
     ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"]], {"metric_set": ""}),
     ("meta_corr", META_CORR_CALL + " limit 0", ["", "seg", "", "", "flat"],
      {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
@@ -347,29 +175,36 @@ def _running(pid: int) -> bool:
     return True
 
 
-# Tables every analysis depends on, besides the scores it reads.
-DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document",
-              "schema_info")
+# Tables every analysis depends on, besides the scores it reads.  Not schema_info: the
+# shipped schema the parts are computed with is SCHEMA (a read-only open of a store whose
+# views are older runs the shipped ones), and a store migrated by a write must not count as
+# changed.
+DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document")
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
-MIRROR_FORMAT = f"2:{__version__}"
+MIRROR_FORMAT = f"3:{__version__}"
+SCHEMA = schema_hash()  # the views and macros the parts are computed with
 
 
-def _scores_fingerprints(con: Con, params: SqlParams
+SEGMENTS = "segment"  # the table of a segment row's document (mirror_scores_kept.sql)
+
+
+def _scores_fingerprints(con: Con, params: SqlParams, names: str
                          ) -> tuple[dict[Any, str], dict[tuple[str, str], str]]:
     """Fingerprints of the mirrored `scores` rows per batch and of all `scores` rows per
-    (test bed, metric), from one pass over the view."""
+    (test bed, metric), from one pass over the rows with their names (``names``: the
+    fingerprint of the segment table, folded into each)."""
     kept: dict[Any, list[int]] = {}
     every: dict[tuple[str, str], list[int]] = {}
     for testbed, metric, batch, is_kept, n, total in grouped_sums(
             con, named_query("mirror_scores_kept"), "testbed, metric, batch_id, mirror_kept",
-            "select * from scores", params):
+            params, skip=("mirror_kept",)):
         for acc in [every.setdefault((testbed, metric), [0, 0])] + (
                 [kept.setdefault(batch, [0, 0])] if is_kept else []):
             acc[0] += n
             acc[1] += int(total)
-    return ({b: fingerprint(*acc) for b, acc in kept.items()},
-            {k: fingerprint(*acc) for k, acc in sorted(every.items())})
+    return ({b: digest(names, fingerprint(*acc)) for b, acc in kept.items()},
+            {k: digest(names, fingerprint(*acc)) for k, acc in sorted(every.items())})
 
 
 def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], None],
@@ -382,27 +217,25 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         "select table_name from information_schema.tables where table_schema = 'main' "
         "order by table_type, table_name").fetchall()]
     fps: dict[str, str] = {}
-    doc_metrics = _doc_metrics(con)
+    doc_metrics = mirror_sets.doc_metrics(con)
+    whole = {name: f'select * from "{name}"' for name in objects}  # names the catalogue gave
     for name in objects:
-        if name in NOT_MIRRORED or name in DERIVED_VIEWS:
+        if name in NOT_MIRRORED or name in DERIVED_VIEWS or name in DOC_BUDGETED:
             continue
         progress(f"fingerprints: {name}")
-        whole = f'select * from "{name}"'  # a name the store's catalogue gave
-        args = [doc_metrics] if name in DOC_BUDGETED else None
-        if args:
-            whole += DOC_BUDGETED[name]
-        fps[name] = rows_fingerprint(con, whole, args)
+        fps[name] = rows_fingerprint(con, whole[name])
         parts.append(part(name, {}, fps[name]))
-        writers[name] = _whole(con, lite, name, whole, args, progress)
-    sets = _metric_sets(con)
+        writers[name] = _whole(con, lite, name, whole[name], None, progress)
+    sets = mirror_sets.metric_sets(con)
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
-              _seg_metrics(con), doc_metrics]
+              mirror_sets.seg_metrics(con), doc_metrics]
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     if "scores" in objects:
         progress("fingerprints: scores")
-        batches, groups = _scores_fingerprints(con, params)
+        batches, groups = _scores_fingerprints(con, params,
+                                               fps.get(SEGMENTS, ""))
         parts += [part("scores", {"batch_id": b}, fp) for b, fp in batches.items()] or [
             part("scores", {}, "no scores")]
         writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
@@ -410,9 +243,13 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         for (tb, metric), fp in groups.items():
             by_metric.setdefault(metric, []).append(fp)
             by_testbed.setdefault(tb, []).append(fp)
+        for name in DOC_BUDGETED.keys() & set(objects):
+            parts += _per_metric(name, by_metric, doc_metrics)
+            writers[name] = _in_parts(con, lite, name, whole[name] + DOC_BUDGETED[name],
+                                      [doc_metrics], "metric", len(by_metric), progress)
     if not analyses:
         return parts, writers
-    dims = digest(MIRROR_FORMAT, [fps.get(d) for d in DIMENSIONS])
+    dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
     jobs = {}
     for table, sql, job_params, extra, where in _jobs(con, sets):
         inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
@@ -429,11 +266,21 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     return parts, writers
 
 
+def _per_metric(view: str, by_metric: dict[str, list[str]], doc_metrics: list[str]
+                ) -> list[Part]:
+    """The parts of a view of `scores` computed per metric (scores_mean), fingerprinted by
+    what they are computed from: the metric's scores, whether its document rows are kept,
+    and the shipped SQL (not by hashing the view's rows: that read `scores` a second time).
+    """
+    return [part(view, {"metric": m}, digest(MIRROR_FORMAT, SCHEMA, view, m in doc_metrics, fp))
+            for m, fp in by_metric.items()] or [part(view, {}, "no scores")]
+
+
 def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
            progress: Callable[[str], None]) -> Writer:
     def write(_parts: list[Part]) -> set[str]:
         progress(table)
-        _copy(con, lite, table, sql, params)
+        copy_into(con, lite, table, sql, params)
         return set()
     return write
 
@@ -445,10 +292,10 @@ def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, col
         progress(f"{table} ({len(parts)} of {n} parts)")
         values = [dict(p.where).get(column) for p in parts]
         if len(parts) >= n or None in values:
-            _copy(con, lite, table, sql, params)
+            copy_into(con, lite, table, sql, params)
         else:
             picked = f"select * from ({sql}) s where list_contains(${len(params) + 1}, s.{column})"
-            _copy(con, lite, table, picked, [*params, values])
+            copy_into(con, lite, table, picked, [*params, values])
         return set()
     return write
 
@@ -458,19 +305,21 @@ def _by_job(con: Con, lite: Lite, table: str,
             progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
     reported, left out of the manifest (so retried next time) and the build goes on.  The
-    parts of one test bed (meta_corr's) run against its rows alone (``one_testbed``)."""
+    parts of one test bed and reference set (meta_corr's) run against their rows alone
+    (``one_testbed``)."""
     def write(parts: list[Part]) -> set[str]:
         failed = set()
-        by_testbed: dict[str | None, list[Part]] = {}
+        by_slice: dict[tuple[str | None, str | None], list[Part]] = {}
         for p in parts:
-            by_testbed.setdefault(jobs[p.key][2].get("testbed"), []).append(p)
-        for testbed, group in by_testbed.items():
-            with one_testbed(con, testbed):
+            extra = jobs[p.key][2]
+            by_slice.setdefault((extra.get("testbed"), extra.get("refset")), []).append(p)
+        for (testbed, refset), group in by_slice.items():
+            with one_testbed(con, testbed, refset):
                 for p in group:
                     sql, params, extra = jobs[p.key]
                     progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
                     try:
-                        _copy(con, lite, table, sql, params, extra)
+                        copy_into(con, lite, table, sql, params, extra)
                     except duckdb.Error as exc:
                         report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
                         failed.add(p.key)
@@ -513,7 +362,8 @@ def build_mirror(store_path: Path, out: Path | None = None,
             present = tables_of(lite)
             for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
                 if analyses and table not in present:
-                    _copy(con, lite, table, sql, params, extra)
+                    copy_into(con, lite, table, sql, params, extra)
+            progress("indexes")
             _finish(lite, store_path, report, manifest, analyses)
             report.parts = len(parts)
             lite.commit()

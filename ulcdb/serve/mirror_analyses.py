@@ -76,16 +76,18 @@ def write_intervals(con: Con, lite: Lite, progress: Callable[[str], None],
 
 
 # The views a test bed's meta-evaluation reads, each with its test bed column: shadowed by
-# that test bed's rows while its meta_corr parts are written.
+# that test bed's rows while its meta_corr parts are written (`scores` by the rows of one
+# reference set too: meta_metric reads no other).
 PER_TESTBED = ("scores", "judged_assessments")
 
 
 @contextmanager
-def one_testbed(con: Con, testbed: str | None) -> Iterator[None]:
+def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Iterator[None]:
     """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
-    (temporary tables that shadow the views, read once): a meta_corr call filters them by
-    test bed anyway, and would otherwise read every test bed's scores, once per call (30
-    calls a test bed: time quadratic in the test beds).  Nothing without a test bed."""
+    (``scores`` those of ``refset`` too, when given; temporary tables that shadow the views,
+    read once): a meta_corr call filters them anyway, and would otherwise read every test
+    bed's scores, once per call (30 calls a test bed: time quadratic in the test beds).
+    Nothing without a test bed."""
     if testbed is None:
         yield
         return
@@ -94,8 +96,11 @@ def one_testbed(con: Con, testbed: str | None) -> Iterator[None]:
                                ).fetchall())  # a read-only open of an older store's views
     try:
         for name in PER_TESTBED:
+            where, params = "testbed = $1", [testbed]
+            if name == "scores" and refset is not None:
+                where, params = "testbed = $1 and refset = $2", [testbed, refset]
             con.execute(f"create or replace temp table mirror_{name} as "
-                        f"select * from {name} where testbed = ?", [testbed])
+                        f"select * from {name} where {where}", params)
             con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
         yield
     finally:

@@ -46,10 +46,10 @@ def digest(*items: object) -> str:
     return hashlib.md5(json.dumps(items, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _row_hash(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None) -> str:
-    """``hash`` of a row of the query ``q``, doubles rounded to 9 decimals: DuckDB's parallel
-    sums differ in the last bits from run to run, which must not count as a change."""
-    rel = con.sql(sql, params=params) if params else con.sql(sql)
+def _row_hash(rel: duckdb.DuckDBPyRelation) -> str:
+    """``hash`` of a row of the query ``q`` over the columns of ``rel``, doubles rounded to 9
+    decimals: DuckDB's parallel sums differ in the last bits from run to run, which must not
+    count as a change."""
     cols = []
     for name, dtype in zip(rel.columns, rel.types, strict=True):
         q = 'q."' + name.replace('"', '""') + '"'
@@ -60,18 +60,24 @@ def _row_hash(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None
 def rows_fingerprint(con: duckdb.DuckDBPyConnection, sql: str,
                      params: list[Any] | None = None) -> str:
     """Row count and the sum of the rows' hashes of a query."""
-    rows = con.execute(f"select count(*), sum({_row_hash(con, sql, params)})::varchar "
+    rel = con.sql(sql, params=params) if params else con.sql(sql)
+    rows = con.execute(f"select count(*), sum({_row_hash(rel)})::varchar "
                        f"from ({sql}) q", params or []).fetchall()
     return f"{rows[0][0]}:{rows[0][1]}"
 
 
-def grouped_sums(con: duckdb.DuckDBPyConnection, sql: str, keys: str, hashed: str,
-                 params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+def grouped_sums(con: duckdb.DuckDBPyConnection, sql: str, keys: str,
+                 params: list[Any] | None = None, skip: tuple[str, ...] = ()
+                 ) -> list[tuple[Any, ...]]:
     """Per group of the query's rows by the columns ``keys``: the keys, the row count and
-    the exact sum of the rows' hashes over the columns of the query ``hashed`` (those the
-    fingerprint is of; ``sql`` may add grouping columns).  Groups add up: the count and
-    the sum over several groups make the fingerprint of their rows (``fingerprint``)."""
-    rows = con.execute(f"select {keys}, count(*), sum({_row_hash(con, hashed, None)}) "
+    the exact sum of the rows' hashes over the query's columns but ``skip`` (those the
+    fingerprint is not of, such as a grouping column the query adds).  Groups add up: the
+    count and the sum over several groups make the fingerprint of their rows
+    (``fingerprint``)."""
+    rel = con.sql(sql, params=params) if params else con.sql(sql)
+    hashed = rel.project(", ".join('"' + c.replace('"', '""') + '"' for c in rel.columns
+                                   if c not in skip))
+    rows = con.execute(f"select {keys}, count(*), sum({_row_hash(hashed)}) "
                        f"from ({sql}) q group by all", params or []).fetchall()
     return [tuple(r) for r in rows]
 
