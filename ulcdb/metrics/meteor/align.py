@@ -76,12 +76,20 @@ class _Side:
                  stem: Callable[[str], str] = snowball_english,
                  function_words: frozenset[str] = FUNCTION_WORDS) -> None:
         self.words = tokenize(text)
-        self.keys = [java_hash(w) for w in self.words]
-        self.stems = [java_hash(stem(w)) for w in self.words]
-        self.function = [w.lower() in function_words for w in self.words]
-        self.syns = [synonym_sets(w) for w in self.words] if SYNONYM in wordnet else []
-        self.bases = ([wordnet_base_forms(w) for w in self.words] if WN_STEM in wordnet
-                      else [])
+        table = _word_table(stem, function_words, wordnet)
+        rows = []
+        for w in self.words:
+            row = table.get(w)
+            if row is None:
+                row = table[w] = _describe(w, stem, function_words, wordnet)
+            rows.append(row)
+        self.keys = [row[0] for row in rows]
+        self.stems = [row[1] for row in rows]
+        self.function = [row[2] for row in rows]
+        self.syns = [row[3] for row in rows] if SYNONYM in wordnet else []
+        self.bases = [row[4] for row in rows] if WN_STEM in wordnet else []
+        self.syn_ids = [row[5] for row in rows] if SYNONYM in wordnet else []
+        self.base_ids = [row[6] for row in rows] if WN_STEM in wordnet else []
 
     @cached_property
     def by_key(self) -> dict[int, list[int]]:
@@ -98,6 +106,37 @@ class _Side:
     @cached_property
     def by_base(self) -> dict[str, list[int]]:
         return _positions(self.bases)
+
+
+# What the matchers need of a word type: its hash, its stem's hash, whether it is a function
+# word, its synsets and its WordNet base forms (empty unless a module wants them), and the
+# same two sorted as integers (base forms by ``_BASE_IDS``) for the compiled matchers.
+WordInfo = tuple[int, int, bool, frozenset[int], frozenset[str], tuple[int, ...],
+                 tuple[int, ...]]
+_BASE_IDS: dict[str, int] = {}
+_WORD_TABLES: dict[tuple[Callable[[str], str], frozenset[str], frozenset[int]],
+                   dict[str, WordInfo]] = {}
+_WORD_TABLE_SIZE = 1 << 18  # word types per table before it starts afresh
+
+
+def _word_table(stem: Callable[[str], str], function_words: frozenset[str],
+                wordnet: frozenset[int]) -> dict[str, WordInfo]:
+    """The word types described so far for these settings (each word type once per process,
+    whatever number of sentences, targets and references it occurs in)."""
+    key = (stem, function_words, wordnet)
+    table = _WORD_TABLES.get(key)
+    if table is None or len(table) >= _WORD_TABLE_SIZE:
+        table = _WORD_TABLES[key] = {}
+    return table
+
+
+def _describe(word: str, stem: Callable[[str], str], function_words: frozenset[str],
+              wordnet: frozenset[int]) -> WordInfo:
+    syns = synonym_sets(word) if SYNONYM in wordnet else frozenset()
+    bases = wordnet_base_forms(word) if WN_STEM in wordnet else frozenset()
+    base_ids = sorted(_BASE_IDS.setdefault(b, len(_BASE_IDS)) for b in bases)
+    return (java_hash(word), java_hash(stem(word)), word.lower() in function_words, syns,
+            bases, tuple(sorted(syns)), tuple(base_ids))
 
 
 def _positions(values: Iterable[Iterable[K]]) -> dict[K, list[int]]:
@@ -312,6 +351,3 @@ def meteor_score(stats: Sequence[float], weights: Sequence[float] = MODULE_WEIGH
     score = f_mean * (1.0 - gamma * frag**beta)
     return 0.0 if score != score else max(score, 0.0)
 
-
-def _sum(rows: Sequence[Sequence[int]]) -> list[int]:
-    return [sum(col) for col in zip(*rows, strict=True)]

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, check_inputs
 from ulcdb.metrics.meteor.align import (
+    BEAM_SIZE,
     EXACT,
     MODULE_NAMES,
     MODULE_WEIGHTS,
@@ -15,11 +20,11 @@ from ulcdb.metrics.meteor.align import (
     WN_STEM,
     WORDNET_MODULES,
     _Side,
-    _sum,
     meteor_score,
     pair_alignments,
     segment_stats,
 )
+from ulcdb.metrics.meteor.kernel import Packed, Statistics, compiled_statistics, pack
 from ulcdb.metrics.meteor.lang import STEM_LANGUAGES, MeteorLanguage, meteor_language
 
 # --- the family -------------------------------------------------------------------------------
@@ -84,8 +89,12 @@ class MeteorFamily(Family):
 
     name = "METEOR"
     version = "1"
-    def __init__(self, variants: dict[str, tuple[int, ...]] | None = None) -> None:
+    def __init__(self, variants: dict[str, tuple[int, ...]] | None = None,
+                 compiled: bool = True) -> None:
+        """``compiled``: align whole columns with numba when it is there (the same numbers
+        as the Python functions, which run otherwise)."""
         self.variants = dict(VARIANTS if variants is None else variants)
+        self.compiled = compiled
         for metric, modules in self.variants.items():
             if not modules or modules[0] != EXACT or list(modules) != sorted(set(modules)):
                 raise ValueError(f"{metric}: modules must start with exact, in order, got "
@@ -149,34 +158,33 @@ class MeteorFamily(Family):
         module_sets = list(variants.values())
         table = lang.module_weights()
         weights = [[table[m] for m in mods] for mods in module_sets]
-        hyp_sides = [_side(h, params.lowercase, wordnet, lang) for h in hyps]
+        hyps_column = _Column([_side(h, params.lowercase, wordnet, lang) for h in hyps])
+        statistics = compiled_statistics() if self.compiled else None
         # Per distinct reference: per segment, per module set, (score, statistics).
         scored: dict[int, list[list[tuple[float, list[int]]]]] = {}
         for refs in refsets:
             for ref in refs:
                 if id(ref) in scored:
                     continue
-                sides = _reference_sides(ref, params.lowercase, wordnet, lang)
-                rows = []
-                for t, r in zip(hyp_sides, sides, strict=True):
-                    row = []
-                    for k, (modules, matches) in enumerate(
-                            zip(module_sets, pair_alignments(t, r, module_sets), strict=True)):
-                        stats = segment_stats(t, r, modules, matches)
-                        row.append((meteor_score(stats, weights[k], lang.params), stats))
-                    rows.append(row)
-                scored[id(ref)] = rows
+                column = _reference_column(ref, params.lowercase, wordnet, lang)
+                if statistics is None:
+                    stats = _python_statistics(hyps_column, column, module_sets)
+                else:
+                    stats = _compiled_statistics(statistics, hyps_column, column, module_sets)
+                scored[id(ref)] = [
+                    [(meteor_score(row, weights[k], lang.params), row)
+                     for k, row in enumerate(seg)] for seg in stats]
         out = []
         for refs in refsets:
-            columns = [scored[id(ref)] for ref in refs]
+            scored_refs = [scored[id(ref)] for ref in refs]
             per_segment = []
             for n in range(len(hyps)):
                 best: list[tuple[float, list[int]]] = [(-1.0, []) for _ in module_sets]
-                for column in columns:
-                    for k, candidate in enumerate(column[n]):
+                for by_segment in scored_refs:
+                    for k, candidate in enumerate(by_segment[n]):
                         if candidate[0] > best[k][0]:
                             best[k] = candidate
-                per_segment.append([stats for _, stats in best])
+                per_segment.append(best)
             out.append(_levels(variants, lang, per_segment, docs))
         return out
 
@@ -186,42 +194,91 @@ class MeteorFamily(Family):
 
 
 def _levels(variants: dict[str, tuple[int, ...]], lang: MeteorLanguage,
-            per_segment: list[list[list[int]]], docs: Documents) -> dict[str, LevelScores]:
+            per_segment: list[list[tuple[float, list[int]]]], docs: Documents
+            ) -> dict[str, LevelScores]:
+    """Each variant's levels from the chosen (score, statistics) per segment: the segment's
+    score as computed, documents and the system scored on summed statistics."""
     out: dict[str, LevelScores] = {}
     table = lang.module_weights()
+    spans = list(docs.spans())
     for k, (metric, modules) in enumerate(variants.items()):
-        stats = [row[k] for row in per_segment]
+        stats = [row[k][1] for row in per_segment]
         weights = [table[m] for m in modules]
+        sums = _running_sums(stats)
 
-        def score(s: Sequence[float], weights: list[float] = weights) -> float:
-            return meteor_score(s, weights, lang.params)
+        def score(a: int, b: int, weights: list[float] = weights,
+                  sums: NDArray[np.int64] = sums) -> float:
+            return meteor_score((sums[b] - sums[a]).tolist(), weights, lang.params)
 
         out[metric] = LevelScores(
-            seg=[score(s) for s in stats],
-            doc={d: score(_sum(stats[a:b])) for d, a, b in docs.spans()},
-            sys=score(_sum(stats)) if stats else None,
+            seg=[row[k][0] for row in per_segment],
+            doc={d: score(a, b) for d, a, b in spans},
+            sys=score(0, len(stats)) if stats else None,
             seg_stats=[[float(x) for x in s] for s in stats],
         )
     return out
+
+
+def _running_sums(stats: list[list[int]]) -> NDArray[np.int64]:
+    """Row n: the statistics of segments 0 .. n-1 summed (integers, so exact)."""
+    width = len(stats[0]) if stats else 0
+    sums = np.zeros((len(stats) + 1, width), np.int64)
+    if stats:
+        np.cumsum(np.array(stats, np.int64), axis=0, out=sums[1:])
+    return sums
 
 
 def _side(text: str, lowercase: bool, wordnet: frozenset[int], lang: MeteorLanguage) -> _Side:
     return _Side(text.lower() if lowercase else text, wordnet, lang.stem, lang.function_words)
 
 
+class _Column:
+    """The tokenised sentences of one text, and their arrays for the compiled aligner."""
+
+    def __init__(self, sides: list[_Side]) -> None:
+        self.sides = sides
+
+    @cached_property
+    def packed(self) -> Packed:
+        sides = self.sides
+        return pack([s.keys for s in sides], [s.stems for s in sides],
+                    [s.function for s in sides], [s.syn_ids for s in sides],
+                    [s.base_ids for s in sides])
+
+
+def _python_statistics(hyps: _Column, refs: _Column, module_sets: list[tuple[int, ...]]
+                       ) -> list[list[list[int]]]:
+    """Per segment, per module set: ``segment_stats`` of the pair's alignment."""
+    return [[segment_stats(t, r, modules, matches) for modules, matches in
+             zip(module_sets, pair_alignments(t, r, module_sets), strict=True)]
+            for t, r in zip(hyps.sides, refs.sides, strict=True)]
+
+
+def _compiled_statistics(statistics: Statistics, hyps: _Column, refs: _Column,
+                         module_sets: list[tuple[int, ...]]) -> list[list[list[int]]]:
+    """``_python_statistics`` by the compiled aligner, one call for the whole column."""
+    sets = np.full((len(module_sets), max(map(len, module_sets))), -1, np.int64)
+    for k, modules in enumerate(module_sets):
+        sets[k, :len(modules)] = modules
+    out = statistics(hyps.packed, refs.packed, sets, BEAM_SIZE, 2)
+    columns = [out[k, :, :7 + 4 * len(modules)].tolist()
+               for k, modules in enumerate(module_sets)]
+    return [list(seg) for seg in zip(*columns, strict=True)]
+
+
 # Tokenised references shared by the targets a worker process scores: (texts, lowercase,
 # WordNet modules) -> sides, the most recent few only.
-_REFERENCE_CACHE: dict[tuple[tuple[str, ...], bool, frozenset[int], str], list[_Side]] = {}
+_REFERENCE_CACHE: dict[tuple[tuple[str, ...], bool, frozenset[int], str], _Column] = {}
 _REFERENCE_CACHE_SIZE = 4
 
 
-def _reference_sides(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int],
-                     lang: MeteorLanguage) -> list[_Side]:
+def _reference_column(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int],
+                      lang: MeteorLanguage) -> _Column:
     key = (tuple(ref), lowercase, wordnet, lang.code)
-    sides = _REFERENCE_CACHE.pop(key, None)
-    if sides is None:
-        sides = [_side(text, lowercase, wordnet, lang) for text in ref]
+    column = _REFERENCE_CACHE.pop(key, None)
+    if column is None:
+        column = _Column([_side(text, lowercase, wordnet, lang) for text in ref])
         while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
             del _REFERENCE_CACHE[next(iter(_REFERENCE_CACHE))]
-    _REFERENCE_CACHE[key] = sides  # most recently used last
-    return sides
+    _REFERENCE_CACHE[key] = column  # most recently used last
+    return column
