@@ -27,6 +27,8 @@ from ulcdb.metrics.meteor.align import (
 from ulcdb.metrics.meteor.kernel import Packed, Statistics, compiled_statistics, pack
 from ulcdb.metrics.meteor.lang import STEM_LANGUAGES, MeteorLanguage, meteor_language
 
+Stats = NDArray[np.int64]
+
 # --- the family -------------------------------------------------------------------------------
 
 _MATCHER_TEXT = (
@@ -160,8 +162,9 @@ class MeteorFamily(Family):
         weights = [[table[m] for m in mods] for mods in module_sets]
         hyps_column = _Column([_side(h, params.lowercase, wordnet, lang) for h in hyps])
         statistics = compiled_statistics() if self.compiled else None
-        # Per distinct reference: per segment, per module set, (score, statistics).
-        scored: dict[int, list[list[tuple[float, list[int]]]]] = {}
+        # Per distinct reference: statistics (module set, segment, column) and scores
+        # (module set, segment).
+        scored: dict[int, tuple[Stats, NDArray[np.float64]]] = {}
         for refs in refsets:
             for ref in refs:
                 if id(ref) in scored:
@@ -171,21 +174,18 @@ class MeteorFamily(Family):
                     stats = _python_statistics(hyps_column, column, module_sets)
                 else:
                     stats = _compiled_statistics(statistics, hyps_column, column, module_sets)
-                scored[id(ref)] = [
-                    [(meteor_score(row, weights[k], lang.params), row)
-                     for k, row in enumerate(seg)] for seg in stats]
+                scores = np.array([[meteor_score(row, weights[k], lang.params)
+                                    for row in stats[k, :, :_width(modules)].tolist()]
+                                   for k, modules in enumerate(module_sets)], np.float64)
+                scored[id(ref)] = (stats, scores.reshape(len(module_sets), len(hyps)))
         out = []
         for refs in refsets:
-            scored_refs = [scored[id(ref)] for ref in refs]
-            per_segment = []
-            for n in range(len(hyps)):
-                best: list[tuple[float, list[int]]] = [(-1.0, []) for _ in module_sets]
-                for by_segment in scored_refs:
-                    for k, candidate in enumerate(by_segment[n]):
-                        if candidate[0] > best[k][0]:
-                            best[k] = candidate
-                per_segment.append(best)
-            out.append(_levels(variants, lang, per_segment, docs))
+            all_stats = np.stack([scored[id(ref)][0] for ref in refs])
+            all_scores = np.stack([scored[id(ref)][1] for ref in refs])
+            best = all_scores.argmax(axis=0)  # the first best-scoring reference, as Meteor
+            sets, segments = np.ogrid[:len(module_sets), :len(hyps)]
+            out.append(_levels(variants, lang, all_scores[best, sets, segments],
+                               all_stats[best, sets, segments], docs))
         return out
 
     @staticmethod
@@ -194,38 +194,35 @@ class MeteorFamily(Family):
 
 
 def _levels(variants: dict[str, tuple[int, ...]], lang: MeteorLanguage,
-            per_segment: list[list[tuple[float, list[int]]]], docs: Documents
+            scores: NDArray[np.float64], stats: Stats, docs: Documents
             ) -> dict[str, LevelScores]:
-    """Each variant's levels from the chosen (score, statistics) per segment: the segment's
-    score as computed, documents and the system scored on summed statistics."""
+    """Each variant's levels from the chosen scores and statistics (module set, segment):
+    the segment's score as computed, documents and the system scored on summed statistics
+    (integers, so exact)."""
     out: dict[str, LevelScores] = {}
     table = lang.module_weights()
     spans = list(docs.spans())
     for k, (metric, modules) in enumerate(variants.items()):
-        stats = [row[k][1] for row in per_segment]
+        rows = stats[k, :, :_width(modules)]
         weights = [table[m] for m in modules]
-        sums = _running_sums(stats)
+        sums = np.zeros((rows.shape[0] + 1, rows.shape[1]), np.int64)
+        np.cumsum(rows, axis=0, out=sums[1:])
 
-        def score(a: int, b: int, weights: list[float] = weights,
-                  sums: NDArray[np.int64] = sums) -> float:
+        def score(a: int, b: int, weights: list[float] = weights, sums: Stats = sums) -> float:
             return meteor_score((sums[b] - sums[a]).tolist(), weights, lang.params)
 
         out[metric] = LevelScores(
-            seg=[row[k][0] for row in per_segment],
+            seg=scores[k].tolist(),
             doc={d: score(a, b) for d, a, b in spans},
-            sys=score(0, len(stats)) if stats else None,
-            seg_stats=[[float(x) for x in s] for s in stats],
+            sys=score(0, rows.shape[0]) if rows.shape[0] else None,
+            seg_stats=rows.astype(np.float64).tolist(),
         )
     return out
 
 
-def _running_sums(stats: list[list[int]]) -> NDArray[np.int64]:
-    """Row n: the statistics of segments 0 .. n-1 summed (integers, so exact)."""
-    width = len(stats[0]) if stats else 0
-    sums = np.zeros((len(stats) + 1, width), np.int64)
-    if stats:
-        np.cumsum(np.array(stats, np.int64), axis=0, out=sums[1:])
-    return sums
+def _width(modules: Sequence[int]) -> int:
+    """Length of Meteor's statistics for a module set."""
+    return 7 + 4 * len(modules)
 
 
 def _side(text: str, lowercase: bool, wordnet: frozenset[int], lang: MeteorLanguage) -> _Side:
@@ -247,23 +244,25 @@ class _Column:
 
 
 def _python_statistics(hyps: _Column, refs: _Column, module_sets: list[tuple[int, ...]]
-                       ) -> list[list[list[int]]]:
-    """Per segment, per module set: ``segment_stats`` of the pair's alignment."""
-    return [[segment_stats(t, r, modules, matches) for modules, matches in
-             zip(module_sets, pair_alignments(t, r, module_sets), strict=True)]
-            for t, r in zip(hyps.sides, refs.sides, strict=True)]
+                       ) -> Stats:
+    """Per module set, per segment: ``segment_stats`` of the pair's alignment (zero padded
+    to the widest set's length)."""
+    out = np.zeros((len(module_sets), len(hyps.sides), _width(max(module_sets, key=len))),
+                   np.int64)
+    for n, (t, r) in enumerate(zip(hyps.sides, refs.sides, strict=True)):
+        for k, (modules, matches) in enumerate(
+                zip(module_sets, pair_alignments(t, r, module_sets), strict=True)):
+            out[k, n, :_width(modules)] = segment_stats(t, r, modules, matches)
+    return out
 
 
 def _compiled_statistics(statistics: Statistics, hyps: _Column, refs: _Column,
-                         module_sets: list[tuple[int, ...]]) -> list[list[list[int]]]:
+                         module_sets: list[tuple[int, ...]]) -> Stats:
     """``_python_statistics`` by the compiled aligner, one call for the whole column."""
     sets = np.full((len(module_sets), max(map(len, module_sets))), -1, np.int64)
     for k, modules in enumerate(module_sets):
         sets[k, :len(modules)] = modules
-    out = statistics(hyps.packed, refs.packed, sets, BEAM_SIZE, 2)
-    columns = [out[k, :, :7 + 4 * len(modules)].tolist()
-               for k, modules in enumerate(module_sets)]
-    return [list(seg) for seg in zip(*columns, strict=True)]
+    return statistics(hyps.packed, refs.packed, sets, BEAM_SIZE, 2)
 
 
 # Tokenised references shared by the targets a worker process scores: (texts, lowercase,
