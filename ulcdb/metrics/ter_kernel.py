@@ -133,7 +133,7 @@ def _distance_after(words: Words, r: Words, h: Words,  # pragma: no cover - comp
     while same < n and words[same] == h[same]:
         same += 1
     if same == n:
-        return cost_h[n, m]
+        return int(cost_h[n, m])
     prev = cost_h[same].copy()
     row = np.empty(m + 1, np.int64)
     ratio = m / n if n > 0 else 1.0
@@ -157,7 +157,7 @@ def _distance_after(words: Words, r: Words, h: Words,  # pragma: no cover - comp
             if row[j] > c:
                 row[j] = c
         prev, row = row, prev
-    return prev[m]
+    return int(prev[m])
 
 
 def _alignment(trace: Trace, n: int, m: int  # pragma: no cover - compiled
