@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cached_property, lru_cache
@@ -11,6 +10,7 @@ from operator import itemgetter
 from typing import TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.metrics.meteor.beam import compiled_search
 from ulcdb.metrics.meteor.stem import snowball_english
@@ -317,37 +317,38 @@ def segment_stats(t: _Side, r: _Side, modules: Sequence[int],
             *per_module, chunks, n, n]
 
 
-def _div(a: float, b: float) -> float:
-    """IEEE division as in Java (x/0 is inf or NaN)."""
-    if b:
-        return a / b
-    return math.nan if a == 0 or a != a else math.copysign(math.inf, a)
-
-
 def meteor_score(stats: Sequence[float], weights: Sequence[float] = MODULE_WEIGHTS,
                  params: tuple[float, float, float, float] = (ALPHA, BETA, GAMMA, DELTA)
                  ) -> float:
     """``MeteorScorer.computeMetrics`` on (summed) statistics, in Java's order of operations;
     ``params`` are alpha, beta, gamma, delta (English's by default)."""
-    alpha, beta, gamma, delta = params
-    tl, rl, tfun, rfun = stats[0], stats[1], stats[2], stats[3]
-    chunks, tm, rm = stats[-3], stats[-2], stats[-1]
-    mods = range((len(stats) - 7) // 4)
-    t_len = delta * (tl - tfun) + (1.0 - delta) * tfun
-    r_len = delta * (rl - rfun) + (1.0 - delta) * rfun
-    t_w = r_w = 0.0
-    for k in mods:  # content words, then function words, each summed in module order
-        t_w += stats[4 + 4 * k] * weights[k] * delta
-        r_w += stats[5 + 4 * k] * weights[k] * delta
-    for k in mods:
-        t_w += stats[6 + 4 * k] * weights[k] * (1.0 - delta)
-        r_w += stats[7 + 4 * k] * weights[k] * (1.0 - delta)
-    precision, recall = _div(t_w, t_len), _div(r_w, r_len)
-    f_mean = _div(1.0, _div(1.0 - alpha, precision) + _div(alpha, recall))
-    if tm == tl and rm == rl and chunks == 1:
-        frag = 0.0
-    else:
-        frag = _div(chunks, (tm + rm) / 2)
-    score = f_mean * (1.0 - gamma * frag**beta)
-    return 0.0 if score != score else max(score, 0.0)
+    return float(meteor_scores(np.array([stats], np.float64), weights, params)[0])
 
+
+def meteor_scores(stats: NDArray[np.float64], weights: Sequence[float] = MODULE_WEIGHTS,
+                  params: tuple[float, float, float, float] = (ALPHA, BETA, GAMMA, DELTA)
+                  ) -> NDArray[np.float64]:
+    """``meteor_score`` of every row of ``stats``: IEEE operations in Java's order, element by
+    element (x/0 is inf or NaN as in Java; the power is Python's, as a scalar)."""
+    alpha, beta, gamma, delta = params
+    tl, rl, tfun, rfun = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    chunks, tm, rm = stats[:, -3], stats[:, -2], stats[:, -1]
+    mods = range((stats.shape[1] - 7) // 4)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_len = delta * (tl - tfun) + (1.0 - delta) * tfun
+        r_len = delta * (rl - rfun) + (1.0 - delta) * rfun
+        t_w = np.zeros(stats.shape[0])
+        r_w = np.zeros(stats.shape[0])
+        for k in mods:  # content words, then function words, each summed in module order
+            t_w = t_w + stats[:, 4 + 4 * k] * weights[k] * delta
+            r_w = r_w + stats[:, 5 + 4 * k] * weights[k] * delta
+        for k in mods:
+            t_w = t_w + stats[:, 6 + 4 * k] * weights[k] * (1.0 - delta)
+            r_w = r_w + stats[:, 7 + 4 * k] * weights[k] * (1.0 - delta)
+        precision, recall = t_w / t_len, r_w / r_len
+        f_mean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+        perfect = (tm == tl) & (rm == rl) & (chunks == 1)
+        frag = np.where(perfect, 0.0, chunks / ((tm + rm) / 2))
+        powered = np.array([f**beta for f in frag.tolist()], np.float64)
+        score = f_mean * (1.0 - gamma * powered)
+    return np.where(np.isnan(score), 0.0, np.where(0.0 > score, 0.0, score))

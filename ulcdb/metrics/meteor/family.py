@@ -20,7 +20,7 @@ from ulcdb.metrics.meteor.align import (
     WN_STEM,
     WORDNET_MODULES,
     _Side,
-    meteor_score,
+    meteor_scores,
     pair_alignments,
     segment_stats,
 )
@@ -174,10 +174,11 @@ class MeteorFamily(Family):
                     stats = _python_statistics(hyps_column, column, module_sets)
                 else:
                     stats = _compiled_statistics(statistics, hyps_column, column, module_sets)
-                scores = np.array([[meteor_score(row, weights[k], lang.params)
-                                    for row in stats[k, :, :_width(modules)].tolist()]
-                                   for k, modules in enumerate(module_sets)], np.float64)
-                scored[id(ref)] = (stats, scores.reshape(len(module_sets), len(hyps)))
+                scores = np.zeros((len(module_sets), len(hyps)))
+                for k, modules in enumerate(module_sets):
+                    scores[k] = meteor_scores(stats[k, :, :_width(modules)].astype(np.float64),
+                                              weights[k], lang.params)
+                scored[id(ref)] = (stats, scores)
         out = []
         for refs in refsets:
             all_stats = np.stack([scored[id(ref)][0] for ref in refs])
@@ -207,14 +208,15 @@ def _levels(variants: dict[str, tuple[int, ...]], lang: MeteorLanguage,
         weights = [table[m] for m in modules]
         sums = np.zeros((rows.shape[0] + 1, rows.shape[1]), np.int64)
         np.cumsum(rows, axis=0, out=sums[1:])
-
-        def score(a: int, b: int, weights: list[float] = weights, sums: Stats = sums) -> float:
-            return meteor_score((sums[b] - sums[a]).tolist(), weights, lang.params)
-
+        # the documents' summed statistics, then the system's
+        starts = np.array([a for _, a, _ in spans] + [0], np.int64)
+        ends = np.array([b for _, _, b in spans] + [rows.shape[0]], np.int64)
+        pooled = meteor_scores((sums[ends] - sums[starts]).astype(np.float64), weights,
+                               lang.params).tolist()
         out[metric] = LevelScores(
             seg=scores[k].tolist(),
-            doc={d: score(a, b) for d, a, b in spans},
-            sys=score(0, rows.shape[0]) if rows.shape[0] else None,
+            doc={d: v for (d, _, _), v in zip(spans, pooled, strict=False)},
+            sys=pooled[-1] if rows.shape[0] else None,
             seg_stats=rows.astype(np.float64).tolist(),
         )
     return out
