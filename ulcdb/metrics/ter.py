@@ -13,7 +13,8 @@ references).  When numba is importable, the search runs as a compiled, step-for-
 transcription of sacrebleu 2.6.0's ``lib_ter`` (same beam, same tie-breaking, same shift
 ranking and the same 1,000-candidate cap; Apache-2.0, Memsource); otherwise sacrebleu's own
 ``translation_edit_rate`` runs (``ulcdb.metrics.ter_kernel``).  The tests check that both give
-the same edit counts.
+the same edit counts.  A worker process searches each (tokenised hypothesis, tokenised
+reference) pair once: systems with the same output for a segment share the search.
 """
 
 from __future__ import annotations
