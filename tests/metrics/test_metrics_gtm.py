@@ -189,3 +189,26 @@ def test_matching_equals_literal_gtm() -> None:
         assert list(match_segment(hyp, refs).lengths) == literal, (hyp, refs)
         counts[any(x != int(x) for x in literal)] += 1
     assert counts[True] > 0  # the fractional budget cut was exercised
+
+
+def test_compiled_columns_equal_match_segment(shared: Path) -> None:
+    """gtm_kernel's column matching gives every value of match_segment: random segments over
+    small vocabularies (runs, ties, fractional budget cuts, empty sides, one to three
+    references) and the golden en-de sample against each reference set."""
+    pytest.importorskip("numba")
+    python = GtmFamily(compiled=False)
+    rng = random.Random(11)
+    n = 500
+    hyps = [" ".join(rng.choices("abcde", k=rng.randint(0, 14))) for _ in range(n)]
+    refs = [[" ".join(rng.choices("abcde", k=rng.randint(0, 14))) for _ in range(n)]
+            for _ in range(3)]
+    docs = Documents(tuple(f"d{i // 9}" for i in range(n)))
+    refsets = [refs[:1], refs[1:], refs]
+    assert FAMILY.compute_many(hyps, refsets, docs, Params()) == python.compute_many(
+        hyps, refsets, docs, Params())
+    sample = load_sample(shared, "ende")
+    refsets = [sample.refset(r) for r in ("ref-A", "ref-C", "ref-A+ref-C+ref-D")]
+    for system in ("Online-W", "VolcTrans-AT", "ref-A"):
+        hyps = sample.translator(system)
+        assert FAMILY.compute_many(hyps, refsets, sample.docs, Params()) == python.compute_many(
+            hyps, refsets, sample.docs, Params())

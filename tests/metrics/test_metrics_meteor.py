@@ -241,3 +241,46 @@ def test_golden_mtr_wnstm_equals_exact_stem_where_wn_stem_finds_nothing(golden_s
             silent += 1
             assert math.isclose(value, float(row.value), rel_tol=0.0, abs_tol=1e-12), row
     assert (silent, differ) == (996, 574)  # 350 more list a pair the alignment leaves out
+
+
+def test_compiled_columns_equal_the_python_functions(golden_scores) -> None:
+    """The compiled column aligner (meteor.kernel) gives every value and statistic of the
+    per-pair Python functions: on the golden ru-en sample (every system and reference set)
+    and on random sentences over a small vocabulary of exact, stem, wn_stem and synonym
+    variants (many candidates per word, so the beam search runs)."""
+    pytest.importorskip("numba")
+    sample, _, scores = golden_scores
+    python = MeteorFamily(compiled=False)
+    for (system, refset), compiled in scores.items():
+        assert python.compute(sample.translator(system), sample.refset(refset), sample.docs,
+                              Params()) == compiled
+    rng = random.Random(7)
+    vocab = ("the cat cats eat eats eating ate went go goes children child mice mouse big "
+             "large car automobile , . The Cat").split()
+    hyps = [" ".join(rng.choices(vocab, k=rng.randint(0, 30))) for _ in range(300)]
+    refs = [[" ".join(rng.choices(vocab, k=rng.randint(0, 30))) for _ in range(300)]
+            for _ in range(2)]
+    hyps[:2] = refs[0][:2]  # identical sentences: the exact module only
+    docs = Documents(tuple(f"d{n // 7}" for n in range(300)))
+    for lowercase in (False, True):
+        params = Params(lowercase=lowercase)
+        assert (MeteorFamily().compute_many(hyps, [refs, refs[:1]], docs, params)
+                == python.compute_many(hyps, [refs, refs[:1]], docs, params))
+
+
+def test_word_types_are_described_once_with_the_per_word_functions() -> None:
+    """_Side reads each word type from a per-process table; a second sentence with the same
+    words (read from the table) holds what the per-word functions give."""
+    wordnet = frozenset({WN_STEM, align.SYNONYM})
+    text = "The children went home , mice ate cheese"
+    first, second = _Side(text, wordnet), _Side(text, wordnet)
+    table = align._word_table(snowball_english, align.FUNCTION_WORDS, wordnet)
+    assert set(text.split()) <= table.keys()
+    for side in (first, second):
+        assert side.keys == [java_hash(w) for w in text.split()]
+        assert side.stems == [java_hash(snowball_english(w)) for w in text.split()]
+        assert side.function == [w.lower() in align.FUNCTION_WORDS for w in text.split()]
+        assert side.syns == [synonym_sets(w) for w in text.split()]
+        assert side.bases == [wordnet_base_forms(w) for w in text.split()]
+        assert side.syn_ids == [tuple(sorted(synonym_sets(w))) for w in text.split()]
+    assert _Side(text).syns == [] and _Side(text).bases == []

@@ -209,6 +209,31 @@ def test_without_numba_sacrebleu_runs(shared, monkeypatch):
     assert TerFamily().compute(hyps, refs, docs, Params()) == compiled
 
 
+def test_pairs_met_before_take_their_edits(shared, monkeypatch):
+    """A (hypothesis, reference) pair searched once in the process is not searched again (a
+    segment repeated, a second system with the same output), with the same scores as a
+    fresh search (golden-tested path) and as sacrebleu's own search."""
+    searched: list[tuple[str, ...]] = []
+
+    def counting(words_hyp, words_ref, vocab):
+        searched.append(tuple(words_hyp))
+        return real(words_hyp, words_ref, vocab)
+
+    real = ter_kernel._compiled_edit_rate
+    monkeypatch.setattr(ter_kernel, "_compiled_edit_rate", counting)
+    sample = load_sample(shared, "ende")
+    hyps = sample.translator("UEdin")[:8] * 2  # every line twice
+    refs = [r[:8] * 2 for r in sample.refset("ref-A+ref-C+ref-D")]
+    docs = Documents(sample.docs.doc_ids[:8] * 2)
+    first = TerFamily().compute(hyps, refs, docs, Params())
+    assert len(searched) == 8 * 3  # each distinct pair once
+    assert TerFamily().compute(hyps, refs, docs, Params()) == first
+    assert len(searched) == 8 * 3
+    assert first["-TER"].seg[:8] == first["-TER"].seg[8:]
+    monkeypatch.setattr(ter_kernel, "_kernel", lambda: None)  # sacrebleu's search, own memo
+    assert TerFamily().compute(hyps, refs, docs, Params()) == first
+
+
 def test_case_insensitive_and_levels():
     docs = Documents(("d1", "d1", "d2"))
     hyps = ["The cat sat", "a b c d", "x"]

@@ -107,3 +107,25 @@ def test_specs_and_signature():
     assert all(s.range_min is None for s in specs.values())
     assert specs["-WER"].range_max == 0.0 and specs["1-PER"].range_max == 1.0
     assert family.signature(Params(lowercase=True), 2).startswith("ErrorRate|nrefs:2|case:lc|")
+
+
+def test_segment_values_equal_the_scalar_formulas():
+    """Segment values are computed on arrays for all segments at once: each equals wer()/per()
+    of its statistics, best over the references that have words (None when none has)."""
+    import random
+
+    rng = random.Random(3)
+    n = 400
+    line = lambda: " ".join(rng.choices("abcdef", k=rng.choice((0, 1, 3, 8, 15))))  # noqa: E731
+    hyps = [line() for _ in range(n)]
+    refs = [[line() for _ in range(n)] for _ in range(3)]
+    docs = Documents(tuple(f"d{i // 10}" for i in range(n)))
+    for scores, k in zip(ErrorRateFamily().compute_many(hyps, [refs[:1], refs], docs, Params()),
+                         (1, 3), strict=True):
+        for name, rate in (("WER", wer), ("PER", per)):
+            for value, row in zip(scores[f"-{name}"].seg, scores[f"-{name}"].seg_stats,
+                                  strict=True):
+                found = [rate(row[0], *row[1 + 3 * r:4 + 3 * r]) for r in range(k)]
+                values = [0.0 - v for v in found if v is not None]
+                assert value == (max(values) if values else None)
+        assert None in scores["-WER"].seg  # empty references were met

@@ -31,7 +31,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, check_inputs
+from ulcdb.metrics.gtm_kernel import compiled_matching
 
 EXPONENTS = (1, 2, 3)
 
@@ -180,10 +184,13 @@ class GtmFamily(Family):
     name = "GTM"
     version = "1"
 
-    def __init__(self, exponents: Sequence[int] = EXPONENTS) -> None:
+    def __init__(self, exponents: Sequence[int] = EXPONENTS, compiled: bool = True) -> None:
+        """``compiled``: match whole columns with numba when it is there (``gtm_kernel``, the
+        same numbers as ``match_segment``, which runs otherwise)."""
         if not exponents or any(e <= 0 for e in exponents):
             raise ValueError(f"GTM exponents must be positive, got {list(exponents)}")
         self.exponents = tuple(exponents)
+        self.compiled = compiled
 
     def specs(self) -> list[MetricSpec]:
         return [
@@ -212,9 +219,24 @@ class GtmFamily(Family):
             if id(text) not in tokens:
                 tokens[id(text)] = [tokenize(case(line)) for line in text]
         hyp_tokens = tokens[id(hyps)]
-        return [self._levels([match_segment(h, [tokens[id(ref)][i] for ref in refs])
-                              for i, h in enumerate(hyp_tokens)], docs)
-                for refs in refsets]
+        matching = compiled_matching() if self.compiled else None
+        if matching is None:
+            return [self._levels([match_segment(h, [tokens[id(ref)][i] for ref in refs])
+                                  for i, h in enumerate(hyp_tokens)], docs)
+                    for refs in refsets]
+        vocab: dict[str, int] = {}
+        packed = {key: _token_ids(column, vocab) for key, column in tokens.items()}
+        hyp_ids, hyp_offsets = packed[id(hyps)]
+        out = []
+        for refs in refsets:
+            ref_ids, ref_offsets = _laid_end_to_end([packed[id(ref)] for ref in refs])
+            lengths, offsets = matching(hyp_ids, hyp_offsets, ref_ids, ref_offsets, len(refs))
+            taken = lengths.tolist()
+            out.append(self._levels([
+                SegmentMatch(tuple(taken[offsets[i]:offsets[i + 1]]), float(len(h)),
+                             sum(len(tokens[id(ref)][i]) for ref in refs) / len(refs))
+                for i, h in enumerate(hyp_tokens)], docs))
+        return out
 
     def _levels(self, matches: list[SegmentMatch], docs: Documents) -> dict[str, LevelScores]:
         out: dict[str, LevelScores] = {}
@@ -237,6 +259,31 @@ def _pooled(mms: Sequence[float], matches: Sequence[SegmentMatch]) -> float:
         hyp_len += m.hyp_len
         ref_len += m.ref_len
     return f_measure(total, hyp_len, ref_len)
+
+
+Column = tuple[NDArray[np.int64], NDArray[np.int64]]  # token ids, segment offsets
+
+
+def _token_ids(segments: list[list[str]], vocab: dict[str, int]) -> Column:
+    """Every segment's token ids (``vocab``: token -> id, grown as needed), flat, and where
+    each segment starts."""
+    offsets = np.zeros(len(segments) + 1, np.int64)
+    np.cumsum([len(tokens) for tokens in segments], out=offsets[1:])
+    ids = np.fromiter((vocab.setdefault(tok, len(vocab)) for tokens in segments
+                       for tok in tokens), np.int64, int(offsets[-1]))
+    return ids, offsets
+
+
+def _laid_end_to_end(columns: list[Column]) -> Column:
+    """Per segment, the references one after the other, each followed by a break (-1)."""
+    n_seg = columns[0][1].size - 1
+    brk = np.full(1, -1, np.int64)
+    pieces = [piece for s in range(n_seg) for ids, offsets in columns
+              for piece in (ids[offsets[s]:offsets[s + 1]], brk)]
+    sizes = sum(np.diff(offsets) + 1 for _, offsets in columns)
+    offsets = np.zeros(n_seg + 1, np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    return (np.concatenate(pieces) if pieces else np.zeros(0, np.int64)), offsets
 
 
 def _same(text: str) -> str:

@@ -83,5 +83,6 @@ def asiya_words(line: str) -> list[str]:
 
 def overlap(hyp: Counter[str], ref: Counter[str]) -> float:
     """Σmin / Σmax of the two multisets' counts; 0 when both are empty."""
-    union = sum((hyp | ref).values())
-    return sum((hyp & ref).values()) / union if union else 0.0
+    common = sum((hyp & ref).values())
+    union = hyp.total() + ref.total() - common  # Σmax = Σa + Σb - Σmin
+    return common / union if union else 0.0

@@ -13,7 +13,8 @@ references).  When numba is importable, the search runs as a compiled, step-for-
 transcription of sacrebleu 2.6.0's ``lib_ter`` (same beam, same tie-breaking, same shift
 ranking and the same 1,000-candidate cap; Apache-2.0, Memsource); otherwise sacrebleu's own
 ``translation_edit_rate`` runs (``ulcdb.metrics.ter_kernel``).  The tests check that both give
-the same edit counts.
+the same edit counts.  A worker process searches each (tokenised hypothesis, tokenised
+reference) pair once: systems with the same output for a segment share the search.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from sacrebleu.metrics.ter import TER
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
-from ulcdb.metrics.ter_kernel import edit_rate
+from ulcdb.metrics.ter_kernel import EditRate, edit_rate
 
 _DEPARTURE = (
     "Reference implementation: sacrebleu 2.6.0 TER() (tercom 0.7.25 algorithm, "
@@ -110,22 +111,55 @@ class TerFamily(Family):
 def _pair_edits(
     metric: TER, hyps: Sequence[str], refsets: Sequence[Sequence[Sequence[str]]]
 ) -> dict[int, list[tuple[int, int] | None]]:
-    """Per distinct reference (by identity): (edits, reference length) of every segment."""
+    """Per distinct reference (by identity): (edits, reference length) of every segment.
+
+    A (hypothesis, reference) pair of tokenised lines met before in this process (another
+    system with the same output for the segment) takes the edits found then."""
     rate = edit_rate()
     vocab: dict[str, int] = {}
-    words_hyp = [metric._preprocess_segment(hyp).split() for hyp in hyps]
+    lines_hyp = [metric._preprocess_segment(hyp) for hyp in hyps]
     out: dict[int, list[tuple[int, int] | None]] = {}
+    if sum(map(len, _EDITS.values())) > _EDITS_SIZE:
+        _EDITS.clear()
+    searched = _EDITS.setdefault(rate, {})
     for refs in refsets:
         for ref in refs:
             if id(ref) in out:
                 continue
-            out[id(ref)] = [
-                None if line is None else rate(
-                    words, metric._preprocess_segment(metric._preprocess_segment(line)).split(),
-                    vocab)
-                for words, line in zip(words_hyp, ref, strict=True)
-            ]
+            column: list[tuple[int, int] | None] = []
+            for hyp, line in zip(lines_hyp, _reference_lines(metric, ref), strict=True):
+                if line is None:
+                    column.append(None)
+                    continue
+                found = searched.get((hyp, line))
+                if found is None:
+                    found = searched[hyp, line] = rate(hyp.split(), line.split(), vocab)
+                column.append(found)
+            out[id(ref)] = column
     return out
+
+
+# Per search (compiled or sacrebleu's): (tokenised hypothesis, tokenised reference) ->
+# (edits, reference length), for the pairs this process has searched (cleared when it holds
+# more than _EDITS_SIZE).
+_EDITS: dict[EditRate, dict[tuple[str, str], tuple[int, int]]] = {}
+_EDITS_SIZE = 1 << 19
+# Tokenised references shared by the targets a worker process scores, the last few only.
+_REFERENCES: dict[tuple[str | None, ...], list[str | None]] = {}
+_REFERENCES_SIZE = 4
+
+
+def _reference_lines(metric: TER, ref: Sequence[str | None]) -> list[str | None]:
+    """A reference's lines as sacrebleu tokenises references (twice), None kept."""
+    key = tuple(ref)
+    lines = _REFERENCES.pop(key, None)
+    if lines is None:
+        lines = [None if line is None else
+                 metric._preprocess_segment(metric._preprocess_segment(line)) for line in ref]
+        while len(_REFERENCES) >= _REFERENCES_SIZE:
+            del _REFERENCES[next(iter(_REFERENCES))]
+    _REFERENCES[key] = lines  # most recently used last
+    return lines
 
 
 def _ter(metric: TER, stats: Sequence[float]) -> float:

@@ -18,6 +18,7 @@ from sacrebleu.metrics import lib_ter
 EditRate = Callable[[list[str], list[str], dict[str, int]], tuple[int, int]]
 Words = NDArray[np.int64]  # word ids
 Trace = NDArray[np.int8]  # edit operations _NOP, _SUB, _INS, _DEL
+Costs = NDArray[np.int64]  # the edit-distance matrix
 
 
 def edit_rate() -> EditRate:
@@ -51,15 +52,17 @@ def _kernel() -> Callable[[Words, Words], int] | None:
         return None
     # The helpers become numba dispatchers first, so the compiled callers can call them.
     module = globals()
-    for name in ("_edit_distance", "_alignment", "_copy", "_perform_shift", "_shift"):
+    for name in ("_edit_distance", "_distance_after", "_alignment", "_copy", "_perform_shift",
+                 "_shift"):
         module[name] = njit(cache=True)(module[name])
     return njit(cache=True)(_translation_edit_rate)
 
 
 # --- Compiled transcription of sacrebleu 2.6.0 metrics/lib_ter.py ------------------------
 # Same constants, loops and comparisons; word lists become int64 arrays, the alignment dict
-# an array (every reference position is aligned), and the edit-distance cache is dropped:
-# it only memoises rows that are recomputed identically.
+# an array (every reference position is aligned), and the edit-distance cache (rows of the
+# DP memoised by hypothesis prefix) becomes ``_distance_after``: a shift candidate starts from
+# the current hypothesis's row where the two first differ and keeps only the score.
 
 _INF = int(1e16)
 _NOP, _SUB, _INS, _DEL, _UNDEF = 0, 1, 2, 3, 4
@@ -69,8 +72,10 @@ _MAX_SHIFT_DIST = lib_ter._MAX_SHIFT_DIST
 _MAX_SHIFT_CANDIDATES = lib_ter._MAX_SHIFT_CANDIDATES
 
 
-def _edit_distance(h: Words, r: Words) -> tuple[int, Trace]:  # pragma: no cover - compiled
-    """BeamEditDistance: distance and trace (ops read from the end of the matrix)."""
+def _edit_distance(h: Words, r: Words  # pragma: no cover - compiled
+                   ) -> tuple[int, Trace, Costs]:
+    """BeamEditDistance: distance, trace (ops read from the end of the matrix) and the cost
+    matrix (cells outside the beam are ``_INF``)."""
     n, m = h.size, r.size
     cost = np.full((n + 1, m + 1), _INF, np.int64)
     op = np.full((n + 1, m + 1), _UNDEF, np.int8)
@@ -114,7 +119,45 @@ def _edit_distance(h: Words, r: Words) -> tuple[int, Trace]:  # pragma: no cover
             j -= 1
         else:
             i -= 1
-    return cost[n, m], trace[k:]
+    return cost[n, m], trace[k:], cost
+
+
+def _distance_after(words: Words, r: Words, h: Words,  # pragma: no cover - compiled
+                    cost_h: Costs) -> int:
+    """``_edit_distance(words, r)[0]`` where ``words`` is a reordering of ``h`` (same
+    length, so the same beam) whose cost matrix is ``cost_h``: the rows of their common
+    prefix are ``cost_h``'s, the rest is computed two rows at a time, the same cells with the
+    same values as the full matrix."""
+    n, m = words.size, r.size
+    same = 0
+    while same < n and words[same] == h[same]:
+        same += 1
+    if same == n:
+        return int(cost_h[n, m])
+    prev = cost_h[same].copy()
+    row = np.empty(m + 1, np.int64)
+    ratio = m / n if n > 0 else 1.0
+    beam = math.ceil(ratio / 2 + _BEAM_WIDTH) if _BEAM_WIDTH < ratio / 2 else _BEAM_WIDTH
+    for i in range(same + 1, n + 1):
+        row[:] = _INF
+        diag = math.floor(i * ratio)
+        lo = max(0, diag - beam)
+        hi = m + 1 if i == n else min(m + 1, diag + beam)
+        for j in range(lo, hi):
+            if j == 0:
+                row[0] = prev[0] + 1
+                continue
+            c = prev[j - 1] + (0 if words[i - 1] == r[j - 1] else 1)
+            if row[j] > c:
+                row[j] = c
+            c = prev[j] + 1
+            if row[j] > c:
+                row[j] = c
+            c = row[j - 1] + 1
+            if row[j] > c:
+                row[j] = c
+        prev, row = row, prev
+    return int(prev[m])
 
 
 def _alignment(trace: Trace, n: int, m: int  # pragma: no cover - compiled
@@ -173,7 +216,7 @@ def _shift(h: Words, r: Words, checked: int  # pragma: no cover - compiled
            ) -> tuple[int, Words, int]:
     """One round of sacrebleu's ``_shift``: (gain, shifted words, candidates checked)."""
     n, m = h.size, r.size
-    pre_score, trace = _edit_distance(h, r)
+    pre_score, trace, cost_h = _edit_distance(h, r)
     align, ref_err, hyp_err = _alignment(trace, n, m)
     found = False
     best = (0, 0, 0, 0)
@@ -196,7 +239,7 @@ def _shift(h: Words, r: Words, checked: int  # pragma: no cover - compiled
                             continue
                         prev_idx = idx
                         shifted = _perform_shift(h, start_h, length, idx)
-                        score, _ = _edit_distance(shifted, r)
+                        score = _distance_after(shifted, r, h, cost_h)
                         cand = (pre_score - score, length, -start_h, -idx)
                         checked += 1
                         if not found or cand > best:
@@ -226,5 +269,5 @@ def _translation_edit_rate(h: Words, r: Words) -> int:  # pragma: no cover - com
             break
         shifts += 1
         h = shifted
-    distance, _ = _edit_distance(h, r)
+    distance, _, _ = _edit_distance(h, r)
     return shifts + distance

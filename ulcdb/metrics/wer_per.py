@@ -20,9 +20,12 @@ value).  ``1-X`` is ``1 + (-X)`` at every level.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+import numpy as np
+from numpy.typing import NDArray
 from rapidfuzz.distance import Levenshtein
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, mean
@@ -108,9 +111,10 @@ class ErrorRateFamily(Family):
                 for column in columns:
                     row += column[i]
                 stats.append(row)
+            array = np.array(stats, np.float64).reshape(len(stats), 1 + 3 * len(refs))
             result: dict[str, LevelScores] = {}
-            for name, rate in (("WER", wer), ("PER", per)):
-                neg = _negated_levels(stats, docs, rate)
+            for name, rate, rates in (("WER", wer, _wer_rates), ("PER", per, _per_rates)):
+                neg = _negated_levels(stats, array, docs, rate, rates)
                 result[f"-{name}"] = neg
                 result[f"1-{name}"] = _shift(neg, 1.0)
             out.append(result)
@@ -134,6 +138,7 @@ def per(hyp_len: float, dist: float, correct: float, ref_len: float) -> float | 
 
 
 Rate = Callable[[float, float, float, float], "float | None"]
+Floats = NDArray[np.float64]
 
 
 def _best_negated(values: Sequence[float | None]) -> float | None:
@@ -145,8 +150,31 @@ def _per_ref(row: Sequence[float], rate: Rate) -> list[float | None]:
     return [rate(row[0], *row[1 + 3 * k: 4 + 3 * k]) for k in range((len(row) - 1) // 3)]
 
 
-def _negated_levels(stats: list[list[float]], docs: Documents, rate: Rate) -> LevelScores:
-    seg = [_best_negated(_per_ref(row, rate)) for row in stats]
+def _wer_rates(hyp_len: Floats, dist: Floats, correct: Floats, ref_len: Floats) -> Floats:
+    """``wer`` of every (segment, reference) at once (NaN for an empty reference)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ref_len != 0, dist / ref_len, np.nan)
+
+
+def _per_rates(hyp_len: Floats, dist: Floats, correct: Floats, ref_len: Floats) -> Floats:
+    """``per`` of every (segment, reference) at once, in its order of operations (NaN for
+    an empty reference)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rates = 1.0 - (correct - np.maximum(0.0, hyp_len - ref_len)) / ref_len
+    return np.where(ref_len != 0, rates, np.nan)
+
+
+def _negated_levels(stats: list[list[float]], array: Floats, docs: Documents, rate: Rate,
+                    rates: Callable[[Floats, Floats, Floats, Floats], Floats]) -> LevelScores:
+    """Segment values from ``rates`` on the statistics (segment, column) array (IEEE
+    operations, so the same numbers as ``rate`` per segment), the system value from
+    ``rate`` on the column totals."""
+    hyp_len = array[:, :1]
+    negated = 0.0 - rates(hyp_len, array[:, 1::3], array[:, 2::3], array[:, 3::3])
+    best = np.full(len(stats), -np.inf)
+    for column in negated.T:  # the largest, references with a value only
+        best = np.where(column > best, column, best)
+    seg: list[float | None] = [None if v == -math.inf else v for v in best.tolist()]
     totals = [sum(col) for col in zip(*stats, strict=True)] if stats else []
     return LevelScores(
         seg=seg,

@@ -28,6 +28,9 @@ Meteor 1.5 dropped; ulcdb runs it as a fourth module inside the same Meteor 1.5 
   fewer chunks, then "distance"), quirks kept: search weights 1.0 (exact) and 0.5 (others) are
   summed into *integers*, so stem and synonym matches add nothing to the ranking (why adding
   ``synonym`` can lower a score); a candidate's distance is added to the path that skips it.
+  With numba, ``kernel`` runs matchers, alignment and statistics for a whole (target,
+  reference) column in one compiled call; the per-pair functions of ``align`` run otherwise
+  and the tests hold the two equal.
 * Score: P, R over delta-weighted lengths (Meteor's English function words weigh 1 - delta),
   Fmean = PR / (alpha P + (1 - alpha) R), times 1 - gamma * (chunks / matches) ** beta (no
   penalty for a perfect one-chunk match), 0 when undefined.  Several references: the

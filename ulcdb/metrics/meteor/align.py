@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cached_property, lru_cache
@@ -11,6 +10,7 @@ from operator import itemgetter
 from typing import TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.metrics.meteor.beam import compiled_search
 from ulcdb.metrics.meteor.stem import snowball_english
@@ -76,12 +76,20 @@ class _Side:
                  stem: Callable[[str], str] = snowball_english,
                  function_words: frozenset[str] = FUNCTION_WORDS) -> None:
         self.words = tokenize(text)
-        self.keys = [java_hash(w) for w in self.words]
-        self.stems = [java_hash(stem(w)) for w in self.words]
-        self.function = [w.lower() in function_words for w in self.words]
-        self.syns = [synonym_sets(w) for w in self.words] if SYNONYM in wordnet else []
-        self.bases = ([wordnet_base_forms(w) for w in self.words] if WN_STEM in wordnet
-                      else [])
+        table = _word_table(stem, function_words, wordnet)
+        rows = []
+        for w in self.words:
+            row = table.get(w)
+            if row is None:
+                row = table[w] = _describe(w, stem, function_words, wordnet)
+            rows.append(row)
+        self.keys = [row[0] for row in rows]
+        self.stems = [row[1] for row in rows]
+        self.function = [row[2] for row in rows]
+        self.syns = [row[3] for row in rows] if SYNONYM in wordnet else []
+        self.bases = [row[4] for row in rows] if WN_STEM in wordnet else []
+        self.syn_ids = [row[5] for row in rows] if SYNONYM in wordnet else []
+        self.base_ids = [row[6] for row in rows] if WN_STEM in wordnet else []
 
     @cached_property
     def by_key(self) -> dict[int, list[int]]:
@@ -98,6 +106,37 @@ class _Side:
     @cached_property
     def by_base(self) -> dict[str, list[int]]:
         return _positions(self.bases)
+
+
+# What the matchers need of a word type: its hash, its stem's hash, whether it is a function
+# word, its synsets and its WordNet base forms (empty unless a module wants them), and the
+# same two sorted as integers (base forms by ``_BASE_IDS``) for the compiled matchers.
+WordInfo = tuple[int, int, bool, frozenset[int], frozenset[str], tuple[int, ...],
+                 tuple[int, ...]]
+_BASE_IDS: dict[str, int] = {}
+_WORD_TABLES: dict[tuple[Callable[[str], str], frozenset[str], frozenset[int]],
+                   dict[str, WordInfo]] = {}
+_WORD_TABLE_SIZE = 1 << 18  # word types per table before it starts afresh
+
+
+def _word_table(stem: Callable[[str], str], function_words: frozenset[str],
+                wordnet: frozenset[int]) -> dict[str, WordInfo]:
+    """The word types described so far for these settings (each word type once per process,
+    whatever number of sentences, targets and references it occurs in)."""
+    key = (stem, function_words, wordnet)
+    table = _WORD_TABLES.get(key)
+    if table is None or len(table) >= _WORD_TABLE_SIZE:
+        table = _WORD_TABLES[key] = {}
+    return table
+
+
+def _describe(word: str, stem: Callable[[str], str], function_words: frozenset[str],
+              wordnet: frozenset[int]) -> WordInfo:
+    syns = synonym_sets(word) if SYNONYM in wordnet else frozenset()
+    bases = wordnet_base_forms(word) if WN_STEM in wordnet else frozenset()
+    base_ids = sorted(_BASE_IDS.setdefault(b, len(_BASE_IDS)) for b in bases)
+    return (java_hash(word), java_hash(stem(word)), word.lower() in function_words, syns,
+            bases, tuple(sorted(syns)), tuple(base_ids))
 
 
 def _positions(values: Iterable[Iterable[K]]) -> dict[K, list[int]]:
@@ -278,40 +317,38 @@ def segment_stats(t: _Side, r: _Side, modules: Sequence[int],
             *per_module, chunks, n, n]
 
 
-def _div(a: float, b: float) -> float:
-    """IEEE division as in Java (x/0 is inf or NaN)."""
-    if b:
-        return a / b
-    return math.nan if a == 0 or a != a else math.copysign(math.inf, a)
-
-
 def meteor_score(stats: Sequence[float], weights: Sequence[float] = MODULE_WEIGHTS,
                  params: tuple[float, float, float, float] = (ALPHA, BETA, GAMMA, DELTA)
                  ) -> float:
     """``MeteorScorer.computeMetrics`` on (summed) statistics, in Java's order of operations;
     ``params`` are alpha, beta, gamma, delta (English's by default)."""
+    return float(meteor_scores(np.array([stats], np.float64), weights, params)[0])
+
+
+def meteor_scores(stats: NDArray[np.float64], weights: Sequence[float] = MODULE_WEIGHTS,
+                  params: tuple[float, float, float, float] = (ALPHA, BETA, GAMMA, DELTA)
+                  ) -> NDArray[np.float64]:
+    """``meteor_score`` of every row of ``stats``: IEEE operations in Java's order, element by
+    element (x/0 is inf or NaN as in Java; the power is Python's, as a scalar)."""
     alpha, beta, gamma, delta = params
-    tl, rl, tfun, rfun = stats[0], stats[1], stats[2], stats[3]
-    chunks, tm, rm = stats[-3], stats[-2], stats[-1]
-    mods = range((len(stats) - 7) // 4)
-    t_len = delta * (tl - tfun) + (1.0 - delta) * tfun
-    r_len = delta * (rl - rfun) + (1.0 - delta) * rfun
-    t_w = r_w = 0.0
-    for k in mods:  # content words, then function words, each summed in module order
-        t_w += stats[4 + 4 * k] * weights[k] * delta
-        r_w += stats[5 + 4 * k] * weights[k] * delta
-    for k in mods:
-        t_w += stats[6 + 4 * k] * weights[k] * (1.0 - delta)
-        r_w += stats[7 + 4 * k] * weights[k] * (1.0 - delta)
-    precision, recall = _div(t_w, t_len), _div(r_w, r_len)
-    f_mean = _div(1.0, _div(1.0 - alpha, precision) + _div(alpha, recall))
-    if tm == tl and rm == rl and chunks == 1:
-        frag = 0.0
-    else:
-        frag = _div(chunks, (tm + rm) / 2)
-    score = f_mean * (1.0 - gamma * frag**beta)
-    return 0.0 if score != score else max(score, 0.0)
-
-
-def _sum(rows: Sequence[Sequence[int]]) -> list[int]:
-    return [sum(col) for col in zip(*rows, strict=True)]
+    tl, rl, tfun, rfun = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    chunks, tm, rm = stats[:, -3], stats[:, -2], stats[:, -1]
+    mods = range((stats.shape[1] - 7) // 4)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_len = delta * (tl - tfun) + (1.0 - delta) * tfun
+        r_len = delta * (rl - rfun) + (1.0 - delta) * rfun
+        t_w = np.zeros(stats.shape[0])
+        r_w = np.zeros(stats.shape[0])
+        for k in mods:  # content words, then function words, each summed in module order
+            t_w = t_w + stats[:, 4 + 4 * k] * weights[k] * delta
+            r_w = r_w + stats[:, 5 + 4 * k] * weights[k] * delta
+        for k in mods:
+            t_w = t_w + stats[:, 6 + 4 * k] * weights[k] * (1.0 - delta)
+            r_w = r_w + stats[:, 7 + 4 * k] * weights[k] * (1.0 - delta)
+        precision, recall = t_w / t_len, r_w / r_len
+        f_mean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+        perfect = (tm == tl) & (rm == rl) & (chunks == 1)
+        frag = np.where(perfect, 0.0, chunks / ((tm + rm) / 2))
+        powered = np.array([f**beta for f in frag.tolist()], np.float64)
+        score = f_mean * (1.0 - gamma * powered)
+    return np.where(np.isnan(score), 0.0, np.where(0.0 > score, 0.0, score))

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params, check_inputs
 from ulcdb.metrics.meteor.align import (
+    BEAM_SIZE,
     EXACT,
     MODULE_NAMES,
     MODULE_WEIGHTS,
@@ -15,12 +20,14 @@ from ulcdb.metrics.meteor.align import (
     WN_STEM,
     WORDNET_MODULES,
     _Side,
-    _sum,
-    meteor_score,
+    meteor_scores,
     pair_alignments,
     segment_stats,
 )
+from ulcdb.metrics.meteor.kernel import Packed, Statistics, compiled_statistics, pack
 from ulcdb.metrics.meteor.lang import STEM_LANGUAGES, MeteorLanguage, meteor_language
+
+Stats = NDArray[np.int64]
 
 # --- the family -------------------------------------------------------------------------------
 
@@ -84,8 +91,12 @@ class MeteorFamily(Family):
 
     name = "METEOR"
     version = "1"
-    def __init__(self, variants: dict[str, tuple[int, ...]] | None = None) -> None:
+    def __init__(self, variants: dict[str, tuple[int, ...]] | None = None,
+                 compiled: bool = True) -> None:
+        """``compiled``: align whole columns with numba when it is there (the same numbers
+        as the Python functions, which run otherwise)."""
         self.variants = dict(VARIANTS if variants is None else variants)
+        self.compiled = compiled
         for metric, modules in self.variants.items():
             if not modules or modules[0] != EXACT or list(modules) != sorted(set(modules)):
                 raise ValueError(f"{metric}: modules must start with exact, in order, got "
@@ -149,35 +160,33 @@ class MeteorFamily(Family):
         module_sets = list(variants.values())
         table = lang.module_weights()
         weights = [[table[m] for m in mods] for mods in module_sets]
-        hyp_sides = [_side(h, params.lowercase, wordnet, lang) for h in hyps]
-        # Per distinct reference: per segment, per module set, (score, statistics).
-        scored: dict[int, list[list[tuple[float, list[int]]]]] = {}
+        hyps_column = _Column([_side(h, params.lowercase, wordnet, lang) for h in hyps])
+        statistics = compiled_statistics() if self.compiled else None
+        # Per distinct reference: statistics (module set, segment, column) and scores
+        # (module set, segment).
+        scored: dict[int, tuple[Stats, NDArray[np.float64]]] = {}
         for refs in refsets:
             for ref in refs:
                 if id(ref) in scored:
                     continue
-                sides = _reference_sides(ref, params.lowercase, wordnet, lang)
-                rows = []
-                for t, r in zip(hyp_sides, sides, strict=True):
-                    row = []
-                    for k, (modules, matches) in enumerate(
-                            zip(module_sets, pair_alignments(t, r, module_sets), strict=True)):
-                        stats = segment_stats(t, r, modules, matches)
-                        row.append((meteor_score(stats, weights[k], lang.params), stats))
-                    rows.append(row)
-                scored[id(ref)] = rows
+                column = _reference_column(ref, params.lowercase, wordnet, lang)
+                if statistics is None:
+                    stats = _python_statistics(hyps_column, column, module_sets)
+                else:
+                    stats = _compiled_statistics(statistics, hyps_column, column, module_sets)
+                scores = np.zeros((len(module_sets), len(hyps)))
+                for k, modules in enumerate(module_sets):
+                    scores[k] = meteor_scores(stats[k, :, :_width(modules)].astype(np.float64),
+                                              weights[k], lang.params)
+                scored[id(ref)] = (stats, scores)
         out = []
         for refs in refsets:
-            columns = [scored[id(ref)] for ref in refs]
-            per_segment = []
-            for n in range(len(hyps)):
-                best: list[tuple[float, list[int]]] = [(-1.0, []) for _ in module_sets]
-                for column in columns:
-                    for k, candidate in enumerate(column[n]):
-                        if candidate[0] > best[k][0]:
-                            best[k] = candidate
-                per_segment.append([stats for _, stats in best])
-            out.append(_levels(variants, lang, per_segment, docs))
+            all_stats = np.stack([scored[id(ref)][0] for ref in refs])
+            all_scores = np.stack([scored[id(ref)][1] for ref in refs])
+            best = all_scores.argmax(axis=0)  # the first best-scoring reference, as Meteor
+            sets, segments = np.ogrid[:len(module_sets), :len(hyps)]
+            out.append(_levels(variants, lang, all_scores[best, sets, segments],
+                               all_stats[best, sets, segments], docs))
         return out
 
     @staticmethod
@@ -186,42 +195,91 @@ class MeteorFamily(Family):
 
 
 def _levels(variants: dict[str, tuple[int, ...]], lang: MeteorLanguage,
-            per_segment: list[list[list[int]]], docs: Documents) -> dict[str, LevelScores]:
+            scores: NDArray[np.float64], stats: Stats, docs: Documents
+            ) -> dict[str, LevelScores]:
+    """Each variant's levels from the chosen scores and statistics (module set, segment):
+    the segment's score as computed, documents and the system scored on summed statistics
+    (integers, so exact)."""
     out: dict[str, LevelScores] = {}
     table = lang.module_weights()
+    spans = list(docs.spans())
     for k, (metric, modules) in enumerate(variants.items()):
-        stats = [row[k] for row in per_segment]
+        rows = stats[k, :, :_width(modules)]
         weights = [table[m] for m in modules]
-
-        def score(s: Sequence[float], weights: list[float] = weights) -> float:
-            return meteor_score(s, weights, lang.params)
-
+        sums = np.zeros((rows.shape[0] + 1, rows.shape[1]), np.int64)
+        np.cumsum(rows, axis=0, out=sums[1:])
+        # the documents' summed statistics, then the system's
+        starts = np.array([a for _, a, _ in spans] + [0], np.int64)
+        ends = np.array([b for _, _, b in spans] + [rows.shape[0]], np.int64)
+        pooled = meteor_scores((sums[ends] - sums[starts]).astype(np.float64), weights,
+                               lang.params).tolist()
         out[metric] = LevelScores(
-            seg=[score(s) for s in stats],
-            doc={d: score(_sum(stats[a:b])) for d, a, b in docs.spans()},
-            sys=score(_sum(stats)) if stats else None,
-            seg_stats=[[float(x) for x in s] for s in stats],
+            seg=scores[k].tolist(),
+            doc={d: v for (d, _, _), v in zip(spans, pooled, strict=False)},
+            sys=pooled[-1] if rows.shape[0] else None,
+            seg_stats=rows.astype(np.float64).tolist(),
         )
     return out
+
+
+def _width(modules: Sequence[int]) -> int:
+    """Length of Meteor's statistics for a module set."""
+    return 7 + 4 * len(modules)
 
 
 def _side(text: str, lowercase: bool, wordnet: frozenset[int], lang: MeteorLanguage) -> _Side:
     return _Side(text.lower() if lowercase else text, wordnet, lang.stem, lang.function_words)
 
 
+class _Column:
+    """The tokenised sentences of one text, and their arrays for the compiled aligner."""
+
+    def __init__(self, sides: list[_Side]) -> None:
+        self.sides = sides
+
+    @cached_property
+    def packed(self) -> Packed:
+        sides = self.sides
+        return pack([s.keys for s in sides], [s.stems for s in sides],
+                    [s.function for s in sides], [s.syn_ids for s in sides],
+                    [s.base_ids for s in sides])
+
+
+def _python_statistics(hyps: _Column, refs: _Column, module_sets: list[tuple[int, ...]]
+                       ) -> Stats:
+    """Per module set, per segment: ``segment_stats`` of the pair's alignment (zero padded
+    to the widest set's length)."""
+    out = np.zeros((len(module_sets), len(hyps.sides), _width(max(module_sets, key=len))),
+                   np.int64)
+    for n, (t, r) in enumerate(zip(hyps.sides, refs.sides, strict=True)):
+        for k, (modules, matches) in enumerate(
+                zip(module_sets, pair_alignments(t, r, module_sets), strict=True)):
+            out[k, n, :_width(modules)] = segment_stats(t, r, modules, matches)
+    return out
+
+
+def _compiled_statistics(statistics: Statistics, hyps: _Column, refs: _Column,
+                         module_sets: list[tuple[int, ...]]) -> Stats:
+    """``_python_statistics`` by the compiled aligner, one call for the whole column."""
+    sets = np.full((len(module_sets), max(map(len, module_sets))), -1, np.int64)
+    for k, modules in enumerate(module_sets):
+        sets[k, :len(modules)] = modules
+    return statistics(hyps.packed, refs.packed, sets, BEAM_SIZE, 2)
+
+
 # Tokenised references shared by the targets a worker process scores: (texts, lowercase,
 # WordNet modules) -> sides, the most recent few only.
-_REFERENCE_CACHE: dict[tuple[tuple[str, ...], bool, frozenset[int], str], list[_Side]] = {}
+_REFERENCE_CACHE: dict[tuple[tuple[str, ...], bool, frozenset[int], str], _Column] = {}
 _REFERENCE_CACHE_SIZE = 4
 
 
-def _reference_sides(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int],
-                     lang: MeteorLanguage) -> list[_Side]:
+def _reference_column(ref: Sequence[str], lowercase: bool, wordnet: frozenset[int],
+                      lang: MeteorLanguage) -> _Column:
     key = (tuple(ref), lowercase, wordnet, lang.code)
-    sides = _REFERENCE_CACHE.pop(key, None)
-    if sides is None:
-        sides = [_side(text, lowercase, wordnet, lang) for text in ref]
+    column = _REFERENCE_CACHE.pop(key, None)
+    if column is None:
+        column = _Column([_side(text, lowercase, wordnet, lang) for text in ref])
         while len(_REFERENCE_CACHE) >= _REFERENCE_CACHE_SIZE:
             del _REFERENCE_CACHE[next(iter(_REFERENCE_CACHE))]
-    _REFERENCE_CACHE[key] = sides  # most recently used last
-    return sides
+    _REFERENCE_CACHE[key] = column  # most recently used last
+    return column

@@ -29,17 +29,14 @@ _DETACH: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 @lru_cache(maxsize=1)
-def _wordnet_files() -> dict[str, tuple[dict[str, list[int]], dict[str, list[str]]]]:
-    """Per part of speech: lemma -> synset offsets (``index.*``), form -> bases (``*.exc``)."""
+def _wordnet_files() -> dict[str, tuple[dict[str, str], dict[str, list[str]]]]:
+    """Per part of speech: lemma -> the rest of its ``index.*`` line (its synset offsets are
+    read when a word asks, ``_offsets``), form -> bases (``*.exc``)."""
     base = wordnet_dir()
     out = {}
     for pos in _POS:
-        lemmas: dict[str, list[int]] = {}
         with open(base / f"index.{pos}", encoding="utf-8") as fh:
-            for line in fh:
-                if not line.startswith(" "):
-                    fields = line.split()
-                    lemmas[fields[0]] = [int(x) for x in fields[len(fields) - int(fields[2]):]]
+            lemmas = dict(line.split(" ", 1) for line in fh if not line.startswith(" "))
         exceptions: dict[str, list[str]] = {}
         with open(base / f"{pos}.exc", encoding="utf-8") as fh:
             for line in fh:
@@ -49,21 +46,34 @@ def _wordnet_files() -> dict[str, tuple[dict[str, list[int]], dict[str, list[str
     return out
 
 
-@lru_cache(maxsize=1)
-def wordnet_tables() -> tuple[dict[str, frozenset[int]], dict[str, tuple[str, ...]]]:
-    """Lemma -> synset offsets (all parts of speech) and inflected form -> base forms.
+def _offsets(lemma: str, rest: str) -> list[int]:
+    """The synset offsets of an ``index.*`` line (the last ``synset_cnt`` fields)."""
+    fields = [lemma, *rest.split()]
+    return [int(x) for x in fields[len(fields) - int(fields[2]):]]
 
-    These equal Meteor 1.5's ``english.synsets`` and ``english.exceptions`` entry for entry.
-    """
-    synsets: dict[str, set[int]] = {}
+
+@lru_cache(maxsize=1 << 18)
+def lemma_synsets(lemma: str) -> frozenset[int] | None:
+    """Synset offsets of ``lemma`` over all parts of speech (None: not a WordNet lemma), as
+    Meteor 1.5's ``english.synsets`` has them."""
+    found: set[int] | None = None
+    for lemmas, _ in _wordnet_files().values():
+        rest = lemmas.get(lemma)
+        if rest is not None:
+            found = found or set()
+            found.update(_offsets(lemma, rest))
+    return None if found is None else frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def base_forms_table() -> dict[str, tuple[str, ...]]:
+    """Inflected form -> base forms over all parts of speech, as Meteor 1.5's
+    ``english.exceptions`` has them."""
     bases: dict[str, list[str]] = {}
-    for lemmas, exceptions in _wordnet_files().values():
-        for lemma, offsets in lemmas.items():
-            synsets.setdefault(lemma, set()).update(offsets)
+    for _, exceptions in _wordnet_files().values():
         for form, form_bases in exceptions.items():
             bases.setdefault(form, []).extend(form_bases)
-    return ({w: frozenset(s) for w, s in synsets.items()},
-            {w: tuple(b) for w, b in bases.items()})
+    return {w: tuple(b) for w, b in bases.items()}
 
 
 @lru_cache(maxsize=1 << 18)
@@ -86,14 +96,14 @@ def wordnet_base_forms(word: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _morph(word: str, synsets: dict[str, frozenset[int]]) -> str:
+def _morph(word: str) -> str:
     """Meteor's ``SynonymDictionary.morph`` (its '-ful' branch can never fire, so is left out)."""
     if word.endswith("ss") or len(word) <= 2:
         return word
     for suffix, ending in _MORPH_RULES:
         if word.endswith(suffix):
             candidate = word[: len(word) - len(suffix)] + ending
-            if candidate in synsets:
+            if lemma_synsets(candidate) is not None:
                 return candidate
     return ""
 
@@ -101,11 +111,11 @@ def _morph(word: str, synsets: dict[str, frozenset[int]]) -> str:
 @lru_cache(maxsize=1 << 18)
 def synonym_sets(word: str) -> frozenset[int]:
     """Synsets of ``word`` and of its base forms (``getSynSets`` + ``getStemSynSets``)."""
-    synsets, bases = wordnet_tables()
-    found = set(synsets.get(word, ()))
+    bases = base_forms_table()
+    found = set(lemma_synsets(word) or ())
     if word in bases:
         for base in bases[word]:
-            found.update(synsets.get(base, ()))
+            found.update(lemma_synsets(base) or ())
     else:
-        found.update(synsets.get(_morph(word, synsets), ()))
+        found.update(lemma_synsets(_morph(word)) or ())
     return frozenset(found)
