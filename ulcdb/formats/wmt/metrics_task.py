@@ -92,7 +92,7 @@ class FirstRow(NamedTuple):
     line: int
 
 
-def _level_from_name(path: Path) -> str | None:
+def level_from_name(path: Path) -> str | None:
     parts = path.name.split(".")
     found = [p for p in parts[1:] if p in LEVEL_OF.values()]
     return found[-1] if found else None
@@ -120,7 +120,7 @@ def _read_one(number: int, path: Path) -> pa.Table:
     if level is None:
         raise InputError(path, first, f"expected 6 (sys), 7 (doc) or 8 (seg) tab-separated "
                          f"columns, found {columns}")
-    named = _level_from_name(path)
+    named = level_from_name(path)
     if named is not None and named != level:
         raise InputError(path, first, f"the file name says {named} level, the lines have "
                          f"{columns} columns ({level} level)")

@@ -1,0 +1,6 @@
+-- The distinct names of the WMT rows DuckDB read (_wmt_raw, schema/queries/wmt_fast_read.sql)
+-- of the language pairs imported (_wmt_lps): metric, language pair, test set, reference set, system.
+select distinct metric, lp, testset, refset, system
+from _wmt_raw
+where lp in (select lp from _wmt_lps)
+order by all
