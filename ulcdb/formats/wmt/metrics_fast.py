@@ -7,16 +7,15 @@ temporary table ``_wmt_raw`` (``schema/queries/wmt_fast_read.sql``) and never pa
 Python; the import's rows are then the view ``_imp`` over it (``wmt_fast_frame.sql``), which
 ``ulcdb.interchange.load`` checks and stores in SQL.  Anything else gives ``None``, and a
 problem the loader finds is an error without a line: the caller then rolls back and reads the
-files line by line (``metrics_task.read_wmt_raw``), which names the file and line.  Both give
-the same store (``tests/formats/test_wmt_fast.py``).  DuckDB holds the rows, within its memory
-limit (``MEMORY_LIMIT``: it spills to disk beyond), so memory stays bounded however many
-files are read.
+files line by line (``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
+``ulcdb.interchange.fast``).  Both give the same store (``tests/formats/test_wmt_fast.py``).
+DuckDB holds the rows within its memory limit (spilling to disk beyond), so memory stays
+bounded however many files are read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +25,6 @@ from ulcdb.formats.wmt.metrics_task import level_from_name
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
-MEMORY_LIMIT = "2GB"  # DuckDB's limit while an import runs (spilling beyond, not failing)
 WORK_TABLES = ("_wmt_raw", "_wmt_files", "_wmt_lps", "_wmt_testbeds", "_wmt_metrics",
                "_wmt_refsets")
 
@@ -39,20 +37,9 @@ class WmtRows:
     keys: list[tuple[str, ...]]  # metric, language pair, test set, reference set, system
 
 
-@contextmanager
-def bounded_memory(store: Store, limit: str = MEMORY_LIMIT) -> Iterator[None]:
-    """DuckDB's memory limit at most ``limit`` inside the block (the setting restored)."""
-    before = store.scalar(named_query("memory_limit"))
-    store.con.execute(f"set memory_limit = '{limit}'")
-    try:
-        yield
-    finally:
-        store.con.execute(f"set memory_limit = '{before}'")
-
-
 def read_wmt_sql(store: Store, paths: list[Path], lps: list[str]) -> WmtRows | None:
     """``paths`` into ``_wmt_raw`` and their names (rows of the pairs ``lps``), or ``None``
-    where a file is not plain (the work tables dropped then)."""
+    where a file is not plain (``ulcdb.interchange.fast.fast_or_exact`` drops the tables)."""
     levels = [level_from_name(p) for p in paths]
     if not paths or None in levels:
         return None
@@ -65,10 +52,8 @@ def read_wmt_sql(store: Store, paths: list[Path], lps: list[str]) -> WmtRows | N
     try:
         store.con.execute(named_query("wmt_fast_read"), {"files": [str(p) for p in paths]})
     except duckdb.Error:  # not plain text of the level's columns: the line reader says why
-        drop_work_tables(store)
         return None
     if store.scalar(named_query("wmt_fast_bad")):
-        drop_work_tables(store)
         return None
     keys = [tuple(r) for r in store.query(named_query("wmt_fast_keys"))]
     return WmtRows([Source(str(p), "wmt") for p in paths], keys)
@@ -89,13 +74,3 @@ def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], st
                                           "refs": [sorted(v) for v in refsets.values()]})
     store.con.execute(named_query("wmt_fast_frame"))
     return SqlFrame(rows.sources, dict(metrics))
-
-
-def drop_work_tables(store: Store) -> None:
-    """The fast path's work tables and view gone (the rollback of an error drops them too)."""
-    try:
-        store.con.execute("drop view if exists _imp")
-        for name in WORK_TABLES:
-            store.con.execute(f"drop table if exists {name}")
-    except duckdb.Error:
-        pass

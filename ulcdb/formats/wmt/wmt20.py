@@ -26,13 +26,14 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ulcdb.errors import InputError, UlcdbError
+from ulcdb.errors import InputError
 from ulcdb.formats.wmt import metrics_fast, metrics_task
 from ulcdb.formats.wmt.wmt20_da import read_da_fast
 from ulcdb.ingest.load import save_set
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
 from ulcdb.ingest.textio import check_file
+from ulcdb.interchange.fast import fast_or_exact
 from ulcdb.interchange.load import (
     DEFAULT_VARIANT,
     STAGES,
@@ -198,26 +199,24 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
         pairs[lp] = read_pair(root, lp)
         advance(f"{lp} layout and DA", 1)
     args = (store, root, pairs, replace, variant, rename, advance)
-    with metrics_fast.bounded_memory(store):
-        report = None
-        try:
-            rows = metrics_fast.read_wmt_sql(store, files, lps)
-            if rows is not None:  # plain files, read by DuckDB
-                advance(f"{len(files)} metric files", len(files))
-                report = _store(*args, rows.keys, partial(metrics_fast.sql_frame, store, rows))
-        except UlcdbError:
-            report = None  # rolled back: the line-by-line reader names the file and line
-        finally:
-            metrics_fast.drop_work_tables(store)
-        if report is None:
-            raw = metrics_task.read_wmt_raw(files, advance=advance)
-            if set(lps) != set(known):  # a copy of the rows: only when some pairs are left out
-                raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"],
-                                                                    pa.array(lps))),
-                                          raw.sources)
-            metrics_task.check_raw_values(raw)
-            keys = [k for k, _ in metrics_task.distinct_keys(raw, metrics_task.KEYS)]
-            report = _store(*args, keys, partial(metrics_task.wmt_frame, raw))
+
+    def fast() -> Wmt20Report | None:
+        rows = metrics_fast.read_wmt_sql(store, files, lps)
+        if rows is None:
+            return None
+        advance(f"{len(files)} metric files", len(files))
+        return _store(*args, rows.keys, partial(metrics_fast.sql_frame, store, rows))
+
+    def exact() -> Wmt20Report:
+        raw = metrics_task.read_wmt_raw(files, advance=advance)
+        if set(lps) != set(known):  # a copy of the rows: only when some pairs are left out
+            raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
+                                      raw.sources)
+        metrics_task.check_raw_values(raw)
+        keys = [k for k, _ in metrics_task.distinct_keys(raw, metrics_task.KEYS)]
+        return _store(*args, keys, partial(metrics_task.wmt_frame, raw))
+
+    report = fast_or_exact(store, fast, exact, metrics_fast.WORK_TABLES)
     report.notes.append(f"{len(lps)} test beds ({', '.join(lps)})")
     absent = root / "metrics" / "ABSENT_in_snapshot.txt"
     if absent.exists():
