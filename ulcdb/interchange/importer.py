@@ -29,19 +29,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
-from ulcdb.formats import comet, iqxml, mtme, sacrebleu_json, table
+from ulcdb.formats import comet, iqxml, mtme, mtme_fast, sacrebleu_json, table
 from ulcdb.formats.nist import scr
 from ulcdb.formats.wmt import metrics_task
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
 from ulcdb.ingest.mtme_testbeds import find_human_files, human_items, only_pair
 from ulcdb.ingest.textio import check_file
+from ulcdb.interchange.fast import fast_or_exact
 from ulcdb.interchange.load import DEFAULT_VARIANT, STAGES, ScoreImportReport, store_frame
 from ulcdb.interchange.model import (
     Advance,
     MetricInfo,
     Progress,
     ScoreFrame,
+    SqlFrame,
     split_names,
     steps,
 )
@@ -199,12 +201,26 @@ def _import_files(store: Store, fmt: str, req: ScoreImport, advance: Advance
     testbed = req.testbed or store.only_testbed()
     tid = store.testbed_id(testbed)
     roles = dict(store.query("select name, role from translator where testbed_id = ?", [tid]))
+    at = (testbed, tid, roles)
+    if fmt == "mtme":  # metric files read by DuckDB; line by line to name a problem
+        return fast_or_exact(store, lambda: _mtme_fast(store, at, req, advance),
+                             lambda: _read_files(store, fmt, at, req, advance),
+                             mtme_fast.WORK_TABLES)
+    return _read_files(store, fmt, at, req, advance)
+
+
+def _read_files(store: Store, fmt: str, at: tuple[str, int, dict[str, str]], req: ScoreImport,
+                advance: Advance) -> ScoreImportReport:
+    """The files read one by one (Python or Arrow), then stored."""
+    testbed, tid, roles = at
     frames, human, notes = [], [], []
     for path in req.paths:
         if fmt == "mtme":
-            found, items, said = _mtme(store, tid, testbed, path, roles, req)
-            frames += found
-            human += items
+            files, human_files, said = _mtme_listing(path, req)
+            counts = _unit_counts(store, tid)
+            frames += [mtme.read_mtme_metric(p, testbed, roles, counts, _src_refs(req))
+                       for p in files]
+            human += [(p, human_items(p, roles, counts)) for p in human_files]
             notes += said
         else:
             frames.append(_read_one(fmt, path, testbed, roles, store, tid, req))
@@ -212,17 +228,51 @@ def _import_files(store: Store, fmt: str, req: ScoreImport, advance: Advance
     frame = _renamed(ScoreFrame.concat(frames), req) if frames else None
     if fmt == "sacrebleu" and frame is not None:
         notes += sacrebleu_json.own_metrics_note(frame)
+    report = _store_read(store, testbed, frame, human, req, advance)
+    report.notes += notes
+    if frame is not None and frame.rows == 0 and not human:
+        raise InputError(req.paths[0], None, "no scores found")
+    return report
+
+
+def _store_read(store: Store, testbed: str, frame: ScoreFrame | SqlFrame | None,
+                human: list[tuple[Path, list[Assessment]]], req: ScoreImport,
+                advance: Advance) -> ScoreImportReport:
+    """Metric scores and human scores in one transaction."""
     with store.transaction():
+        rows = isinstance(frame, SqlFrame) or (frame is not None and frame.rows)
         report = (store_frame(store, frame, req.variant, req.replace, req.flags, advance)
-                  if frame is not None and frame.rows else ScoreImportReport())
+                  if frame is not None and rows else ScoreImportReport())
         for path, judged in human:
             done = store_assessments(store, testbed, judged, path, req.replace)
             report.notes.append(f"{path.name}: {done.inserted} human scores stored, "
                                 f"{done.unchanged} already there")
         report.files += len(human)
+    return report
+
+
+def _mtme_fast(store: Store, at: tuple[str, int, dict[str, str]], req: ScoreImport,
+               advance: Advance) -> ScoreImportReport | None:
+    """mt-metrics-eval metric files read by DuckDB (``mtme_fast``), human files line by
+    line; ``None`` where there are no metric files or they are not plain."""
+    testbed, tid, roles = at
+    counts = _unit_counts(store, tid)
+    files, human, notes = [], [], []
+    for path in req.paths:
+        found, human_files, said = _mtme_listing(path, req)
+        files += found
+        human += [(p, human_items(p, roles, counts)) for p in human_files]
+        notes += said
+    if not files:
+        return None
+    frame = mtme_fast.read_mtme_sql(store, files, testbed, roles, counts, _src_refs(req),
+                                    lambda names: _renames(names, req))
+    if frame is None:
+        return None
+    for path in req.paths:
+        advance(path.name, 1)
+    report = _store_read(store, testbed, frame, human, req, advance)
     report.notes += notes
-    if frame is not None and frame.rows == 0 and not human:
-        raise InputError(req.paths[0], None, "no scores found")
     return report
 
 
@@ -287,44 +337,51 @@ def _import_tables(store: Store, req: ScoreImport, advance: Advance) -> ScoreImp
                            req.replace, req.flags, advance)
 
 
-def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str],
-          req: ScoreImport
-          ) -> tuple[list[ScoreFrame], list[tuple[Path, list[Assessment]]], list[str]]:
-    """(metric frames, human files with their items, notes) of a file or test-set folder."""
-    counts = dict(zip(("seg", "doc"), store.query(named_query("testbed_unit_counts"),
-                                                  [tid])[0], strict=True))
-    src_refs = tuple(sorted(req.refs)) or None
+def _unit_counts(store: Store, tid: int) -> dict[str, int]:
+    """The test bed's number of segments (``seg``) and documents (``doc``)."""
+    return dict(zip(("seg", "doc"), store.query(named_query("testbed_unit_counts"), [tid])[0],
+                    strict=True))
+
+
+def _src_refs(req: ScoreImport) -> tuple[str, ...] | None:
+    return tuple(sorted(req.refs)) or None
+
+
+def _mtme_listing(path: Path, req: ScoreImport) -> tuple[list[Path], list[Path], list[str]]:
+    """(metric files, human files, notes) of an mt-metrics-eval file or test-set folder."""
     if not path.is_dir():
         if path.parent.name == "human-scores" or HUMAN_NAME.match(path.name):
-            return [], [(path, human_items(path, roles, counts))], []
-        return [mtme.read_mtme_metric(path, testbed, roles, counts, src_refs)], [], []
+            return [], [path], []
+        return [path], [], []
     lp = req.lp or only_pair(path)  # a folder of one language pair needs no --lp
     files: list[Path] = []
     domain: list[Path] = []
     if (path / "metric-scores").is_dir():
         files, domain = mtme.find_metric_files(path, lp)
-    frames = [mtme.read_mtme_metric(p, testbed, roles, counts, src_refs) for p in files]
     human_files = find_human_files(path, lp)
     if not files and not domain and not human_files:
         raise InputError(path, None, f"no mt-metrics-eval scores here (metric-scores/{lp}/"
                          f"*.score or human-scores/{lp}.*.score)")
     domain += [p for p in human_files if p.name.endswith(".domain.score")]
-    human = [(p, human_items(p, roles, counts)) for p in human_files if p not in domain]
     notes = [f"skipped {len(domain)} domain-level files (the store has no domain level)"] \
         if domain else []
-    return frames, human, notes
+    return files, [p for p in human_files if p not in domain], notes
 
 
-def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
+def _renames(names: list[str], req: ScoreImport) -> dict[str, str]:
+    """Old -> new metric names: --rename, and --metric for the files' one metric."""
     rename = dict(req.rename)
     if req.metric:
-        names = frame.metric_names()
         if len(names) > 1:
             raise UlcdbError(f"--metric names one metric but the files hold {len(names)} "
                              f"({', '.join(names)}): use --rename OLD=NEW")
         if names:
             rename.setdefault(names[0], req.metric)
-    return frame.renamed(rename)
+    return rename
+
+
+def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
+    return frame.renamed(_renames(frame.metric_names(), req))
 
 
 # --- WMT --------------------------------------------------------------------------------------
