@@ -25,13 +25,15 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
 from ulcdb.formats import comet, iqxml, mtme, mtme_fast, sacrebleu_json, table
 from ulcdb.formats.nist import scr
-from ulcdb.formats.wmt import metrics_task
+from ulcdb.formats.wmt import metrics_fast, metrics_task
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
 from ulcdb.ingest.mtme_testbeds import find_human_files, human_items, only_pair
@@ -388,21 +390,43 @@ def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
 
 
 def _import_wmt(store: Store, req: ScoreImport, advance: Advance) -> ScoreImportReport:
+    """WMT files read by DuckDB (``metrics_fast``); line by line to name a problem."""
     files = _wmt_files(req.paths)
-    raw = metrics_task.read_wmt_raw(files)
-    advance(f"{len(files)} files", len(req.paths))
-    metrics_task.check_raw_values(raw)
+
+    def fast() -> ScoreImportReport | None:
+        rows = metrics_fast.read_wmt_sql(store, files, None)
+        if rows is None:
+            return None
+        advance(f"{len(files)} files", len(req.paths))
+        return _store_wmt(store, req, advance, rows.keys,
+                          partial(metrics_fast.sql_frame, store, rows))
+
+    def exact() -> ScoreImportReport:
+        raw = metrics_task.read_wmt_raw(files)
+        advance(f"{len(files)} files", len(req.paths))
+        metrics_task.check_raw_values(raw)
+        return _store_wmt(store, req, advance, metrics_task.WmtKeys.of(raw),
+                          partial(metrics_task.wmt_frame, raw))
+
+    return fast_or_exact(store, fast, exact, metrics_fast.WORK_TABLES)
+
+
+def _store_wmt(store: Store, req: ScoreImport, advance: Advance, keys: metrics_task.WmtKeys,
+               frame_of: Callable[..., ScoreFrame | SqlFrame]) -> ScoreImportReport:
+    """Test beds (created from --details when asked), translators and the scores, in one
+    transaction; ``frame_of`` makes the rows from the test beds, reference sets and
+    renames."""
     refsets = {**metrics_task.WMT20_REFSETS, **req.refset_map}
     plans = {d.name: d for d in (metrics_task.read_details(p, req.testbed if len(req.details) == 1
                                                   else None) for p in req.details)}
     with store.transaction():
-        testbeds = _wmt_testbeds(store, raw, req, plans)
-        refs = {tok: metrics_task.refs_of(tok, refsets)
-                for (tok,), _ in metrics_task.distinct_keys(raw, "refset")}
+        testbeds = _wmt_testbeds(store, keys, req, plans)
+        refs = {tok: metrics_task.refs_of(tok, refsets) for (tok,), _ in keys.distinct("refset")}
         notes = []
         if req.create_testbed:
-            notes = _create_wmt_translators(store, raw, testbeds, refs)
-        frame = _renamed(metrics_task.wmt_frame(raw, testbeds, refs), req)
+            notes = _create_wmt_translators(store, keys, testbeds, refs)
+        names = sorted({k[0] for k, _ in keys.keys})
+        frame = frame_of(testbeds, refs, _renames(names, req), {})
         report = store_frame(store, frame, req.variant, req.replace, req.flags, advance)
     report.notes += notes
     return report
@@ -422,11 +446,11 @@ def _wmt_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def _wmt_testbeds(store: Store, raw: metrics_task.WmtRaw, req: ScoreImport,
+def _wmt_testbeds(store: Store, raw: metrics_task.WmtKeys, req: ScoreImport,
                   plans: dict[str, TestbedData]) -> dict[tuple[str, str], str]:
     """(TESTSET, LP) -> test bed: --testbed, else TESTSET:LP, else TESTSET; created from the
     --details layout when asked."""
-    keys = metrics_task.distinct_keys(raw, ("testset", "lp"))
+    keys = raw.distinct("testset", "lp")
     existing = {r[0] for r in store.query("select name from testbed")}
     if req.testbed and len(keys) > 1:
         where = keys[1][1]
@@ -456,7 +480,7 @@ def _wmt_testbeds(store: Store, raw: metrics_task.WmtRaw, req: ScoreImport,
     return out
 
 
-def _check_lp(store: Store, raw: metrics_task.WmtRaw, testbed: str, lp: str,
+def _check_lp(store: Store, raw: metrics_task.WmtKeys, testbed: str, lp: str,
               where: metrics_task.FirstRow
               ) -> None:
     """The LP column must be the test bed's language pair, where the test bed has one."""
@@ -467,11 +491,11 @@ def _check_lp(store: Store, raw: metrics_task.WmtRaw, testbed: str, lp: str,
                          f"test bed {testbed!r} is {src}-{tgt}")
 
 
-def _create_wmt_translators(store: Store, raw: metrics_task.WmtRaw,
+def _create_wmt_translators(store: Store, raw: metrics_task.WmtKeys,
                             testbeds: dict[tuple[str, str], str],
                             refs: dict[str, tuple[str, ...]]) -> list[str]:
     """Members of reference sets become references, every other target a system."""
-    rows = metrics_task.distinct_keys(raw, ("testset", "lp", "refset", "system"))
+    rows = raw.distinct("testset", "lp", "refset", "system")
     roles: dict[str, dict[str, str]] = {}
     for (testset, lp, refset, system), _ in rows:
         mine = roles.setdefault(testbeds[(testset, lp)], {})

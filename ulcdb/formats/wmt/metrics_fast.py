@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from ulcdb.formats.wmt.metrics_task import level_from_name
+from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
@@ -34,11 +34,12 @@ class WmtRows:
     """WMT files DuckDB read (``_wmt_raw``): their sources and distinct names."""
 
     sources: list[Source]
-    keys: list[tuple[str, ...]]  # metric, language pair, test set, reference set, system
+    keys: WmtKeys
 
 
-def read_wmt_sql(store: Store, paths: list[Path], lps: list[str]) -> WmtRows | None:
-    """``paths`` into ``_wmt_raw`` and their names (rows of the pairs ``lps``), or ``None``
+def read_wmt_sql(store: Store, paths: list[Path], lps: list[str] | None) -> WmtRows | None:
+    """``paths`` into ``_wmt_raw`` and their names (rows of the pairs ``lps``, every pair
+    where ``None``; a name's first row is its first file, line 0), or ``None``
     where a file is not plain (``ulcdb.interchange.fast.fast_or_exact`` drops the tables)."""
     levels = [level_from_name(p) for p in paths]
     if not paths or None in levels:
@@ -48,15 +49,18 @@ def read_wmt_sql(store: Store, paths: list[Path], lps: list[str]) -> WmtRows | N
                       "(file_no integer, path varchar, level varchar)")
     store.insert_columns("_wmt_files", {"file_no": list(range(len(paths))),
                                         "path": [str(p) for p in paths], "level": levels})
-    store.insert_columns("_wmt_lps", {"lp": list(lps)})
     try:
         store.con.execute(named_query("wmt_fast_read"), {"files": [str(p) for p in paths]})
     except duckdb.Error:  # not plain text of the level's columns: the line reader says why
         return None
     if store.scalar(named_query("wmt_fast_bad")):
         return None
-    keys = [tuple(r) for r in store.query(named_query("wmt_fast_keys"))]
-    return WmtRows([Source(str(p), "wmt") for p in paths], keys)
+    if lps is None:
+        lps = [r[0] for r in store.query(named_query("wmt_fast_lps"))]
+    store.insert_columns("_wmt_lps", {"lp": list(lps)})
+    keys = [(tuple(r[:5]), FirstRow(r[5], 0)) for r in store.query(named_query("wmt_fast_keys"))]
+    sources = [Source(str(p), "wmt") for p in paths]
+    return WmtRows(sources, WmtKeys(keys, sources))
 
 
 def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], str],
@@ -67,7 +71,7 @@ def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], st
     store.insert_columns("_wmt_testbeds", {"testset": [k[0] for k in testbeds],
                                            "lp": [k[1] for k in testbeds],
                                            "testbed": list(testbeds.values())})
-    names = sorted({k[0] for k in rows.keys})
+    names = sorted({k[0] for k, _ in rows.keys.keys})
     store.insert_columns("_wmt_metrics", {"metric": names,
                                           "name": [rename.get(m, m) for m in names]})
     store.insert_columns("_wmt_refsets", {"refset": list(refsets),

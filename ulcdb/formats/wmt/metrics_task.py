@@ -228,6 +228,33 @@ def distinct_keys(raw: WmtRaw, column: str | tuple[str, ...]
     return [(r[:-1], FirstRow(r[-1] >> 32, r[-1] & 0xFFFFFFFF)) for r in rows]
 
 
+@dataclass
+class WmtKeys:
+    """The distinct (metric, language pair, test set, reference set, system) of WMT rows,
+    each with its first row, whichever reader read them."""
+
+    keys: list[tuple[tuple[str, ...], FirstRow]]
+    sources: list[Source]
+
+    @classmethod
+    def of(cls, raw: WmtRaw) -> WmtKeys:
+        return cls(distinct_keys(raw, KEYS), raw.sources)
+
+    def path(self, row: FirstRow) -> str:
+        """The file ``row`` is in (for error messages)."""
+        return self.sources[row.file_no].path
+
+    def distinct(self, *columns: str) -> list[tuple[tuple[str, ...], FirstRow]]:
+        """``distinct_keys`` of these columns: each value with its first row, sorted."""
+        index = [KEYS.index(c) for c in columns]
+        first: dict[tuple[str, ...], FirstRow] = {}
+        for key, row in self.keys:
+            value = tuple(key[i] for i in index)
+            if value not in first or row < first[value]:
+                first[value] = row
+        return sorted(first.items())
+
+
 def _mapped(column: pa.ChunkedArray, values: Mapping[str, object], kind: pa.DataType
             ) -> pa.Array:
     """``column`` with each value replaced by ``values[value]`` (via its dictionary); names

@@ -205,7 +205,8 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
         if rows is None:
             return None
         advance(f"{len(files)} metric files", len(files))
-        return _store(*args, rows.keys, partial(metrics_fast.sql_frame, store, rows))
+        keys = [k for k, _ in rows.keys.keys]
+        return _store(*args, keys, partial(metrics_fast.sql_frame, store, rows))
 
     def exact() -> Wmt20Report:
         raw = metrics_task.read_wmt_raw(files, advance=advance)
