@@ -18,7 +18,7 @@ It then times, each as its own ``ulcdb`` process (peak RSS from wait4):
   queen, king  over 10 imported metrics on ONE (QARLA needs texts: may be refused)
   compare   ``compare -t ONE -m METRIC --pairs`` (every pair of systems)
   sql       leaderboard: best metric per language pair by system-level Kendall tau
-  serve     ``serve``: seconds to the first answer, mirror bytes
+  serve     ``serve``: seconds to the first answer, to the complete mirror, its bytes
 It prints one row per factor, the exponent k of time ~ factor^k between consecutive factors,
 and a linear projection of each figure to 10^9 scores from the largest factor measured.
 
@@ -181,15 +181,18 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int, resource.
 
 
 def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
-    """Seconds from ``ulcdb serve`` to its first answer; the mirror's size."""
+    """Seconds from ``ulcdb serve`` to its first answer (it answers while the mirror is
+    built), then to the mirror's completion (its status file says so), and the complete
+    mirror's size."""
     mirror = db.with_suffix(".mirror.sqlite")
+    status = mirror.with_name(f".{mirror.name}.status.json")
     port = _free_port()
     start = time.perf_counter()
     with log.open("a") as out:
         proc = subprocess.Popen([sys.executable, "-m", "ulcdb", "--db", str(db), "serve",
                                  "--port", str(port), "--mirror", str(mirror)],
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    answered = None
+    answered = built = None
     try:
         while time.perf_counter() - start < timeout and proc.poll() is None:
             try:
@@ -198,12 +201,31 @@ def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
                     break
             except OSError:
                 time.sleep(0.25)
+        while answered and time.perf_counter() - start < timeout and proc.poll() is None:
+            state = _status(status)
+            if state.get("error"):
+                break
+            if state.get("preparing") is False:
+                built = time.perf_counter() - start
+                break
+            time.sleep(1)
     finally:
         os.killpg(proc.pid, 15)  # the session we started: serve and its children
         proc.wait()
     size = sum(p.stat().st_size for p in mirror.parent.glob(mirror.name + "*"))
-    return {"s": round(answered, 2) if answered else None, "mirror_mb": round(size / 1e6, 1),
-            "rc": 0 if answered else 1}
+    return {"s": round(answered, 2) if answered else None,
+            "mirror_s": round(built, 1) if built else None,
+            "mirror_mb": round(size / 1e6, 1) if built else None,
+            "rc": 0 if answered and built else 1}
+
+
+def _status(path: Path) -> dict[str, Any]:
+    """The mirror's status file (empty while it is being written)."""
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _free_port() -> int:
@@ -302,6 +324,10 @@ def figures(row: dict[str, object]) -> dict[str, float]:
     for key, value in row.items():
         if isinstance(value, dict) and value.get("s") is not None and value.get("rc") == 0:
             out[key] = float(value["s"])
+    serve = row.get("serve")
+    if isinstance(serve, dict) and serve.get("mirror_s"):
+        out["mirror_s"] = float(serve["mirror_s"])
+        out["mirror_mb"] = float(serve["mirror_mb"])
     out["db_mb"] = float(row["db_mb"])  # type: ignore[arg-type]
     return out
 
@@ -314,8 +340,8 @@ def report(rows: list[dict[str, object]]) -> None:
         for key in COMMANDS:
             value = row.get(key)
             if isinstance(value, dict):
-                extra = (f" mirror {value['mirror_mb']} MB" if "mirror_mb" in value
-                         else f" {value['rss_mb']} MB")
+                extra = (f" mirror {value['mirror_mb']} MB in {value['mirror_s']} s"
+                         if "mirror_mb" in value else f" {value['rss_mb']} MB")
                 bad = "" if value["rc"] == 0 else f" FAILED rc={value['rc']}"
                 cells.append(f"{key} {value['s']} s{extra}{bad}")
         print(f"{row['factor']:>6} {row['scores']:>11} {row['db_mb']:>8} "
@@ -330,7 +356,7 @@ def report(rows: list[dict[str, object]]) -> None:
     scale = 1e9 / int(last["scores"])  # type: ignore[call-overload]
     proj = {k: v * scale for k, v in figures(last).items()}
     print(f"linear projection to 10^9 scores (x{scale:.0f} of factor {last['factor']}): "
-          + ", ".join(f"{k} {v:,.0f}" + (" MB" if k == "db_mb" else " s")
+          + ", ".join(f"{k} {v:,.0f}" + (" MB" if k.endswith("_mb") else " s")
                       for k, v in proj.items()))
 
 
