@@ -1,2 +1,2 @@
--- The language pairs of the WMT rows DuckDB read (_wmt_raw), where every pair is imported.
-select distinct lp from _wmt_raw order by 1
+-- The language pairs of the WMT rows DuckDB read (_wmt_keys), where every pair is imported.
+select distinct lp from _wmt_keys order by 1

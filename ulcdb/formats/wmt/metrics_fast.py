@@ -3,8 +3,9 @@
 The fast path of ``metrics_task``: plain files (each named ``*.seg.*``, ``*.doc.*`` or
 ``*.sys.*``, the level's column count on every line, no empty cells, whole-number segments,
 scores that are ``None`` or plain finite numbers) are read by DuckDB's ``read_csv`` into the
-temporary table ``_wmt_raw`` (``schema/queries/wmt_fast_read.sql``) and never pass through
-Python; the import's rows are then the view ``_imp`` over it (``wmt_fast_frame.sql``), which
+temporary table ``_wmt_raw`` (``schema/queries/wmt_fast_read.sql``, made narrow by
+``wmt_fast_compact.sql``) and never pass through Python; the import's rows are then the view
+``_imp`` over it (``wmt_fast_frame.sql``), which
 ``ulcdb.interchange.load`` checks and stores in SQL.  Anything else gives ``None``, and a
 problem the loader finds is an error without a line: the caller then rolls back and reads the
 files line by line (``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
@@ -25,8 +26,8 @@ from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
-WORK_TABLES = ("_wmt_raw", "_wmt_files", "_wmt_lps", "_wmt_testbeds", "_wmt_metrics",
-               "_wmt_refsets")
+WORK_TABLES = ("_wmt_raw", "_wmt_files", "_wmt_keys", "_wmt_rows", "_wmt_named", "_wmt_lps",
+               "_wmt_testbeds", "_wmt_metrics", "_wmt_refsets")
 
 
 @dataclass
@@ -55,6 +56,7 @@ def read_wmt_sql(store: Store, paths: list[Path], lps: list[str] | None) -> WmtR
         return None
     if store.scalar(named_query("wmt_fast_bad")):
         return None
+    store.con.execute(named_query("wmt_fast_compact"))
     if lps is None:
         lps = [r[0] for r in store.query(named_query("wmt_fast_lps"))]
     store.insert_columns("_wmt_lps", {"lp": list(lps)})
