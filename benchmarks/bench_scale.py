@@ -18,7 +18,8 @@ It then times, each as its own ``ulcdb`` process (peak RSS from wait4):
   queen, king  over 10 imported metrics on ONE (QARLA needs texts: may be refused)
   compare   ``compare -t ONE -m METRIC --pairs`` (every pair of systems)
   sql       leaderboard: best metric per language pair by system-level Kendall tau
-  serve     ``serve``: seconds to the first answer, to the complete mirror, its bytes
+  serve     ``serve``: seconds to the first answer, to the mirror's tables (what browsing
+            needs) and to the complete mirror (analyses, waited for up to --timeout), bytes
 It prints one row per factor, the exponent k of time ~ factor^k between consecutive factors,
 and a linear projection of each figure to 10^9 scores from the largest factor measured.
 
@@ -182,8 +183,9 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int, resource.
 
 def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
     """Seconds from ``ulcdb serve`` to its first answer (it answers while the mirror is
-    built), then to the mirror's completion (its status file says so), and the complete
-    mirror's size."""
+    built), to the mirror's first stage (tables and views: what browsing needs) and to the
+    complete mirror (with the analyses), as its status file says, and the mirror's bytes at
+    each; the analyses are waited for up to ``timeout`` in all."""
     mirror = db.with_suffix(".mirror.sqlite")
     status = mirror.with_name(f".{mirror.name}.status.json")
     port = _free_port()
@@ -192,31 +194,34 @@ def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
         proc = subprocess.Popen([sys.executable, "-m", "ulcdb", "--db", str(db), "serve",
                                  "--port", str(port), "--mirror", str(mirror)],
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    answered = built = None
+    found: dict[str, object] = {"s": None, "tables_s": None, "tables_mb": None,
+                                "mirror_s": None, "mirror_mb": None, "parts": None}
     try:
         while time.perf_counter() - start < timeout and proc.poll() is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30):
-                    answered = time.perf_counter() - start
+                    found["s"] = round(time.perf_counter() - start, 2)
                     break
             except OSError:
                 time.sleep(0.25)
-        while answered and time.perf_counter() - start < timeout and proc.poll() is None:
+        while found["s"] and time.perf_counter() - start < timeout and proc.poll() is None:
             state = _status(status)
-            if state.get("error"):
-                break
-            if state.get("preparing") is False:
-                built = time.perf_counter() - start
+            done = state.get("preparing") is False
+            if found["tables_s"] is None and (done or state.get("step") == "analyses"):
+                found["tables_s"] = round(time.perf_counter() - start, 1)
+                found["tables_mb"] = round(mirror.stat().st_size / 1e6, 1)
+            found["parts"] = f"{state.get('done', 0)}/{state.get('total', 0)}"
+            if state.get("error") or done:
+                if done:
+                    found["mirror_s"] = round(time.perf_counter() - start, 1)
                 break
             time.sleep(1)
     finally:
         os.killpg(proc.pid, 15)  # the session we started: serve and its children
         proc.wait()
-    size = sum(p.stat().st_size for p in mirror.parent.glob(mirror.name + "*"))
-    return {"s": round(answered, 2) if answered else None,
-            "mirror_s": round(built, 1) if built else None,
-            "mirror_mb": round(size / 1e6, 1) if built else None,
-            "rc": 0 if answered and built else 1}
+    if found["mirror_s"]:
+        found["mirror_mb"] = round(mirror.stat().st_size / 1e6, 1)
+    return {**found, "rc": 0 if found["s"] and found["tables_s"] else 1}
 
 
 def _status(path: Path) -> dict[str, Any]:
@@ -325,9 +330,10 @@ def figures(row: dict[str, object]) -> dict[str, float]:
         if isinstance(value, dict) and value.get("s") is not None and value.get("rc") == 0:
             out[key] = float(value["s"])
     serve = row.get("serve")
-    if isinstance(serve, dict) and serve.get("mirror_s"):
-        out["mirror_s"] = float(serve["mirror_s"])
-        out["mirror_mb"] = float(serve["mirror_mb"])
+    if isinstance(serve, dict):
+        for key in ("tables_s", "tables_mb", "mirror_s", "mirror_mb"):
+            if serve.get(key):
+                out[key] = float(serve[key])
     out["db_mb"] = float(row["db_mb"])  # type: ignore[arg-type]
     return out
 
@@ -340,7 +346,9 @@ def report(rows: list[dict[str, object]]) -> None:
         for key in COMMANDS:
             value = row.get(key)
             if isinstance(value, dict):
-                extra = (f" mirror {value['mirror_mb']} MB in {value['mirror_s']} s"
+                extra = (f" tables {value['tables_mb']} MB in {value['tables_s']} s, "
+                         f"complete {value['mirror_mb']} MB in {value['mirror_s']} s "
+                         f"(analyses {value['parts']})"
                          if "mirror_mb" in value else f" {value['rss_mb']} MB")
                 bad = "" if value["rc"] == 0 else f" FAILED rc={value['rc']}"
                 cells.append(f"{key} {value['s']} s{extra}{bad}")
