@@ -217,7 +217,10 @@ def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
                 break
             time.sleep(1)
     finally:
-        os.killpg(proc.pid, 15)  # the session we started: serve and its children
+        try:
+            os.killpg(proc.pid, 15)  # the session we started: serve and its children
+        except ProcessLookupError:  # it ended, and its children with it
+            pass
         proc.wait()
     if found["mirror_s"]:
         found["mirror_mb"] = round(mirror.stat().st_size / 1e6, 1)
