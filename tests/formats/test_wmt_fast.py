@@ -180,3 +180,24 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pyt
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
     assert used.exact == 1  # the line reader named it, after the fast path declined or failed
+
+
+def test_format_wmt_fast_and_line_by_line_give_the_same_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ingest scores --format wmt --create-testbed --details`: the same reader pair."""
+    from ulcdb.interchange.importer import ScoreImport, import_scores
+
+    root = _release(tmp_path / "release")
+    stores = []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            used = Paths(patch, fast)
+            with Store(tmp_path / f"wmt-{fast}.duckdb") as store:
+                report = import_scores(store, ScoreImport(
+                    [root / "metrics"], fmt="wmt", create_testbed=True,
+                    details=[root / "input_details" / "de-en.txt"], rename={"MetricX": "X"}))
+                assert used.fast == [fast] and used.exact == (0 if fast else 1)
+                assert report.stored == {"seg": 296, "doc": 12, "sys": 6}
+                stores.append(_contents(store))
+    assert stores[0] == stores[1]
+    assert [r[1] for r in stores[0]["metric"]] == ["X"]
