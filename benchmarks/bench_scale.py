@@ -18,7 +18,8 @@ It then times, each as its own ``ulcdb`` process (peak RSS from wait4):
   queen, king  over 10 imported metrics on ONE (QARLA needs texts: may be refused)
   compare   ``compare -t ONE -m METRIC --pairs`` (every pair of systems)
   sql       leaderboard: best metric per language pair by system-level Kendall tau
-  serve     ``serve``: seconds to the first answer, mirror bytes
+  serve     ``serve``: seconds to the first answer, to the mirror's tables (what browsing
+            needs) and to the complete mirror (analyses, waited for up to --timeout), bytes
 It prints one row per factor, the exponent k of time ~ factor^k between consecutive factors,
 and a linear projection of each figure to 10^9 scores from the largest factor measured.
 
@@ -181,29 +182,58 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int, resource.
 
 
 def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
-    """Seconds from ``ulcdb serve`` to its first answer; the mirror's size."""
+    """Seconds from ``ulcdb serve`` to its first answer (it answers while the mirror is
+    built), to the mirror's first stage (tables and views: what browsing needs) and to the
+    complete mirror (with the analyses), as its status file says, and the mirror's bytes at
+    each; the analyses are waited for up to ``timeout`` in all."""
     mirror = db.with_suffix(".mirror.sqlite")
+    status = mirror.with_name(f".{mirror.name}.status.json")
     port = _free_port()
     start = time.perf_counter()
     with log.open("a") as out:
         proc = subprocess.Popen([sys.executable, "-m", "ulcdb", "--db", str(db), "serve",
                                  "--port", str(port), "--mirror", str(mirror)],
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    answered = None
+    found: dict[str, object] = {"s": None, "tables_s": None, "tables_mb": None,
+                                "mirror_s": None, "mirror_mb": None, "parts": None}
     try:
         while time.perf_counter() - start < timeout and proc.poll() is None:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30):
-                    answered = time.perf_counter() - start
+                    found["s"] = round(time.perf_counter() - start, 2)
                     break
             except OSError:
                 time.sleep(0.25)
+        while found["s"] and time.perf_counter() - start < timeout and proc.poll() is None:
+            state = _status(status)
+            done = state.get("preparing") is False
+            if found["tables_s"] is None and (done or state.get("step") == "analyses"):
+                found["tables_s"] = round(time.perf_counter() - start, 1)
+                found["tables_mb"] = round(mirror.stat().st_size / 1e6, 1)
+            found["parts"] = f"{state.get('done', 0)}/{state.get('total', 0)}"
+            if state.get("error") or done:
+                if done:
+                    found["mirror_s"] = round(time.perf_counter() - start, 1)
+                break
+            time.sleep(1)
     finally:
-        os.killpg(proc.pid, 15)  # the session we started: serve and its children
+        try:
+            os.killpg(proc.pid, 15)  # the session we started: serve and its children
+        except ProcessLookupError:  # it ended, and its children with it
+            pass
         proc.wait()
-    size = sum(p.stat().st_size for p in mirror.parent.glob(mirror.name + "*"))
-    return {"s": round(answered, 2) if answered else None, "mirror_mb": round(size / 1e6, 1),
-            "rc": 0 if answered else 1}
+    if found["mirror_s"]:
+        found["mirror_mb"] = round(mirror.stat().st_size / 1e6, 1)
+    return {**found, "rc": 0 if found["s"] and found["tables_s"] else 1}
+
+
+def _status(path: Path) -> dict[str, Any]:
+    """The mirror's status file (empty while it is being written)."""
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _free_port() -> int:
@@ -302,6 +332,11 @@ def figures(row: dict[str, object]) -> dict[str, float]:
     for key, value in row.items():
         if isinstance(value, dict) and value.get("s") is not None and value.get("rc") == 0:
             out[key] = float(value["s"])
+    serve = row.get("serve")
+    if isinstance(serve, dict):
+        for key in ("tables_s", "tables_mb", "mirror_s", "mirror_mb"):
+            if serve.get(key):
+                out[key] = float(serve[key])
     out["db_mb"] = float(row["db_mb"])  # type: ignore[arg-type]
     return out
 
@@ -314,8 +349,10 @@ def report(rows: list[dict[str, object]]) -> None:
         for key in COMMANDS:
             value = row.get(key)
             if isinstance(value, dict):
-                extra = (f" mirror {value['mirror_mb']} MB" if "mirror_mb" in value
-                         else f" {value['rss_mb']} MB")
+                extra = (f" tables {value['tables_mb']} MB in {value['tables_s']} s, "
+                         f"complete {value['mirror_mb']} MB in {value['mirror_s']} s "
+                         f"(analyses {value['parts']})"
+                         if "mirror_mb" in value else f" {value['rss_mb']} MB")
                 bad = "" if value["rc"] == 0 else f" FAILED rc={value['rc']}"
                 cells.append(f"{key} {value['s']} s{extra}{bad}")
         print(f"{row['factor']:>6} {row['scores']:>11} {row['db_mb']:>8} "
@@ -330,7 +367,7 @@ def report(rows: list[dict[str, object]]) -> None:
     scale = 1e9 / int(last["scores"])  # type: ignore[call-overload]
     proj = {k: v * scale for k, v in figures(last).items()}
     print(f"linear projection to 10^9 scores (x{scale:.0f} of factor {last['factor']}): "
-          + ", ".join(f"{k} {v:,.0f}" + (" MB" if k == "db_mb" else " s")
+          + ", ".join(f"{k} {v:,.0f}" + (" MB" if k.endswith("_mb") else " s")
                       for k, v in proj.items()))
 
 

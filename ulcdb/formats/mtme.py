@@ -85,7 +85,7 @@ def read_mtme_metric(path: str | Path, testbed: str, roles: Mapping[str, str],
         raise InputError(path, None, "domain-level scores have no place in the store")
     if level not in ("seg", "doc", "sys"):
         raise InputError(path, None, f"level {level!r} is not seg, doc, sys or domain")
-    refs = _refs(path, token, roles, src_refs)
+    refs = refs_of(path, token, roles, src_refs)
     sets: dict[str, ScoreSet] = {}
     seen: dict[str, int] = {}  # target -> lines so far, None lines included
     first_line: dict[str, int] = {}
@@ -108,7 +108,7 @@ def read_mtme_metric(path: str | Path, testbed: str, roles: Mapping[str, str],
     return ScoreFrame.from_sets(sets.values(), Source(str(path), "mtme"), testbed)
 
 
-def _refs(path: str | Path, token: str, roles: Mapping[str, str],
+def refs_of(path: str | Path, token: str, roles: Mapping[str, str],
           src_refs: tuple[str, ...] | None) -> tuple[str, ...]:
     if token == "src":
         if not src_refs:

@@ -25,23 +25,27 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ulcdb.errors import InputError, UlcdbError
-from ulcdb.formats import comet, iqxml, mtme, sacrebleu_json, table
+from ulcdb.formats import comet, iqxml, mtme, mtme_fast, sacrebleu_json, table
 from ulcdb.formats.nist import scr
-from ulcdb.formats.wmt import metrics_task
+from ulcdb.formats.wmt import metrics_fast, metrics_task
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, TestbedData
 from ulcdb.ingest.mtme_testbeds import find_human_files, human_items, only_pair
 from ulcdb.ingest.textio import check_file
+from ulcdb.interchange.fast import fast_or_exact
 from ulcdb.interchange.load import DEFAULT_VARIANT, STAGES, ScoreImportReport, store_frame
 from ulcdb.interchange.model import (
     Advance,
     MetricInfo,
     Progress,
     ScoreFrame,
+    SqlFrame,
     split_names,
     steps,
 )
@@ -199,12 +203,26 @@ def _import_files(store: Store, fmt: str, req: ScoreImport, advance: Advance
     testbed = req.testbed or store.only_testbed()
     tid = store.testbed_id(testbed)
     roles = dict(store.query("select name, role from translator where testbed_id = ?", [tid]))
+    at = (testbed, tid, roles)
+    if fmt == "mtme":  # metric files read by DuckDB; line by line to name a problem
+        return fast_or_exact(store, lambda: _mtme_fast(store, at, req, advance),
+                             lambda: _read_files(store, fmt, at, req, advance),
+                             mtme_fast.WORK_TABLES)
+    return _read_files(store, fmt, at, req, advance)
+
+
+def _read_files(store: Store, fmt: str, at: tuple[str, int, dict[str, str]], req: ScoreImport,
+                advance: Advance) -> ScoreImportReport:
+    """The files read one by one (Python or Arrow), then stored."""
+    testbed, tid, roles = at
     frames, human, notes = [], [], []
     for path in req.paths:
         if fmt == "mtme":
-            found, items, said = _mtme(store, tid, testbed, path, roles, req)
-            frames += found
-            human += items
+            files, human_files, said = _mtme_listing(path, req)
+            counts = _unit_counts(store, tid)
+            frames += [mtme.read_mtme_metric(p, testbed, roles, counts, _src_refs(req))
+                       for p in files]
+            human += [(p, human_items(p, roles, counts)) for p in human_files]
             notes += said
         else:
             frames.append(_read_one(fmt, path, testbed, roles, store, tid, req))
@@ -212,17 +230,51 @@ def _import_files(store: Store, fmt: str, req: ScoreImport, advance: Advance
     frame = _renamed(ScoreFrame.concat(frames), req) if frames else None
     if fmt == "sacrebleu" and frame is not None:
         notes += sacrebleu_json.own_metrics_note(frame)
+    report = _store_read(store, testbed, frame, human, req, advance)
+    report.notes += notes
+    if frame is not None and frame.rows == 0 and not human:
+        raise InputError(req.paths[0], None, "no scores found")
+    return report
+
+
+def _store_read(store: Store, testbed: str, frame: ScoreFrame | SqlFrame | None,
+                human: list[tuple[Path, list[Assessment]]], req: ScoreImport,
+                advance: Advance) -> ScoreImportReport:
+    """Metric scores and human scores in one transaction."""
     with store.transaction():
+        rows = isinstance(frame, SqlFrame) or (frame is not None and frame.rows)
         report = (store_frame(store, frame, req.variant, req.replace, req.flags, advance)
-                  if frame is not None and frame.rows else ScoreImportReport())
+                  if frame is not None and rows else ScoreImportReport())
         for path, judged in human:
             done = store_assessments(store, testbed, judged, path, req.replace)
             report.notes.append(f"{path.name}: {done.inserted} human scores stored, "
                                 f"{done.unchanged} already there")
         report.files += len(human)
+    return report
+
+
+def _mtme_fast(store: Store, at: tuple[str, int, dict[str, str]], req: ScoreImport,
+               advance: Advance) -> ScoreImportReport | None:
+    """mt-metrics-eval metric files read by DuckDB (``mtme_fast``), human files line by
+    line; ``None`` where there are no metric files or they are not plain."""
+    testbed, tid, roles = at
+    counts = _unit_counts(store, tid)
+    files, human, notes = [], [], []
+    for path in req.paths:
+        found, human_files, said = _mtme_listing(path, req)
+        files += found
+        human += [(p, human_items(p, roles, counts)) for p in human_files]
+        notes += said
+    if not files:
+        return None
+    frame = mtme_fast.read_mtme_sql(store, files, testbed, roles, counts, _src_refs(req),
+                                    lambda names: _renames(names, req))
+    if frame is None:
+        return None
+    for path in req.paths:
+        advance(path.name, 1)
+    report = _store_read(store, testbed, frame, human, req, advance)
     report.notes += notes
-    if frame is not None and frame.rows == 0 and not human:
-        raise InputError(req.paths[0], None, "no scores found")
     return report
 
 
@@ -287,65 +339,94 @@ def _import_tables(store: Store, req: ScoreImport, advance: Advance) -> ScoreImp
                            req.replace, req.flags, advance)
 
 
-def _mtme(store: Store, tid: int, testbed: str, path: Path, roles: dict[str, str],
-          req: ScoreImport
-          ) -> tuple[list[ScoreFrame], list[tuple[Path, list[Assessment]]], list[str]]:
-    """(metric frames, human files with their items, notes) of a file or test-set folder."""
-    counts = dict(zip(("seg", "doc"), store.query(named_query("testbed_unit_counts"),
-                                                  [tid])[0], strict=True))
-    src_refs = tuple(sorted(req.refs)) or None
+def _unit_counts(store: Store, tid: int) -> dict[str, int]:
+    """The test bed's number of segments (``seg``) and documents (``doc``)."""
+    return dict(zip(("seg", "doc"), store.query(named_query("testbed_unit_counts"), [tid])[0],
+                    strict=True))
+
+
+def _src_refs(req: ScoreImport) -> tuple[str, ...] | None:
+    return tuple(sorted(req.refs)) or None
+
+
+def _mtme_listing(path: Path, req: ScoreImport) -> tuple[list[Path], list[Path], list[str]]:
+    """(metric files, human files, notes) of an mt-metrics-eval file or test-set folder."""
     if not path.is_dir():
         if path.parent.name == "human-scores" or HUMAN_NAME.match(path.name):
-            return [], [(path, human_items(path, roles, counts))], []
-        return [mtme.read_mtme_metric(path, testbed, roles, counts, src_refs)], [], []
+            return [], [path], []
+        return [path], [], []
     lp = req.lp or only_pair(path)  # a folder of one language pair needs no --lp
     files: list[Path] = []
     domain: list[Path] = []
     if (path / "metric-scores").is_dir():
         files, domain = mtme.find_metric_files(path, lp)
-    frames = [mtme.read_mtme_metric(p, testbed, roles, counts, src_refs) for p in files]
     human_files = find_human_files(path, lp)
     if not files and not domain and not human_files:
         raise InputError(path, None, f"no mt-metrics-eval scores here (metric-scores/{lp}/"
                          f"*.score or human-scores/{lp}.*.score)")
     domain += [p for p in human_files if p.name.endswith(".domain.score")]
-    human = [(p, human_items(p, roles, counts)) for p in human_files if p not in domain]
     notes = [f"skipped {len(domain)} domain-level files (the store has no domain level)"] \
         if domain else []
-    return frames, human, notes
+    return files, [p for p in human_files if p not in domain], notes
 
 
-def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
+def _renames(names: list[str], req: ScoreImport) -> dict[str, str]:
+    """Old -> new metric names: --rename, and --metric for the files' one metric."""
     rename = dict(req.rename)
     if req.metric:
-        names = frame.metric_names()
         if len(names) > 1:
             raise UlcdbError(f"--metric names one metric but the files hold {len(names)} "
                              f"({', '.join(names)}): use --rename OLD=NEW")
         if names:
             rename.setdefault(names[0], req.metric)
-    return frame.renamed(rename)
+    return rename
+
+
+def _renamed(frame: ScoreFrame, req: ScoreImport) -> ScoreFrame:
+    return frame.renamed(_renames(frame.metric_names(), req))
 
 
 # --- WMT --------------------------------------------------------------------------------------
 
 
 def _import_wmt(store: Store, req: ScoreImport, advance: Advance) -> ScoreImportReport:
+    """WMT files read by DuckDB (``metrics_fast``); line by line to name a problem."""
     files = _wmt_files(req.paths)
-    raw = metrics_task.read_wmt_raw(files)
-    advance(f"{len(files)} files", len(req.paths))
-    metrics_task.check_raw_values(raw)
+
+    def fast() -> ScoreImportReport | None:
+        rows = metrics_fast.read_wmt_sql(store, files, None)
+        if rows is None:
+            return None
+        advance(f"{len(files)} files", len(req.paths))
+        return _store_wmt(store, req, advance, rows.keys,
+                          partial(metrics_fast.sql_frame, store, rows))
+
+    def exact() -> ScoreImportReport:
+        raw = metrics_task.read_wmt_raw(files)
+        advance(f"{len(files)} files", len(req.paths))
+        metrics_task.check_raw_values(raw)
+        return _store_wmt(store, req, advance, metrics_task.WmtKeys.of(raw),
+                          partial(metrics_task.wmt_frame, raw))
+
+    return fast_or_exact(store, fast, exact, metrics_fast.WORK_TABLES)
+
+
+def _store_wmt(store: Store, req: ScoreImport, advance: Advance, keys: metrics_task.WmtKeys,
+               frame_of: Callable[..., ScoreFrame | SqlFrame]) -> ScoreImportReport:
+    """Test beds (created from --details when asked), translators and the scores, in one
+    transaction; ``frame_of`` makes the rows from the test beds, reference sets and
+    renames."""
     refsets = {**metrics_task.WMT20_REFSETS, **req.refset_map}
     plans = {d.name: d for d in (metrics_task.read_details(p, req.testbed if len(req.details) == 1
                                                   else None) for p in req.details)}
     with store.transaction():
-        testbeds = _wmt_testbeds(store, raw, req, plans)
-        refs = {tok: metrics_task.refs_of(tok, refsets)
-                for (tok,), _ in metrics_task.distinct_keys(raw, "refset")}
+        testbeds = _wmt_testbeds(store, keys, req, plans)
+        refs = {tok: metrics_task.refs_of(tok, refsets) for (tok,), _ in keys.distinct("refset")}
         notes = []
         if req.create_testbed:
-            notes = _create_wmt_translators(store, raw, testbeds, refs)
-        frame = _renamed(metrics_task.wmt_frame(raw, testbeds, refs), req)
+            notes = _create_wmt_translators(store, keys, testbeds, refs)
+        names = sorted({k[0] for k, _ in keys.keys})
+        frame = frame_of(testbeds, refs, _renames(names, req), {})
         report = store_frame(store, frame, req.variant, req.replace, req.flags, advance)
     report.notes += notes
     return report
@@ -365,11 +446,11 @@ def _wmt_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def _wmt_testbeds(store: Store, raw: metrics_task.WmtRaw, req: ScoreImport,
+def _wmt_testbeds(store: Store, raw: metrics_task.WmtKeys, req: ScoreImport,
                   plans: dict[str, TestbedData]) -> dict[tuple[str, str], str]:
     """(TESTSET, LP) -> test bed: --testbed, else TESTSET:LP, else TESTSET; created from the
     --details layout when asked."""
-    keys = metrics_task.distinct_keys(raw, ("testset", "lp"))
+    keys = raw.distinct("testset", "lp")
     existing = {r[0] for r in store.query("select name from testbed")}
     if req.testbed and len(keys) > 1:
         where = keys[1][1]
@@ -399,7 +480,7 @@ def _wmt_testbeds(store: Store, raw: metrics_task.WmtRaw, req: ScoreImport,
     return out
 
 
-def _check_lp(store: Store, raw: metrics_task.WmtRaw, testbed: str, lp: str,
+def _check_lp(store: Store, raw: metrics_task.WmtKeys, testbed: str, lp: str,
               where: metrics_task.FirstRow
               ) -> None:
     """The LP column must be the test bed's language pair, where the test bed has one."""
@@ -410,11 +491,11 @@ def _check_lp(store: Store, raw: metrics_task.WmtRaw, testbed: str, lp: str,
                          f"test bed {testbed!r} is {src}-{tgt}")
 
 
-def _create_wmt_translators(store: Store, raw: metrics_task.WmtRaw,
+def _create_wmt_translators(store: Store, raw: metrics_task.WmtKeys,
                             testbeds: dict[tuple[str, str], str],
                             refs: dict[str, tuple[str, ...]]) -> list[str]:
     """Members of reference sets become references, every other target a system."""
-    rows = metrics_task.distinct_keys(raw, ("testset", "lp", "refset", "system"))
+    rows = raw.distinct("testset", "lp", "refset", "system")
     roles: dict[str, dict[str, str]] = {}
     for (testset, lp, refset, system), _ in rows:
         mine = roles.setdefault(testbeds[(testset, lp)], {})

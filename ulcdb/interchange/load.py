@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 from ulcdb import __version__
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.units import unit_problem
-from ulcdb.interchange.model import LEVELS, Advance, MetricInfo, ScoreFrame
+from ulcdb.interchange.model import LEVELS, Advance, MetricInfo, ScoreFrame, SqlFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.scoring.scorer import ensure_refset, sync_catalogue
@@ -82,19 +82,11 @@ def load_scores(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
         return store_frame(store, frame, variant, replace, flags)
 
 
-def store_frame(store: Store, frame: ScoreFrame, variant: str = DEFAULT_VARIANT,
+def store_frame(store: Store, frame: ScoreFrame | SqlFrame, variant: str = DEFAULT_VARIANT,
                 replace: bool = False, flags: MetricInfo | None = None,
                 advance: Advance | None = None) -> ScoreImportReport:
     """``load_scores`` inside a transaction the caller holds; ``advance`` is told each of
-    the ``STAGES`` as it ends."""
-    if frame.rows == 0 or frame.table["value"].null_count == frame.rows:
-        where = frame.sources[0].path if frame.sources else "input"
-        raise InputError(where, None, "no scores found" if frame.rows == 0
-                         else "no scores found: every score is marked missing")
-    where = frame.sources[0].path if frame.sources else "input"
-    for what, column in (("metric", "metric"), ("test bed", "testbed"), ("target", "target")):
-        for name in pc.unique(frame.table[column]).to_pylist():
-            check_name(what, name or "", where)
+    the ``STAGES`` as it ends.  A ``SqlFrame``'s rows are the store's view ``_imp`` already."""
     loader = _Loader(store, frame, variant, replace, flags, advance)
     try:
         return loader.run()
@@ -115,7 +107,7 @@ def builtin_entry(name: str) -> tuple[Family, MetricSpec] | None:
 
 
 class _Loader:
-    def __init__(self, store: Store, frame: ScoreFrame, variant: str, replace: bool,
+    def __init__(self, store: Store, frame: ScoreFrame | SqlFrame, variant: str, replace: bool,
                  flags: MetricInfo | None, advance: Advance | None = None) -> None:
         self.store = store
         self.advance = advance
@@ -125,12 +117,15 @@ class _Loader:
         self.replace = replace
         self.flags = flags
         self.report = ScoreImportReport(files=len(frame.sources))
+        self.names: dict[str, list[str | None]] = {}  # metric, testbed, target -> names
 
     # -- driver -------------------------------------------------------------------------------
     def run(self) -> ScoreImportReport:
-        rows = self.frame.table
-        rid = pa.array(np.arange(rows.num_rows, dtype=np.int64))
-        self.store.register("_imp", rows.append_column("rid", rid))  # scanned in place, not copied
+        if isinstance(self.frame, ScoreFrame):
+            rows = self.frame.table
+            rid = pa.array(np.arange(rows.num_rows, dtype=np.int64))
+            self.store.register("_imp", rows.append_column("rid", rid))  # scanned in place
+        self._check_names()
         for stage, steps in zip(STAGES, (
                 (self._check_rows,),
                 (self._resolve_refsets, self._catalogue, self._resolve),
@@ -150,7 +145,8 @@ class _Loader:
         """Drop the work tables (after an error the rollback drops them)."""
         try:
             self.con.execute("select 1").fetchall()
-            self.con.unregister("_imp")
+            if isinstance(self.frame, ScoreFrame):
+                self.con.unregister("_imp")
             for name in ("_imp_refset", "_imp_res", "_imp_batch", "_imp_keys",
                          "_imp_keyset"):
                 self.con.execute(f"drop table if exists {name}")
@@ -171,6 +167,23 @@ class _Loader:
         """The error for a row a check found (its file and line)."""
         assert row is not None  # the check that failed found it
         return InputError(self.frame.sources[row[0]].path, row[1], message)
+
+    def _check_names(self) -> None:
+        """Some rows with a value; metric, test bed and target names the store can hold."""
+        if isinstance(self.frame, ScoreFrame):  # names in the order the rows have them
+            table = self.frame.table
+            rows, valued = table.num_rows, table.num_rows - table["value"].null_count
+            names = [pc.unique(table[c]).to_pylist() for c in ("metric", "testbed", "target")]
+        else:
+            rows, valued, *names = self.store.query(named_query("import_frame_facts"))[0]
+        where = self.frame.sources[0].path if self.frame.sources else "input"
+        if rows == 0 or valued == 0:
+            raise InputError(where, None, "no scores found" if rows == 0
+                             else "no scores found: every score is marked missing")
+        self.names = dict(zip(("metric", "testbed", "target"), names, strict=True))
+        for what, column in (("metric", "metric"), ("test bed", "testbed"), ("target", "target")):
+            for name in self.names[column]:
+                check_name(what, name or "", where)
 
     # -- checks on the rows as read -----------------------------------------------------------
     def _check_rows(self) -> None:
@@ -196,10 +209,8 @@ class _Loader:
     def _may_have_row_problem(self) -> bool:
         """Whether ``import_row_problem`` may find a row: names checked on their distinct
         values (trimming each row's names costs most of that scan), the rest in one pass."""
-        table = self.frame.table
         for column in ("metric", "target"):
-            if any(name is None or not name.strip()
-                   for name in pc.unique(table[column]).to_pylist()):
+            if any(name is None or not name.strip() for name in self.names[column]):
                 return True
         return bool(self.store.scalar(named_query("import_may_have_problem"),
                                       list(LEVELS)))

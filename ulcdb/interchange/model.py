@@ -190,6 +190,17 @@ class ScoreFrame:
         return cls(table, sources, metrics)
 
 
+@dataclass
+class SqlFrame:
+    """Rows for ``load_scores`` that DuckDB holds: the temporary view (or table) ``_imp`` of
+    the store's connection, the columns of ``FRAME_SCHEMA`` and ``rid`` (a row id), made by
+    a reader that reads files in SQL (``ulcdb.formats.wmt.metrics_fast``).  Its ``line`` is
+    null: a problem the loader finds sends the caller to its line-by-line reader."""
+
+    sources: list[Source]
+    metrics: dict[str, MetricInfo] = field(default_factory=dict)
+
+
 # --- helpers shared by readers ----------------------------------------------------------------
 
 

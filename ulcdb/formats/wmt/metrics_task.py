@@ -92,7 +92,7 @@ class FirstRow(NamedTuple):
     line: int
 
 
-def _level_from_name(path: Path) -> str | None:
+def level_from_name(path: Path) -> str | None:
     parts = path.name.split(".")
     found = [p for p in parts[1:] if p in LEVEL_OF.values()]
     return found[-1] if found else None
@@ -120,7 +120,7 @@ def _read_one(number: int, path: Path) -> pa.Table:
     if level is None:
         raise InputError(path, first, f"expected 6 (sys), 7 (doc) or 8 (seg) tab-separated "
                          f"columns, found {columns}")
-    named = _level_from_name(path)
+    named = level_from_name(path)
     if named is not None and named != level:
         raise InputError(path, first, f"the file name says {named} level, the lines have "
                          f"{columns} columns ({level} level)")
@@ -226,6 +226,33 @@ def distinct_keys(raw: WmtRaw, column: str | tuple[str, ...]
     rows = sorted(zip(*[grouped[c].to_pylist() for c in cols], grouped["_pos_min"].to_pylist(),
                       strict=True), key=lambda r: r[:-1])
     return [(r[:-1], FirstRow(r[-1] >> 32, r[-1] & 0xFFFFFFFF)) for r in rows]
+
+
+@dataclass
+class WmtKeys:
+    """The distinct (metric, language pair, test set, reference set, system) of WMT rows,
+    each with its first row, whichever reader read them."""
+
+    keys: list[tuple[tuple[str, ...], FirstRow]]
+    sources: list[Source]
+
+    @classmethod
+    def of(cls, raw: WmtRaw) -> WmtKeys:
+        return cls(distinct_keys(raw, KEYS), raw.sources)
+
+    def path(self, row: FirstRow) -> str:
+        """The file ``row`` is in (for error messages)."""
+        return self.sources[row.file_no].path
+
+    def distinct(self, *columns: str) -> list[tuple[tuple[str, ...], FirstRow]]:
+        """``distinct_keys`` of these columns: each value with its first row, sorted."""
+        index = [KEYS.index(c) for c in columns]
+        first: dict[tuple[str, ...], FirstRow] = {}
+        for key, row in self.keys:
+            value = tuple(key[i] for i in index)
+            if value not in first or row < first[value]:
+                first[value] = row
+        return sorted(first.items())
 
 
 def _mapped(column: pa.ChunkedArray, values: Mapping[str, object], kind: pa.DataType

@@ -18,20 +18,22 @@ Per language pair (``input_details/<lp>.txt`` lists them) a scores-only test bed
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ulcdb.errors import InputError
-from ulcdb.formats.wmt import metrics_task
+from ulcdb.formats.wmt import metrics_fast, metrics_task
 from ulcdb.formats.wmt.wmt20_da import read_da_fast
 from ulcdb.ingest.load import save_set
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import Assessment, NamedSet, TestbedData
 from ulcdb.ingest.textio import check_file
+from ulcdb.interchange.fast import fast_or_exact
 from ulcdb.interchange.load import (
     DEFAULT_VARIANT,
     STAGES,
@@ -43,6 +45,8 @@ from ulcdb.interchange.model import (
     Advance,
     MetricInfo,
     Progress,
+    ScoreFrame,
+    SqlFrame,
     numbered_lines,
     parse_position,
     parse_score,
@@ -194,23 +198,54 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
     for lp in lps:
         pairs[lp] = read_pair(root, lp)
         advance(f"{lp} layout and DA", 1)
-    raw = metrics_task.read_wmt_raw(files, advance=advance)
-    if set(lps) != set(known):  # a copy of the rows: only when some pairs are left out
-        raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
-                                  raw.sources)
-    metrics_task.check_raw_values(raw)
-    names = {m for (m,), _ in metrics_task.distinct_keys(raw, "metric")}
+    args = (store, root, pairs, replace, variant, rename, advance)
+
+    def fast() -> Wmt20Report | None:
+        rows = metrics_fast.read_wmt_sql(store, files, lps)
+        if rows is None:
+            return None
+        advance(f"{len(files)} metric files", len(files))
+        keys = [k for k, _ in rows.keys.keys]
+        return _store(*args, keys, partial(metrics_fast.sql_frame, store, rows))
+
+    def exact() -> Wmt20Report:
+        raw = metrics_task.read_wmt_raw(files, advance=advance)
+        if set(lps) != set(known):  # a copy of the rows: only when some pairs are left out
+            raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
+                                      raw.sources)
+        metrics_task.check_raw_values(raw)
+        keys = [k for k, _ in metrics_task.distinct_keys(raw, metrics_task.KEYS)]
+        return _store(*args, keys, partial(metrics_task.wmt_frame, raw))
+
+    report = fast_or_exact(store, fast, exact, metrics_fast.WORK_TABLES)
+    report.notes.append(f"{len(lps)} test beds ({', '.join(lps)})")
+    absent = root / "metrics" / "ABSENT_in_snapshot.txt"
+    if absent.exists():
+        check_file(absent)
+        n = sum(1 for ln in absent.read_text(encoding="utf-8").splitlines() if ln.strip())
+        report.notes.append(f"{n} metric files absent from the release ({absent.name})")
+    return report
+
+
+def _store(store: Store, root: Path, pairs: dict[str, Wmt20Pair], replace: bool, variant: str,
+           rename: dict[str, str], advance: Advance, keys: list[tuple[str, ...]],
+           frame_of: Callable[..., ScoreFrame | SqlFrame]) -> Wmt20Report:
+    """Test beds, translators, system sets, DA and the metric scores (``keys``: the distinct
+    metric, language pair, test set, reference set and system of the rows; ``frame_of``
+    makes the rows from the test beds, reference sets, renames and catalogue facts) in one
+    transaction."""
+    names = {k[0] for k in keys}
     renames = {m: PREFIX + m for m in names if is_builtin_name(m)} | rename
     infos = {renames.get(m, m): MetricInfo(
         renames.get(m, m), higher_is_better=True,
         description=f"WMT20 metrics task: {m} as published (TER, CharacTER, EED negated)",
         reference_implementation="WMT20 metrics-task submission") for m in names}
     refs = {tok: metrics_task.refs_of(tok, metrics_task.WMT20_REFSETS)
-            for (tok,), _ in metrics_task.distinct_keys(raw, "refset")}
-    testbeds = {(TESTSET, lp): pairs[lp].testbed.name for lp in lps}
+            for tok in sorted({k[3] for k in keys})}
+    testbeds = {(TESTSET, lp): pair.testbed.name for lp, pair in pairs.items()}
     report = Wmt20Report()
     with store.transaction():
-        roles = _roles(raw, pairs, refs)
+        roles = _roles(keys, pairs, refs)
         for lp, pair in pairs.items():
             tid, _ = ensure_testbed(store, pair.testbed)
             ensure_translators(store, tid, roles[lp], str(root))
@@ -221,25 +256,19 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
                 save_set(store, tid, NamedSet("system", set_name, sorted(members)), str(root))
             for path, items in pair.human.items():
                 store_assessments(store, pair.testbed.name, items, path, replace)
-        frame = metrics_task.wmt_frame(raw, testbeds, refs, renames, infos)
+        frame = frame_of(testbeds, refs, renames, infos)
         scores = store_frame(store, frame, variant, replace, advance=advance)
         report.files = scores.files + sum(len(p.human) for p in pairs.values())
         report.stored, report.replaced = scores.stored, scores.replaced
         report.metrics_added = scores.metrics_added
         report.testbeds = _counts(store, [p.testbed.name for p in pairs.values()])
-    report.notes.append(f"{len(lps)} test beds ({', '.join(lps)})")
-    absent = root / "metrics" / "ABSENT_in_snapshot.txt"
-    if absent.exists():
-        check_file(absent)
-        n = sum(1 for ln in absent.read_text(encoding="utf-8").splitlines() if ln.strip())
-        report.notes.append(f"{n} metric files absent from the release ({absent.name})")
     return report
 
 
-def _roles(raw: metrics_task.WmtRaw, pairs: dict[str, Wmt20Pair],
+def _roles(keys: list[tuple[str, ...]], pairs: dict[str, Wmt20Pair],
            refs: dict[str, tuple[str, ...]]) -> dict[str, dict[str, str]]:
     roles: dict[str, dict[str, str]] = {lp: {} for lp in pairs}
-    for (lp, refset, system), _ in metrics_task.distinct_keys(raw, ("lp", "refset", "system")):
+    for lp, refset, system in sorted({(k[1], k[3], k[4]) for k in keys}):
         for ref in refs[refset]:
             roles[lp][ref] = "reference"
         roles[lp].setdefault(system, "system")

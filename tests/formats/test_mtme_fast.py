@@ -1,0 +1,171 @@
+"""mt-metrics-eval metric files read by DuckDB at once (``mtme_fast``, issue 30) give the same
+store as line by line (``mtme.read_mtme_metric``), and a problem still names its file and
+line, however deep in a big file, with the store left as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ulcdb.errors import Conflict, InputError
+from ulcdb.formats import mtme, mtme_fast
+from ulcdb.ingest.load import load_testbed
+from ulcdb.ingest.model import Document, SourceSegment, TestbedData, TranslatorText
+from ulcdb.interchange.importer import ScoreImport, import_scores
+from ulcdb.store.database import Store
+
+SYSTEMS = ("S1", "S-2", "ref-A")  # ref-A is written refA, as mt-metrics-eval does
+TABLES = ("metric", "refset", "refset_member", "score_batch", "seg_score", "doc_score",
+          "sys_score", "assessment")
+
+
+def _store(path: Path, docs: int, per_doc: int) -> Store:
+    units = [(f"d{d}", k) for d in range(1, docs + 1) for k in range(1, per_doc + 1)]
+    data = TestbedData(
+        name="tb", src_lang="en", tgt_lang="de",
+        documents=[Document(f"d{d}") for d in range(1, docs + 1)],
+        segments=[SourceSegment(i, d, k, f"source {i}") for i, (d, k) in enumerate(units, 1)],
+        translators=[TranslatorText(n, "reference" if n.startswith("ref") else "system",
+                                    [f"{n} {i}" for i in range(1, len(units) + 1)])
+                     for n in (*SYSTEMS, "ref-B")])
+    store = Store(path)
+    load_testbed(store, data)
+    return store
+
+
+def _value(*key: object) -> str:
+    n = sum((i + 1) * ord(c) for i, c in enumerate("".join(map(str, key))))
+    return f"{(n % 2000) / 1000 - 1:.6g}"
+
+
+def _folder(root: Path, docs: int, per_doc: int) -> Path:
+    """metric-scores/en-de: COMET-refB at seg, doc and sys level, BLEU-refA.refB at sys level,
+    and a human DA file."""
+    folder = root / "metric-scores" / "en-de"
+    folder.mkdir(parents=True)
+    n = docs * per_doc
+    written = [s.replace("-", "") if s.startswith("ref") else s for s in SYSTEMS]
+    for level, units in (("seg", n), ("doc", docs), ("sys", 1)):
+        lines = [f"{s} " + ("None" if (s, u) == ("S1", 2) else
+                            "-0.0" if (s, u) == ("S1", 3) else _value(level, s, u))
+                 for s in written for u in range(1, units + 1)]
+        (folder / f"COMET-refB.{level}.score").write_text("\n".join(lines) + "\n")
+    (folder / "BLEU-refA.refB.sys.score").write_text("S1 31.5\nS-2 28.25\n")
+    (root / "human-scores").mkdir()
+    (root / "human-scores" / "en-de.wmt-z.sys.score").write_text("S1 0.5\nS-2 -0.25\n")
+    return root
+
+
+def _contents(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    out = {}
+    for table in TABLES:
+        cols = [r[0] for r in store.query(
+            "select column_name from information_schema.columns where table_name = ? "
+            "and data_type not like 'TIMESTAMP%' order by ordinal_position", [table])]
+        out[table] = store.query(f"select {', '.join(cols)} from {table} order by all")
+    return out
+
+
+class Readers:
+    """Which reader ran: the fast one's answers and the line reader's files."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fast: bool = True) -> None:
+        self.fast: list[bool] = []
+        self.exact = 0
+        read_sql, read_lines = mtme_fast.read_mtme_sql, mtme.read_mtme_metric
+
+        def spy_sql(*args: Any) -> Any:
+            found = read_sql(*args) if fast else None
+            self.fast.append(found is not None)
+            return found
+
+        def spy_lines(*args: Any) -> Any:
+            self.exact += 1
+            return read_lines(*args)
+
+        monkeypatch.setattr(mtme_fast, "read_mtme_sql", spy_sql)
+        monkeypatch.setattr(mtme, "read_mtme_metric", spy_lines)
+
+
+def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _folder(tmp_path / "wmt99", 3, 7)
+    stores = []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            used = Readers(patch, fast)
+            with _store(tmp_path / f"{fast}.duckdb", 3, 7) as store:
+                report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
+                assert used.fast == [fast] and used.exact == (0 if fast else 4)
+                # 3 systems x 21 segments, 3 x 3 documents (S1's second None); 3 + 2 systems
+                assert report.stored == {"seg": 62, "doc": 8, "sys": 5}
+                assert "wmt-z.sys.score: 2 human scores stored" in report.summary()
+                stores.append(_contents(store))
+    assert stores[0] == stores[1]
+    with Store(tmp_path / "True.duckdb", read_only=True) as store:
+        rows = store.query(
+            "select t.name, s.seg_id, s.value from seg_score s join translator t "
+            "using (translator_id) where s.seg_id <= 3 order by 1, 2")
+        assert [r[:2] for r in rows if r[0] == "S1"] == [("S1", 1), ("S1", 3)]  # 2 is None
+        assert str(dict(((r[0], r[1]), r[2]) for r in rows)[("S1", 3)]) == "0.0"  # not -0.0
+        assert dict(((r[0], r[1]), r[2]) for r in rows)[("ref-A", 2)] == float(
+            _value("seg", "refA", 2))
+        assert store.query("select name from metric where origin = 'imported' "
+                           "order by 1") == [("BLEU-x",), ("COMET",)]
+
+
+def test_one_file_with_metric_and_ref_options(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _folder(tmp_path / "wmt99", 2, 5)
+    path = root / "metric-scores" / "en-de" / "COMET-refB.seg.score"
+    src = path.with_name("QE-src.seg.score")
+    path.rename(src)
+    used = Readers(monkeypatch)
+    with _store(tmp_path / "s.duckdb", 2, 5) as store:
+        report = import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",)))
+        assert report.stored == {"seg": 29, "doc": 0, "sys": 0}
+        assert store.query("select distinct m.name, r.name from seg_score join metric m "
+                           "using (metric_id) join refset r using (refset_id)") == [
+            ("MyQE", "ref-B")]
+        before = _contents(store)
+        assert import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",))
+                             ).unchanged == 29
+        lines = src.read_text().splitlines()
+        lines[0] = "S1 0.123"  # one value of S1 changed
+        src.write_text("\n".join(lines) + "\n")
+        with pytest.raises(Conflict, match="seg-level scores of 1 metric/target"):
+            import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",)))
+        assert _contents(store) == before
+    # the conflict, found in SQL, was raised again by the line reader, which ran once
+    assert used.fast == [True, True, True] and used.exact == 1
+
+
+BAD = [  # (change to the line "SYSTEM SCORE", what the message says)
+    ("score", lambda s, v: f"{s} x", "score 'x' is not a number"),
+    ("underscore", lambda s, v: f"{s} 1_0", "score '1_0' is not a number"),
+    ("inf", lambda s, v: f"{s} inf", "is NaN or infinite"),
+    ("fields", lambda s, v: f"{s} {v} 1", "expected 2 fields (SYSTEM SCORE), found 3"),
+    ("system", lambda s, v: f"nobody {v}", "unknown system or reference 'nobody'"),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "message"), BAD, ids=[b[0] for b in BAD])
+def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                what: str, change: Any, message: str) -> None:
+    root = _folder(tmp_path / "wmt99", 100, 50)  # 3 x 5,000 lines in the seg file
+    path = root / "metric-scores" / "en-de" / "COMET-refB.seg.score"
+    lines = path.read_text().splitlines()
+    line = 12345
+    system, value = lines[line - 1].split()
+    lines[line - 1] = change(system, value)
+    path.write_text("\n".join(lines) + "\n")
+    used = Readers(monkeypatch)
+    with _store(tmp_path / "s.duckdb", 100, 50) as store:
+        before = _contents(store)
+        with pytest.raises(InputError) as caught:
+            import_scores(store, ScoreImport([root]))
+        assert _contents(store) == before  # the store as it was
+    assert f"{path}:{line}:" in str(caught.value) and message in str(caught.value)
+    assert used.fast == [False] and used.exact >= 1  # declined, then named by the line reader

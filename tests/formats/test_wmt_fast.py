@@ -1,0 +1,203 @@
+"""WMT metric files read by DuckDB at once (``metrics_fast``, issue 30) give the same store as
+line by line (``metrics_task.read_wmt_raw``), and any problem still names its file and line,
+however deep in a big file, with the store left as it was."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ulcdb.errors import Conflict, InputError
+from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
+from ulcdb.store.database import Store
+
+SYSTEMS = ("sysA", "sysB", "Human-B.0")
+DOCS = {"d1": 30, "d2": 20}  # document -> segments
+TABLES = ("testbed", "document", "segment", "translator", "metric", "refset", "refset_member",
+          "named_set", "named_set_member", "score_batch", "seg_score", "doc_score",
+          "sys_score")
+
+
+def _value(*key: object) -> str:
+    """A deterministic score with a few digits (hash-free: stable across runs)."""
+    n = sum((i + 1) * ord(c) for i, c in enumerate("".join(map(str, key))))
+    return f"{(n % 2000) / 1000 - 1:.6g}"
+
+
+def _release(root: Path, docs: dict[str, int] = DOCS, gz: bool = True) -> Path:
+    """A tiny WMT20-layout release: de-en, one metric file per level (seg gzipped), the
+    newstest2020 (ref-A) and newstestM2020 (ref-A + ref-B) reference sets."""
+    (root / "input_details").mkdir(parents=True)
+    units = [(doc, k) for doc, n in docs.items() for k in range(1, n + 1)]
+    details = [f"{sid}\tnewstest2020\tde-en\t{doc}\t{k}" for sid, (doc, k) in enumerate(units, 1)]
+    (root / "input_details" / "de-en.txt").write_text("\n".join(details) + "\n")
+    lines: dict[str, list[str]] = {"seg": [], "doc": [], "sys": []}
+    for refset in ("newstest2020", "newstestM2020"):
+        for system in SYSTEMS:
+            head = f"MetricX\tde-en\tnewstest2020\t{refset}\t{system}"
+            lines["sys"].append(f"{head}\t{_value(refset, system)}")
+            for doc, n in docs.items():
+                lines["doc"].append(f"{head}\t{doc}\t{_value(refset, system, doc)}")
+                lines["seg"] += [f"{head}\t{doc}\t{k}\t"
+                                 + ("None" if (system, k) == ("sysB", 3) else
+                                    _value(refset, system, doc, k)) for k in range(1, n + 1)]
+    for level, rows in lines.items():
+        folder = root / "metrics" / level
+        folder.mkdir(parents=True)
+        data = ("\n".join(rows) + "\n").encode()
+        if level == "seg" and gz:
+            (folder / "MetricX.seg.tsv.gz").write_bytes(gzip.compress(data))
+        else:
+            (folder / f"MetricX.{level}.tsv").write_bytes(data)
+    return root
+
+
+def _seg_file(root: Path) -> Path:
+    return next((root / "metrics" / "seg").iterdir())
+
+
+def _rewrite(path: Path, change: Any) -> None:
+    opener: Any = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as fh:
+        lines = fh.read().splitlines()
+    change(lines)
+    with opener(path, "wt") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def _contents(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables an import writes, in a fixed order (creation times left out)."""
+    out = {}
+    for table in TABLES:
+        cols = [r[0] for r in store.query(
+            "select column_name from information_schema.columns where table_name = ? "
+            "and data_type not like 'TIMESTAMP%' order by ordinal_position", [table])]
+        out[table] = store.query(f"select {', '.join(cols)} from {table} order by all")
+    return out
+
+
+def _score(store: Store, level: str, target: str, refset: str, seg: int | None) -> Any:
+    return store.scalar(
+        "select s.value from stored_scores s join translator t using (translator_id) "
+        "join refset r using (refset_id) where s.level = ? and t.name = ? and r.name = ? "
+        "and s.seg_id is not distinct from ?", [level, target, refset, seg])
+
+
+class Paths:
+    """Which reader ran: the fast one's answers and the line reader's calls."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fast: bool = True) -> None:
+        self.fast: list[bool] = []
+        self.exact = 0
+        read_sql, read_raw = metrics_fast.read_wmt_sql, metrics_task.read_wmt_raw
+
+        def spy_sql(*args: Any) -> Any:
+            found = read_sql(*args) if fast else None
+            self.fast.append(found is not None)
+            return found
+
+        def spy_raw(*args: Any, **kwargs: Any) -> Any:
+            self.exact += 1
+            return read_raw(*args, **kwargs)
+
+        monkeypatch.setattr(metrics_fast, "read_wmt_sql", spy_sql)
+        monkeypatch.setattr(metrics_task, "read_wmt_raw", spy_raw)
+
+
+def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _release(tmp_path / "release")
+    stores = []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            used = Paths(patch, fast)
+            store = Store(tmp_path / f"{fast}.duckdb")
+            report = wmt20.ingest_wmt20(store, root)
+            assert used.fast == [fast] and used.exact == (0 if fast else 1)
+            assert report.stored == {"seg": 2 * 3 * 50 - 4, "doc": 12, "sys": 6}  # 4 None
+            stores.append(_contents(store))
+            store.close()
+    assert stores[0] == stores[1]
+    fast = stores[0]
+    assert len(fast["seg_score"]) == 296 and len(fast["score_batch"]) == 3
+    # a value read back as written: sysA's segment 2 of d2 against newstestM2020 (ref-A+ref-B)
+    with Store(tmp_path / "True.duckdb", read_only=True) as store:
+        got = _score(store, "seg", "sysA", "ref-A+ref-B", 32)
+    assert got == float(_value("newstestM2020", "sysA", "d2", 2))
+
+
+def test_import_again_is_already_there_and_other_values_conflict(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _release(tmp_path / "release")
+    used = Paths(monkeypatch)
+    with Store(tmp_path / "s.duckdb") as store:
+        wmt20.ingest_wmt20(store, root)
+        before = _contents(store)
+        again = wmt20.ingest_wmt20(store, root)
+        assert again.stored == {"seg": 0, "doc": 0, "sys": 0} and _contents(store) == before
+        _rewrite(root / "metrics" / "sys" / "MetricX.sys.tsv",
+                 lambda lines: lines.__setitem__(0, lines[0].rsplit("\t", 1)[0] + "\t0.125"))
+        with pytest.raises(Conflict, match="sys-level scores of 1 metric/target"):
+            wmt20.ingest_wmt20(store, root)
+        assert _contents(store) == before  # nothing a user stored is silently replaced
+        replaced = wmt20.ingest_wmt20(store, root, replace=True)
+        assert replaced.replaced == 1  # sysA's system score against newstest2020
+        assert _score(store, "sys", "sysA", "ref-A", None) == 0.125
+    assert used.fast == [True] * 4
+
+
+BAD = [  # (line of the seg file, change to it, what the message says)
+    ("score", lambda f: f[:-1] + ["x"], "score 'x' is not a number"),
+    ("underscore", lambda f: f[:-1] + ["1_0"], "score '1_0' is not a number"),
+    ("inf", lambda f: f[:-1] + ["inf"], "is NaN or infinite"),
+    ("empty", lambda f: f[:-1] + [""], "score '' is not a number"),
+    ("seg", lambda f: f[:6] + ["1.5"] + f[7:], "segment number '1.5' is not a positive"),
+    ("columns", lambda f: [*f, "extra"], "expected 8 tab-separated columns"),
+    ("unit", lambda f: f[:6] + ["999"] + f[7:], "999"),
+    ("document", lambda f: f[:5] + ["d9"] + f[6:], "document 'd9'"),
+    ("duplicate", lambda f: f[:6] + ["1"] + f[7:], "duplicate score"),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "message"), BAD, ids=[b[0] for b in BAD])
+def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                what: str, change: Any, message: str) -> None:
+    root = _release(tmp_path / "release", {f"doc{i}": 100 for i in range(60)})  # 36,000 lines
+    path = _seg_file(root)
+    line = 34567
+    _rewrite(path, lambda lines: lines.__setitem__(
+        line - 1, "\t".join(change(lines[line - 1].split("\t")))))
+    used = Paths(monkeypatch)
+    with Store(tmp_path / "s.duckdb") as store:
+        before = _contents(store)
+        with pytest.raises(InputError) as caught:
+            wmt20.ingest_wmt20(store, root)
+        assert _contents(store) == before  # the store as it was
+    assert f"{path}:{line}:" in str(caught.value)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert used.exact == 1  # the line reader named it, after the fast path declined or failed
+
+
+def test_format_wmt_fast_and_line_by_line_give_the_same_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ingest scores --format wmt --create-testbed --details`: the same reader pair."""
+    from ulcdb.interchange.importer import ScoreImport, import_scores
+
+    root = _release(tmp_path / "release")
+    stores = []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            used = Paths(patch, fast)
+            with Store(tmp_path / f"wmt-{fast}.duckdb") as store:
+                report = import_scores(store, ScoreImport(
+                    [root / "metrics"], fmt="wmt", create_testbed=True,
+                    details=[root / "input_details" / "de-en.txt"], rename={"MetricX": "X"}))
+                assert used.fast == [fast] and used.exact == (0 if fast else 1)
+                assert report.stored == {"seg": 296, "doc": 12, "sys": 6}
+                stores.append(_contents(store))
+    assert stores[0] == stores[1]
+    assert [r[1] for r in stores[0]["metric"]] == ["X"]

@@ -1,0 +1,77 @@
+"""mt-metrics-eval metric files (``NAME-REF.LEVEL.score``) read by DuckDB at once.
+
+The fast path of ``mtme.read_mtme_metric`` (the pattern of ``ulcdb.interchange.fast``): each
+file's lines go by DuckDB's ``read_csv`` into ``_mtme_cells`` in line order (one statement a
+file, so the rows are read file by file), and the import's rows are the view ``_imp``
+(``schema/queries/mtme_fast_frame.sql``) that the loader checks and stores in SQL.  A file
+whose name, reference token or lines are not plain (one space between SYSTEM and SCORE, a
+score that is ``None`` or a plain finite number, each system with as many lines as the test
+bed has units, names the test bed knows) gives ``None``: the caller then reads the files
+line by line, which names the file and line of the problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import duckdb
+
+from ulcdb.errors import InputError
+from ulcdb.formats.mtme import parse_metric_file_name, refs_of
+from ulcdb.ingest.mtme_testbeds import match_translator
+from ulcdb.interchange.model import Source, SqlFrame
+from ulcdb.store.database import Store, named_query
+
+WORK_TABLES = ("_mtme_files", "_mtme_cells", "_mtme_names", "_mtme_rows")
+
+
+def read_mtme_sql(store: Store, paths: list[Path], testbed: str, roles: Mapping[str, str],
+                  counts: Mapping[str, int], src_refs: tuple[str, ...] | None,
+                  renames: Callable[[list[str]], dict[str, str]]) -> SqlFrame | None:
+    """The metric files ``paths`` of test bed ``testbed`` as the view ``_imp``, or ``None``
+    where one is not plain.  ``renames`` gives the new names of the files' metrics."""
+    files = _files(paths, roles, counts, src_refs)
+    if files is None:
+        return None
+    rename = renames(sorted({f[0] for f in files}))
+    store.con.execute(named_query("mtme_fast_tables"))
+    store.insert_columns("_mtme_files", {
+        "file_no": list(range(len(files))), "testbed": [testbed] * len(files),
+        "metric": [rename.get(f[0], f[0]) for f in files], "refs": [f[1] for f in files],
+        "level": [f[2] for f in files], "expected": [f[3] for f in files]})
+    try:
+        for number, path in enumerate(paths):
+            store.con.execute(named_query("mtme_fast_read"),
+                              {"file_no": number, "path": str(path)})
+    except duckdb.Error:  # not two plain columns: the line reader says where
+        return None
+    if store.scalar(named_query("mtme_fast_bad")):
+        return None
+    names = [r[0] for r in store.query(named_query("mtme_fast_systems"))]
+    try:
+        targets = [match_translator(paths[0], name, roles) for name in names]
+    except InputError:
+        return None
+    store.insert_columns("_mtme_names", {"system": names, "target": targets})
+    store.con.execute(named_query("mtme_fast_frame"))
+    return SqlFrame([Source(str(p), "mtme") for p in paths])
+
+
+def _files(paths: list[Path], roles: Mapping[str, str], counts: Mapping[str, int],
+           src_refs: tuple[str, ...] | None
+           ) -> list[tuple[str, list[str], str, int]] | None:
+    """(metric, reference set members, level, lines per system) of each file, or ``None``
+    where a name is not one the line reader takes."""
+    out = []
+    for path in paths:
+        try:
+            metric, token, level = parse_metric_file_name(path)
+            refs = refs_of(path, token, roles, src_refs)
+        except InputError:
+            return None
+        expected = 1 if level == "sys" else counts.get(level)
+        if level not in ("seg", "doc", "sys") or expected is None or path.suffix != ".score":
+            return None
+        out.append((metric, list(refs), level, expected))
+    return out

@@ -1,0 +1,82 @@
+"""WMT metrics-task score files read by DuckDB at once, straight into the store's connection.
+
+The fast path of ``metrics_task``: plain files (each named ``*.seg.*``, ``*.doc.*`` or
+``*.sys.*``, the level's column count on every line, no empty cells, whole-number segments,
+scores that are ``None`` or plain finite numbers) are read by DuckDB's ``read_csv`` into the
+temporary table ``_wmt_raw`` (``schema/queries/wmt_fast_read.sql``, made narrow by
+``wmt_fast_compact.sql``) and never pass through Python; the import's rows are then the view
+``_imp`` over it (``wmt_fast_frame.sql``), which
+``ulcdb.interchange.load`` checks and stores in SQL.  Anything else gives ``None``, and a
+problem the loader finds is an error without a line: the caller then rolls back and reads the
+files line by line (``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
+``ulcdb.interchange.fast``).  Both give the same store (``tests/formats/test_wmt_fast.py``).
+DuckDB holds the rows within its memory limit (spilling to disk beyond), so memory stays
+bounded however many files are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
+from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
+from ulcdb.store.database import Store, named_query
+
+WORK_TABLES = ("_wmt_raw", "_wmt_files", "_wmt_keys", "_wmt_rows", "_wmt_named", "_wmt_lps",
+               "_wmt_testbeds", "_wmt_metrics", "_wmt_refsets")
+
+
+@dataclass
+class WmtRows:
+    """WMT files DuckDB read (``_wmt_raw``): their sources and distinct names."""
+
+    sources: list[Source]
+    keys: WmtKeys
+
+
+def read_wmt_sql(store: Store, paths: list[Path], lps: list[str] | None) -> WmtRows | None:
+    """``paths`` into ``_wmt_raw`` and their names (rows of the pairs ``lps``, every pair
+    where ``None``; a name's first row is its first file, line 0), or ``None``
+    where a file is not plain (``ulcdb.interchange.fast.fast_or_exact`` drops the tables)."""
+    levels = [level_from_name(p) for p in paths]
+    if not paths or None in levels:
+        return None
+    store.con.execute(named_query("wmt_fast_maps"))
+    store.con.execute("create or replace temp table _wmt_files "
+                      "(file_no integer, path varchar, level varchar)")
+    store.insert_columns("_wmt_files", {"file_no": list(range(len(paths))),
+                                        "path": [str(p) for p in paths], "level": levels})
+    try:
+        store.con.execute(named_query("wmt_fast_read"), {"files": [str(p) for p in paths]})
+    except duckdb.Error:  # not plain text of the level's columns: the line reader says why
+        return None
+    if store.scalar(named_query("wmt_fast_bad")):
+        return None
+    store.con.execute(named_query("wmt_fast_compact"))
+    if lps is None:
+        lps = [r[0] for r in store.query(named_query("wmt_fast_lps"))]
+    store.insert_columns("_wmt_lps", {"lp": list(lps)})
+    keys = [(tuple(r[:5]), FirstRow(r[5], 0)) for r in store.query(named_query("wmt_fast_keys"))]
+    sources = [Source(str(p), "wmt") for p in paths]
+    return WmtRows(sources, WmtKeys(keys, sources))
+
+
+def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], str],
+              refsets: Mapping[str, tuple[str, ...]], rename: Mapping[str, str],
+              metrics: Mapping[str, MetricInfo]) -> SqlFrame:
+    """The view ``_imp`` over ``_wmt_raw``: (TESTSET, LP) -> test bed, REFSET -> members
+    (sorted), metric renames (the same mapping as ``metrics_task.wmt_frame``)."""
+    store.insert_columns("_wmt_testbeds", {"testset": [k[0] for k in testbeds],
+                                           "lp": [k[1] for k in testbeds],
+                                           "testbed": list(testbeds.values())})
+    names = sorted({k[0] for k, _ in rows.keys.keys})
+    store.insert_columns("_wmt_metrics", {"metric": names,
+                                          "name": [rename.get(m, m) for m in names]})
+    store.insert_columns("_wmt_refsets", {"refset": list(refsets),
+                                          "refs": [sorted(v) for v in refsets.values()]})
+    store.con.execute(named_query("wmt_fast_frame"))
+    return SqlFrame(rows.sources, dict(metrics))

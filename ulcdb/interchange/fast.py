@@ -1,0 +1,64 @@
+"""Score files read in SQL first, line by line only to name a problem (issue 30).
+
+The pattern every fast reader follows (``ulcdb.formats.wmt.metrics_fast`` for WMT files,
+``ulcdb.formats.mtme_fast`` for mt-metrics-eval files; ``ulcdb.formats.wmt.wmt20_da`` for the
+WMT20 DA files, in Arrow): DuckDB's ``read_csv`` with explicit column types reads plain files
+into temporary tables of the store's connection, names are mapped to the store's in SQL, and
+the loader (``ulcdb.interchange.load``) checks and stores the rows in SQL, in one
+transaction.  A file that is not plain, or any problem the checks find, rolls the
+transaction back; then the line-by-line reader runs, which names the file and line of the
+first problem (or, should the fast reader have declined something valid, stores it).  Both
+give the same store; the store is never left half-written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+import duckdb
+
+from ulcdb.errors import UlcdbError
+from ulcdb.store.database import Store, named_query
+
+MEMORY_LIMIT = "2GB"  # DuckDB's limit while an import runs: it spills to disk beyond it
+R = TypeVar("R")
+
+
+@contextmanager
+def bounded_memory(store: Store, limit: str = MEMORY_LIMIT) -> Iterator[None]:
+    """DuckDB's memory limit set to ``limit`` inside the block (the setting restored), so
+    an import of any size works out of core instead of growing with what it reads."""
+    before = store.scalar(named_query("memory_limit"))
+    store.con.execute(f"set memory_limit = '{limit}'")
+    try:
+        yield
+    finally:
+        store.con.execute(f"set memory_limit = '{before}'")
+
+
+def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[], R],
+                  work_tables: Iterable[str]) -> R:
+    """``fast()`` (its own transaction), else ``exact()``: when ``fast`` declines (``None``)
+    or raises, after its transaction rolled back; ``work_tables`` (and the view ``_imp``)
+    are dropped either way."""
+    with bounded_memory(store):
+        try:
+            found = fast()
+        except (UlcdbError, duckdb.Error):
+            found = None  # rolled back: the line-by-line reader names the file and line
+        finally:
+            drop_work_tables(store, work_tables)
+        return exact() if found is None else found
+
+
+def drop_work_tables(store: Store, names: Iterable[str]) -> None:
+    """The view ``_imp`` and the temporary tables ``names`` gone (after an error inside a
+    transaction the rollback has dropped them already)."""
+    try:
+        store.con.execute("drop view if exists _imp")
+        for name in names:
+            store.con.execute(f"drop table if exists {name}")
+    except duckdb.Error:
+        pass
