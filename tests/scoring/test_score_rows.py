@@ -15,8 +15,10 @@ from conftest import REPO
 from ulcdb.ingest.load import load_testbed
 from ulcdb.metrics.base import Documents, LevelScores, Params
 from ulcdb.metrics.bleu import BleuFamily
+from ulcdb.scoring.engines import LocalEngine
 from ulcdb.scoring.rows import Rows, pack
 from ulcdb.scoring.scorer import Pair, Scorer
+from ulcdb.scoring.workers import pool_context
 from ulcdb.store.database import Store
 
 HYPS = ["the cat sat on the mat", "a dog", "it rains today in the north"]
@@ -106,3 +108,39 @@ def test_a_run_hands_every_family_over_before_it_writes_one(sample_store: Store)
     stored = sample_store.query("select metric, count(*) from scores where level = 'seg' "
                                 "group by metric order by metric")
     assert dict(stored)["BLEU"] == dict(stored)["chrF++"] > 0
+
+
+@pytest.mark.parametrize("jobs, warmed", [(2, True), (1, False)])
+def test_families_warm_up_in_the_driver_before_its_workers_fork(
+        sample_store: Store, monkeypatch: pytest.MonkeyPatch, jobs: int, warmed: bool) -> None:
+    """Compiled kernels are loaded once, in the driver the workers fork from (issue 28:
+    ROUGE's took 9 s of CPU per worker on a cold numba cache), never after the pool runs."""
+    from ulcdb.metrics.chrf import ChrfFamily
+
+    events: list[str] = []
+    original = LocalEngine.map
+
+    def noting_map(self: LocalEngine, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        events.append("map")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocalEngine, "map", noting_map)
+    monkeypatch.setattr(BleuFamily, "warm_up", lambda self: events.append("warm BLEU"))
+    monkeypatch.setattr(ChrfFamily, "warm_up", lambda self: events.append("warm chrF"))
+    if pool_context().get_start_method() != "fork":  # a fork server: nothing inherited
+        warmed = False
+    Scorer(sample_store, "s", engine=LocalEngine(jobs)).run(["BLEU", "chrF"],
+                                                            [Pair("sysA", ("ref-A",))])
+    warm = ["warm BLEU", "warm chrF"] if warmed else []
+    assert events == [*warm, "map", "map"]
+
+
+def test_rouge_warms_up_its_compiled_kernels() -> None:
+    from ulcdb.metrics import rouge_kernel
+    from ulcdb.metrics.rouge import RougeFamily
+
+    if rouge_kernel.pair_hits() is None:
+        pytest.skip("numba is not installed")
+    RougeFamily().warm_up()
+    for kernel in (rouge_kernel.pair_hits(), rouge_kernel.bootstrap_totals()):
+        assert kernel.signatures  # type: ignore[union-attr]

@@ -74,6 +74,12 @@ class LocalEngine:
         self._shared: dict[int, tuple[Any, Shared]] = {}  # id(value) -> (value, handle)
         self._bytes: dict[str, bytes] = {}  # handle key -> the value pickled once
 
+    def forks(self) -> bool:
+        """Whether its workers, not started yet, will be forked from this process (and so
+        inherit what it has loaded)."""
+        return self.jobs > 1 and self._pool is None and \
+            pool_context().get_start_method() == "fork"
+
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any],
             label: Callable[[Any], str] = str) -> Iterator[Any]:
         if self.jobs <= 1:

@@ -321,7 +321,7 @@ class Scorer:
         report = ScoreReport()
         engine = self.engine or LocalEngine(self.jobs)
         try:
-            jobs: list[_Job] = []
+            planned: list[tuple[Family, dict[str, int], list[Pair]]] = []
             for fam in fams:
                 ids = sync_catalogue(self.store, fam.specs()) if writable else self._catalogued()
                 # read-only with no pairs: a family not registered yet has nothing to report
@@ -331,7 +331,11 @@ class Scorer:
                 if progress:
                     progress(fam.name, len(pairs) - len(todo))
                 if todo:
-                    jobs.append(self._submit(fam, ids, todo, engine))
+                    planned.append((fam, ids, todo))
+            if isinstance(engine, LocalEngine) and engine.forks():
+                for fam, _, _ in planned:  # once here, not once per worker
+                    fam.warm_up()
+            jobs = [self._submit(fam, ids, todo, engine) for fam, ids, todo in planned]
             for job in jobs:  # the workers go on with the next families while one is written
                 self._store(job, report, progress)
                 report.computed[job.family.name] = len(job.todo)
