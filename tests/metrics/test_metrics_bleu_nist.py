@@ -5,13 +5,20 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sacrebleu
 from golden import GoldenRow, Sample, golden_value, load_golden, load_sample
 
 from ulcdb.metrics.base import Documents, LevelScores, Params
 from ulcdb.metrics.bleu import BleuFamily, bleu_from_stats, mteval_bleu, sum_stats
-from ulcdb.metrics.nist import InformationWeights, NistFamily, length_penalty, nist_from_stats
+from ulcdb.metrics.nist import (
+    InformationWeights,
+    NistFamily,
+    length_penalty,
+    mteval_nist,
+    nist_from_stats,
+)
 
 PRINTED = 5e-5 + 1e-9  # mteval's %.4f lines
 BLEU_REL = 1e-14  # the .scr files: Perl's 15 significant digits
@@ -247,3 +254,51 @@ def test_inputs_are_checked() -> None:
             family.compute(["a"], [["a"]], _one_doc(2), Params())
         with pytest.raises(ValueError):
             family.compute(["a"], [], _one_doc(1), Params())
+
+
+def _random_stats(rng, rows: int, orders: int, gains: bool) -> list[list[float]]:
+    """Statistics rows with the corner cases: empty hypotheses, orders without n-grams or
+    without a match, no reference words (NIST); NIST's gains are floats."""
+    out = []
+    for _ in range(rows):
+        hyp = int(rng.integers(0, 40))
+        ref = int(rng.integers(0, 40))
+        totals = [max(hyp - k, 0) for k in range(orders)]
+        matched = [int(rng.integers(0, t + 1)) if rng.random() < 0.8 else 0 for t in totals]
+        if gains:
+            matched = [m * float(rng.random()) * 7 for m in matched]
+        out.append([hyp, ref, *matched, *totals])
+    return out
+
+
+def test_whole_tables_score_every_row_as_the_one_row_formulas() -> None:
+    """The families score a table of statistics at once (logs and exps with ``math``: numpy's
+    own differ in the last bit for some values); each value equals, to the bit, the per-row
+    formula mteval's lines are checked against."""
+    from numpy.random import default_rng
+
+    from ulcdb.metrics.bleu import bleu_table
+    from ulcdb.metrics.nist import mteval_nist_table
+
+    rng = default_rng(28)
+    bleu = _random_stats(rng, 3000, 4, gains=False)
+    columns = bleu_table(np.asarray(bleu, dtype=float))
+    for name in EXPECTED_BLEU:
+        assert columns[name].tolist() == [bleu_from_stats(row)[name] for row in bleu], name
+    nist = _random_stats(rng, 3000, 5, gains=True)
+    for nrefs in (1, 3):
+        cumulative, individual = mteval_nist_table(np.asarray(nist, dtype=float), nrefs)
+        for row, c, i in zip(nist, cumulative.tolist(), individual.tolist(), strict=True):
+            assert (c, i) == mteval_nist(row, nrefs)
+
+
+def test_document_sums_add_rows_in_order_even_when_a_document_comes_back() -> None:
+    from ulcdb.metrics.bleu import summed_rows
+
+    rows = [[0.1, 1.0], [0.2, 2.0], [0.3, 4.0], [1e16, 8.0], [-1e16, 16.0], [0.7, 32.0]]
+    docs = Documents(("a", "b", "a", "b", "b", "a"))
+    ids, sums = summed_rows(np.asarray(rows), docs)
+    assert ids == ["a", "b"]
+    assert sums.tolist() == [sum_stats([rows[0], rows[2], rows[5]]),
+                             sum_stats([rows[1], rows[3], rows[4]]), sum_stats(rows)]
+    assert sums[1][0] == (0.2 + 1e16) - 1e16 != 0.2  # in order, not pairwise or exact

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
 import pytest
 from golden import load_sample
 from sacrebleu.metrics import CHRF
@@ -90,3 +91,34 @@ def test_specs_and_signature():
     assert "chrF|nrefs:3|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0" in sig
     assert "chrF++|nrefs:3|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0" in sig
     assert "case:lc" in family.signature(Params(lowercase=True), 1)
+
+
+def test_table_f_scores_equal_sacrebleus_to_the_bit():
+    """Segments are scored as one table (issue 28): each F-score equals sacrebleu's
+    ``_compute_f_score`` on that row, zero counts and empty orders included."""
+    from numpy.random import default_rng
+
+    from ulcdb.metrics.chrf import f_scores
+
+    rng = default_rng(28)
+    for metric in (CHRF(), CHRF(word_order=2)):
+        rows = []
+        for _ in range(2000):
+            row = []
+            for _ in range(metric.order):
+                hyp, ref = (int(rng.integers(0, 30)) * int(rng.random() < 0.9) for _ in "hr")
+                row += [hyp, ref, int(rng.integers(0, min(hyp, ref) + 1))]
+            rows.append(row)
+        table = f_scores(metric, np.asarray(rows, dtype=np.int64))
+        assert table.tolist() == [metric._compute_f_score(row) for row in rows]
+
+
+def test_an_undefined_reference_line_is_left_out_as_sacrebleu_does():
+    hyps = ["the cat sat on the mat", "a dog barks", "it rains"]
+    refs = [["the cat sat on a mat", "a dog barked", "it is raining"],
+            ["a cat sat on the mat", None, "it rains"]]
+    scores = ChrfFamily().compute(hyps, refs, Documents(("a", "a", "b")), Params())
+    for name, kwargs in SACREBLEU.items():
+        metric = CHRF(**kwargs)
+        assert scores[name].sys == metric.corpus_score(hyps, refs).score / 100
+        assert scores[name].seg[1] == metric.sentence_score(hyps[1], [refs[0][1]]).score / 100

@@ -333,3 +333,40 @@ def test_rouge_family_levels_and_catalogue() -> None:
 def test_rouge_rejects_misaligned_input() -> None:
     with pytest.raises(ValueError):
         FAMILY.compute(["a b"], [["a b", "c"]], Documents(("d",)), Params())
+
+
+def test_columns_round_as_perl_prints_each_value() -> None:
+    """Issue 28: R, P and F are rounded a column at a time; every value equals the printed
+    and re-read one, on decimal halves (0.123455 is not one in binary), ratios of small
+    counts, ROUGE-W's powers and values beyond the fast path."""
+    from ulcdb.metrics.rouge_table import f_values, ratios, round5, round5_all
+
+    rng = np.random.default_rng(28)
+    halves = (np.arange(0, 200_001) + 0.5) / 1e5
+    counts = rng.integers(0, 60, size=(3, 20_000)).astype(np.float64)
+    values = np.concatenate([halves, counts[0] / np.maximum(counts[1], 1), rng.random(50_000),
+                             [0.0, 1.0, 1234.567895, 2.5e-6, 7.5e-6]])
+    assert round5_all(values).tolist() == [round5(v) for v in values.tolist()]
+    hit, ref_total, hyp_total = np.minimum(counts[0], counts[1]), counts[1], counts[2]
+    for inverse in (None, 1 / 1.2):
+        expected = [rpf_value(h, r, p, inverse) for h, r, p in zip(
+            hit.tolist(), ref_total.tolist(), hyp_total.tolist(), strict=True)]
+        assert f_values(hit, ref_total, hyp_total, 0.5, inverse).tolist() == expected
+    assert ratios(np.array([1.0, 2.0]), np.array([0.0, 4.0])).tolist() == [0.0, 0.5]
+
+
+def rpf_value(hit: float, ref_total: float, hyp_total: float, inverse: float | None) -> float:
+    from ulcdb.metrics.rouge import rpf
+
+    return rpf(hit, ref_total, hyp_total, inverse=inverse is not None)[2]
+
+
+def test_family_segments_equal_segment_rpf_to_the_bit(ruen: tuple[Sample, list[GoldenRow]]
+                                                       ) -> None:
+    sample, _ = ruen
+    for system, refset in (("Online-W", "ref-A"), ("NVIDIA-NeMo", "ref-A+ref-B")):
+        hyps, refs = sample.translator(system), sample.refset(refset)
+        scores = FAMILY.compute(hyps, refs, sample.docs, Params())
+        expected = _per_segment_rpf(sample, system, refset)
+        for k, name in enumerate(METRIC_NAMES):
+            assert scores[name].seg == expected[:, 3 * k + 2].tolist(), name

@@ -130,6 +130,12 @@ class Family(ABC):
         """Score one target against several reference sets."""
         return [self.compute(hyps, refs, docs, params) for refs in refsets]
 
+    def warm_up(self) -> None:
+        """Load or compile what every task of the family needs (compiled kernels, word
+        lists) in the driver, before the worker processes fork from it: they inherit it
+        instead of each loading or compiling it again.  Nothing by default."""
+        return None
+
     def metric_languages(self, metric: str) -> frozenset[str] | None:
         """Target languages ``metric`` handles (None: any)."""
         return self.languages

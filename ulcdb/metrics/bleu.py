@@ -52,6 +52,7 @@ MAX_ORDER = 4
 REFERENCE = "mteval-v13a.pl (NIST), via sacrebleu 2.6.0 tokenizer 13a and n-gram statistics"
 
 Stats = list[float]
+Table = NDArray[np.float64]  # statistics rows
 
 
 def sacrebleu_scorer(params: Params) -> BLEU:
@@ -126,22 +127,91 @@ def order_scores(family: str, cumulative: list[float], individual: list[float]
     return out
 
 
-def levels_from_stats(stats: list[Stats], docs: Documents, names: Sequence[str],
-                      score: Callable[[Stats], dict[str, float]]) -> dict[str, LevelScores]:
-    """Segment scores from each segment's statistics, document and system scores from the
-    statistics summed over their segments (never means), every metric of ``names``."""
-    seg = [score(row) for row in stats]
-    doc = {doc_id: score(row) for doc_id, row in group_stats(stats, docs).items()}
-    system = score(sum_stats(stats)) if stats else None
-    return {
-        name: LevelScores(
-            seg=[scores[name] for scores in seg],
-            doc={doc_id: scores[name] for doc_id, scores in doc.items()},
-            sys=system[name] if system else None,
-            seg_stats=stats,
-        )
-        for name in names
-    }
+def levels_from_stats(stats: list[Stats] | Table, docs: Documents, names: Sequence[str],
+                      score: Callable[[Table], dict[str, Table]]) -> dict[str, LevelScores]:
+    """Segment scores from each segment's statistics (a list per segment, or a table's
+    rows), document and system scores from the statistics summed over their segments (never
+    means), every metric of ``names``.
+
+    ``score`` maps a table of statistics rows to each metric's column; the segments, the
+    documents' sums and the system's sum go through it as one table."""
+    table = np.asarray(stats, dtype=np.float64)
+    rows: list[Stats] = table.tolist() if isinstance(stats, np.ndarray) else stats
+    if not rows:
+        return {name: LevelScores(seg=[], doc={}, sys=None, seg_stats=rows) for name in names}
+    doc_ids, sums = summed_rows(table, docs)
+    columns = score(np.concatenate([table, sums]))
+    n, m = len(rows), len(doc_ids)
+    out = {}
+    for name in names:
+        values = columns[name].tolist()
+        out[name] = LevelScores(seg=values[:n], doc=dict(zip(doc_ids, values[n:n + m],
+                                                             strict=True)),
+                                sys=values[-1], seg_stats=rows)
+    return out
+
+
+def summed_rows(table: Table, docs: Documents) -> tuple[list[str], Table]:
+    """Each document's rows summed (documents in order of first appearance), then all rows:
+    added one after the other as ``sum_stats`` adds them (a cumulative sum is sequential),
+    so float statistics sum to the same bits."""
+    index: dict[str, int] = {}
+    group = np.fromiter((index.setdefault(d, len(index)) for d in docs.doc_ids), np.int64,
+                        count=len(docs.doc_ids))
+    order = np.argsort(group, kind="stable")
+    bounds = np.searchsorted(group[order], np.arange(len(index) + 1)).tolist()
+    ordered = table[order]
+    sums = [np.cumsum(ordered[a:b], axis=0)[-1] for a, b in zip(bounds, bounds[1:], strict=False)]
+    sums.append(np.cumsum(table, axis=0)[-1])
+    return list(index), np.array(sums)
+
+
+def each(fn: Callable[[float], float], values: Table) -> Table:
+    """``fn`` (``math.log``, ``math.exp``) on every value: numpy's own log and exp differ
+    from the C library's in the last bit for some values, and mteval's numbers are these."""
+    return np.fromiter(map(fn, values.ravel().tolist()), np.float64,
+                       count=values.size).reshape(values.shape)
+
+
+def order_columns(family: str, cumulative: Table, individual: Table) -> dict[str, Table]:
+    """``order_scores`` for a table: each metric's column."""
+    out = {family: cumulative[:, -1]}
+    out.update({f"{family}-{n}": cumulative[:, n - 1] for n in range(1, cumulative.shape[1] + 1)})
+    out.update({f"{family}i-{n}": individual[:, n - 1]
+                for n in range(2, individual.shape[1] + 1)})
+    return out
+
+
+def mteval_bleu_table(table: Table) -> tuple[Table, Table]:
+    """``mteval_bleu`` of every row of a statistics table at once: the same operations in
+    the same order on each row (logs and exps with ``math``), so the same bits."""
+    hyp_len, ref_len = table[:, 0], table[:, 1]
+    matches = table[:, 2:2 + MAX_ORDER]
+    totals = table[:, 2 + MAX_ORDER:2 + 2 * MAX_ORDER]
+    positive = hyp_len > 0
+    ratio = np.divide(ref_len, hyp_len, out=np.zeros_like(ref_len), where=positive)
+    penalty = np.where(positive, each(math.exp, np.minimum(0.0, 1 - ratio)), 0.0)
+    cumulative = np.empty((len(table), MAX_ORDER))
+    individual = np.empty((len(table), MAX_ORDER))
+    score = np.zeros(len(table))
+    smooth = np.ones(len(table))
+    for j in range(MAX_ORDER):
+        counted = totals[:, j] != 0
+        unmatched = counted & (matches[:, j] == 0)
+        smooth = np.where(unmatched, smooth * 2, smooth)
+        safe = np.where(counted, totals[:, j], 1.0)
+        precision = np.where(unmatched, 1 / (smooth * safe), matches[:, j] / safe)
+        log_precision = np.zeros(len(table))
+        log_precision[counted] = each(math.log, precision[counted])
+        individual[:, j] = each(math.exp, log_precision)
+        score = score + log_precision
+        cumulative[:, j] = each(math.exp, score / (j + 1)) * penalty
+    return cumulative, individual
+
+
+def bleu_table(table: Table) -> dict[str, Table]:
+    """Every metric of the family for every row of a statistics table."""
+    return order_columns("BLEU", *mteval_bleu_table(table))
 
 
 def mteval_bleu(stats: Stats) -> tuple[list[float], list[float]]:
@@ -241,8 +311,8 @@ class BleuFamily(Family):
         if any(line is None for refs in refsets for ref in refs for line in ref):
             # sacrebleu's own path leaves out undefined references segment by segment
             return [levels_from_stats([list(row) for row in self.segment_stats(
-                hyps, refs, params)], docs, METRIC_NAMES, bleu_from_stats) for refs in refsets]
-        return [levels_from_stats(stats, docs, METRIC_NAMES, bleu_from_stats)
+                hyps, refs, params)], docs, METRIC_NAMES, bleu_table) for refs in refsets]
+        return [levels_from_stats(stats, docs, METRIC_NAMES, bleu_table)
                 for stats in corpus_stats(hyps, refsets, params)]
 
 

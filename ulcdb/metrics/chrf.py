@@ -88,13 +88,27 @@ class ChrfFamily(Family):
         for refs in refsets:
             for ref in refs:
                 unique.setdefault(id(ref), ref)
+        tables = dict(zip(unique, _statistics(plus, [hyps, *unique.values()]), strict=True))
+        if hyps and not chrf.eps_smoothing and not plus.eps_smoothing and all(
+                line is not None for ref in unique.values() for line in ref):
+            return [{"chrF": _best(chrf, [tables[id(r)][:, :n_char] for r in refs], docs),
+                     "chrF++": _best(plus, [tables[id(r)] for r in refs], docs)}
+                    for refs in refsets]
+        return self._by_segment(hyps, refsets, docs, unique, tables, chrf, plus)
+
+    def _by_segment(self, hyps: Sequence[str], refsets: Sequence[Sequence[Sequence[str]]],
+                    docs: Documents, unique: dict[int, Sequence[str]],
+                    tables: dict[int, NDArray[np.int64]], chrf: CHRF, plus: CHRF
+                    ) -> list[dict[str, LevelScores]]:
+        """Segment by segment with sacrebleu's F-score: where a reference line is undefined
+        (sacrebleu leaves it out), or an empty test set."""
+        n_char = 3 * chrf.char_order
         # Per segment and distinct reference: (chrF stats, chrF F, chrF++ stats, chrF++ F),
         # None where the reference is undefined (sacrebleu skips it).
         cells: dict[int, list[_Cell | None]] = {}
-        table = _statistics(plus, [hyps, *unique.values()])
-        for k, (key, ref) in enumerate(unique.items(), 1):
+        for key, ref in unique.items():
             column: list[_Cell | None] = []
-            for line, stats in zip(ref, table[k - 1], strict=True):
+            for line, stats in zip(ref, tables[key].tolist(), strict=True):
                 if line is None:
                     column.append(None)
                     continue
@@ -139,18 +153,26 @@ def _chrf_pair(lowercase: bool) -> tuple[CHRF, CHRF]:
     return CHRF(lowercase=lowercase), CHRF(word_order=2, lowercase=lowercase)
 
 
-def _statistics(plus: CHRF, texts: Sequence[Sequence[str | None]]) -> list[list[list[int]]]:
+@lru_cache(maxsize=1 << 13)
+def _pieces(line: str, whitespace: bool) -> tuple[str, tuple[str, ...]]:
+    """A preprocessed line's characters (whitespace removed unless kept) and its words
+    (sacrebleu's ``_remove_punctuation``), kept for the reference lines every task reads."""
+    words = CHRF._remove_punctuation(_chrf_pair(False)[1], line)
+    return (line if whitespace else "".join(line.split())), tuple(words)
+
+
+def _statistics(plus: CHRF, texts: Sequence[Sequence[str | None]]
+                ) -> list[NDArray[np.int64]]:
     """sacrebleu's ``[hyp, ref, match]`` counts per order (characters 1..char_order, then
     words 1..word_order) of the first text against each of the others, per segment.
 
     The n-grams are counted as integer arrays (``ngram_counts``: characters and words as
     tokens, every text of the task with shared ids); the counts are the integers of
     ``CHRF._get_match_statistics`` on sacrebleu's ``Counter``s."""
-    lines = [[plus._preprocess_segment(line) if line is not None else "" for line in text]
-             for text in texts]
-    chars = [[line if plus.whitespace else "".join(line.split()) for line in text]
-             for text in lines]
-    words = [[plus._remove_punctuation(line) for line in text] for text in lines]
+    pieces = [[_pieces(plus._preprocess_segment(line) if line is not None else "",
+                       plus.whitespace) for line in text] for text in texts]
+    chars = [[piece[0] for piece in text] for text in pieces]
+    words = [[piece[1] for piece in text] for text in pieces]
     parts = [(encode(chars, plus.char_order), plus.char_order),
              (encode(words, plus.word_order), plus.word_order)]
     nseg = len(texts[0])
@@ -167,8 +189,48 @@ def _statistics(plus: CHRF, texts: Sequence[Sequence[str | None]]) -> list[list[
                 ref_total = np.maximum(ref.lengths - n + 1, 0)
                 columns += [np.where(ref_total > 0, hyp_total, 0), ref_total,
                             matches.astype(np.int64)]
-        out.append(np.stack(columns, axis=1).tolist())
+        out.append(np.stack(columns, axis=1))
     return out
+
+
+def _best(metric: CHRF, tables: list[NDArray[np.int64]], docs: Documents) -> LevelScores:
+    """Per segment the statistics of the first reference with the highest F-score (every
+    reference line defined), the segment's score that F-score; documents and the system
+    scored on their summed statistics."""
+    scores = np.stack([f_scores(metric, t) for t in tables])
+    pick = np.argmax(scores, axis=0)  # the first of equal maxima, as sacrebleu's loop
+    rows = np.arange(scores.shape[1])
+    table = np.stack(tables)[pick, rows]
+    spans = docs.spans()
+    sums = np.add.reduceat(table, [a for _, a, _ in spans], axis=0)
+    totals = (f_scores(metric, np.vstack([sums, table.sum(axis=0)])) / 100.0).tolist()
+    return LevelScores(seg=(scores[pick, rows] / 100.0).tolist(),
+                       doc={d: v for (d, _, _), v in zip(spans, totals, strict=False)},
+                       sys=totals[-1], seg_stats=table.astype(np.float64).tolist())
+
+
+def f_scores(metric: CHRF, table: NDArray[np.int64]) -> NDArray[np.float64]:
+    """sacrebleu's ``CHRF._compute_f_score`` (without eps smoothing) of every row of a
+    statistics table: the same operations in the same order, so the same bits."""
+    factor = metric.beta ** 2
+    n = len(table)
+    avg_prec, avg_rec = np.zeros(n), np.zeros(n)
+    effective = np.zeros(n, dtype=np.int64)
+    for i in range(metric.order):
+        hyp, ref, match = (table[:, 3 * i + k].astype(np.float64) for k in range(3))
+        both = (hyp > 0) & (ref > 0)
+        avg_prec = np.where(both, avg_prec + np.divide(match, hyp, where=both,
+                                                       out=np.zeros(n)), avg_prec)
+        avg_rec = np.where(both, avg_rec + np.divide(match, ref, where=both,
+                                                     out=np.zeros(n)), avg_rec)
+        effective += both
+    some = effective > 0
+    avg_prec = np.divide(avg_prec, effective, where=some, out=np.zeros(n))
+    avg_rec = np.divide(avg_rec, effective, where=some, out=np.zeros(n))
+    total = avg_prec + avg_rec
+    score = (1 + factor) * avg_prec * avg_rec
+    score = np.divide(score, (factor * avg_prec) + avg_rec, where=total != 0, out=np.zeros(n))
+    return np.where(total != 0, 100 * score, 0.0)
 
 
 def _levels(metric: CHRF, stats: list[list[int]], f_scores: list[float],

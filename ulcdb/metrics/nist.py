@@ -47,7 +47,10 @@ from ulcdb.metrics.base import (
 )
 from ulcdb.metrics.bleu import (
     Stats,
+    Table,
+    each,
     levels_from_stats,
+    order_columns,
     order_names,
     order_scores,
     tokens_of,
@@ -158,6 +161,30 @@ def mteval_nist(stats: Stats, nrefs: int) -> tuple[list[float], list[float]]:
     return cumulative, individual
 
 
+def mteval_nist_table(table: Table, nrefs: int) -> tuple[Table, Table]:
+    """``mteval_nist`` of every row of a statistics table at once: the same operations in
+    the same order on each row (logs and exps with ``math``), so the same bits."""
+    hyp_len, ref_total = table[:, 0], table[:, 1]
+    penalty = np.ones(len(table))
+    known = ref_total > 0
+    ratio = np.divide(hyp_len, ref_total / nrefs, out=np.ones_like(hyp_len), where=known)
+    penalty[ratio <= 0] = 0.0
+    short = (ratio > 0) & (ratio < 1)
+    logs = each(math.log, ratio[short])
+    penalty[short] = each(math.exp, -_BETA * logs * logs)
+    gained = table[:, 2:2 + MAX_ORDER]
+    hyp_ngrams = table[:, 2 + MAX_ORDER:2 + 2 * MAX_ORDER]
+    cumulative = np.empty((len(table), MAX_ORDER))
+    individual = np.empty((len(table), MAX_ORDER))
+    score = np.zeros(len(table))
+    for n in range(MAX_ORDER):
+        term = gained[:, n] / np.maximum(hyp_ngrams[:, n], 1.0)
+        score = score + term
+        cumulative[:, n] = score * penalty
+        individual[:, n] = term * penalty
+    return cumulative, individual
+
+
 def nist_from_stats(stats: Stats, nrefs: int) -> dict[str, float]:
     """Every metric of the family from one (possibly summed) statistics vector."""
     return order_scores("NIST", *mteval_nist(stats, nrefs))
@@ -223,28 +250,27 @@ class NistFamily(Family):
             tokens_of(hyps, params), refsets, lambda ref: tokens_of(ref, params), MAX_ORDER,
             totals=True)
         hyp = encoded.tables[0]
-        hyp_len = hyp.lengths.tolist()
+        hyp_ngrams = np.maximum(hyp.lengths[:, None] - np.arange(MAX_ORDER), 0)
         out = []
         for refs in refsets:
             tables = [by_id[id(ref)] for ref in refs]
             gained = _gains(hyp, tables, [found[id(ref)] for ref in refs], encoded,
                             len(hyps))
-            ref_len = np.sum([t.lengths for t in tables], axis=0).tolist()
-            stats: list[Stats] = [
-                [n, ref_len[i], *gained[i], *[max(n - k, 0) for k in range(MAX_ORDER)]]
-                for i, n in enumerate(hyp_len)]
-            out.append(_levels(stats, len(refs), docs))
+            ref_len = np.sum([t.lengths for t in tables], axis=0)
+            table = np.column_stack([hyp.lengths, ref_len, gained, hyp_ngrams])
+            out.append(_levels(table, len(refs), docs))
         return out
 
 
 def _gains(hyp: NgramTable, refs: list[NgramTable], found: list[list[NDArray[np.int64]]],
-           encoded: Encoded, nseg: int) -> list[list[float]]:
+           encoded: Encoded, nseg: int) -> Table:
     """Per segment, the information of its matched n-grams of each order 1..MAX_ORDER
     (``_counted_stats``'s ``gained``): weight times the count clipped by the largest
-    reference count, summed exactly (``math.fsum``)."""
+    reference count, summed exactly (``math.fsum``).  A weight is ``math.log`` of the same
+    quotient of integers as ``InformationWeights``', taken once per distinct quotient."""
     words = int(sum(int(t.lengths.sum()) for t in refs))
     zero = encoded.vocabulary.get("0")
-    out: list[list[float]] = [[] for _ in range(nseg)]
+    out = np.empty((nseg, MAX_ORDER))
     previous: NDArray[np.int64] | None = None
     for n in range(1, MAX_ORDER + 1):
         clip = found[0][n - 1]
@@ -255,25 +281,25 @@ def _gains(hyp: NgramTable, refs: list[NgramTable], found: list[list[NDArray[np.
         ids = hyp.ids(n)[matched]
         grams, where = np.unique(ids, return_inverse=True)
         if n == 1:
-            denominators = [words] * len(grams)
+            denominators = np.full(len(grams), words, dtype=np.int64)
         else:
             assert previous is not None
             prefix = encoded.prefixes[n - 1][grams]
-            denominators = previous[prefix].tolist()
+            denominators = previous[prefix]
             if n == 2 and zero is not None:  # Perl reads the prefix "0" as false
-                denominators = [words if p == zero else d
-                                for p, d in zip(prefix.tolist(), denominators, strict=True)]
-        weights = np.array([-math.log(c / d) / _LOG2 for c, d in
-                            zip(counts[grams].tolist(), denominators, strict=True)])
+                denominators = np.where(prefix == zero, words, denominators)
+        quotients, back = np.unique(counts[grams] / denominators, return_inverse=True)
+        weights = (-each(math.log, quotients) / _LOG2)[back]
         terms = (weights[where] * np.minimum(hyp.counts[n - 1][matched], clip[matched])
                  ).tolist()
         segs = hyp.segments(n)[matched]
         bounds = np.searchsorted(segs, np.arange(nseg + 1)).tolist()
-        for i in range(nseg):
-            out[i].append(math.fsum(terms[bounds[i]:bounds[i + 1]]))
+        out[:, n - 1] = list(map(math.fsum, map(terms.__getitem__,
+                                                map(slice, bounds, bounds[1:]))))
         previous = counts
     return out
 
 
-def _levels(stats: list[Stats], nrefs: int, docs: Documents) -> dict[str, LevelScores]:
-    return levels_from_stats(stats, docs, METRIC_NAMES, lambda row: nist_from_stats(row, nrefs))
+def _levels(table: Table, nrefs: int, docs: Documents) -> dict[str, LevelScores]:
+    return levels_from_stats(table, docs, METRIC_NAMES,
+                             lambda table: order_columns("NIST", *mteval_nist_table(table, nrefs)))

@@ -49,7 +49,10 @@ CACHED = 32  # shared inputs a worker process keeps unpickled (least recently us
 
 
 class Engine(Protocol):
-    """Maps a function over tasks, results in task order."""
+    """Maps a function over tasks, results in task order.  ``map`` hands every task to the
+    workers before it returns (one worker: as the results are read), so a caller can map
+    several families' tasks first and read the results after, keeping the workers busy
+    while it writes."""
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any],
             label: Callable[[Any], str] = str) -> Iterator[Any]: ...
@@ -70,6 +73,12 @@ class LocalEngine:
         self._pool: ProcessPoolExecutor | None = None
         self._shared: dict[int, tuple[Any, Shared]] = {}  # id(value) -> (value, handle)
         self._bytes: dict[str, bytes] = {}  # handle key -> the value pickled once
+
+    def forks(self) -> bool:
+        """Whether its workers, not started yet, will be forked from this process (and so
+        inherit what it has loaded)."""
+        return self.jobs > 1 and self._pool is None and \
+            pool_context().get_start_method() == "fork"
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any],
             label: Callable[[Any], str] = str) -> Iterator[Any]:
@@ -140,11 +149,17 @@ class RayEngine:
 
     def map(self, fn: Callable[[Any], Any], tasks: Iterable[Any],
             label: Callable[[Any], str] = str) -> Iterator[Any]:
+        """Every task is submitted now (a caller may map the next function before it reads
+        these results, so the cluster never waits for it); results come in task order."""
         items = list(tasks)
         refs = []
         for t in items:
             payload, keys = _dumps((fn, t))
             refs.append(self._remote.remote(payload, keys, *(self._objects[k] for k in keys)))
+        return self._results(items, refs, label)
+
+    def _results(self, items: list[Any], refs: list[Any], label: Callable[[Any], str]
+                 ) -> Iterator[Any]:
         for item, ref in zip(items, refs, strict=True):
             try:
                 result = pickle.loads(self.ray.get(ref))

@@ -17,7 +17,8 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import pyarrow as pa
@@ -26,8 +27,9 @@ from ulcdb import __version__
 from ulcdb.annotation.model import Analysis
 from ulcdb.errors import StoreError
 from ulcdb.metrics import registry
-from ulcdb.metrics.base import Documents, Family, LevelScores, MetricSpec, Params
+from ulcdb.metrics.base import Documents, Family, MetricSpec, Params
 from ulcdb.scoring.engines import Engine, LocalEngine
+from ulcdb.scoring.rows import PackedScores, Rows, ScoreKey, pack
 from ulcdb.store.database import Store, named_query
 
 # What a family scores for one translator: its texts, or their analyses (``needs_analysis``).
@@ -35,10 +37,8 @@ Inputs = list[str] | list[Analysis]
 # One task of a family run: the family, the target's inputs, per reference set its members'
 # inputs, the documents, the parameters and a label for progress and errors.
 FamilyTask = tuple[Family, Inputs, list[list[Inputs]], Documents, Params, str]
-# A score key: metric, target, reference set (ids) and variant.
-ScoreKey = tuple[int, int, int, str]
-# A value in a score column: ids, the variant, a score (None: missing), segment statistics.
-Cell = int | str | float | list[float] | None
+# What a task hands back: per reference set its scores, and the CPU seconds they took.
+TaskResult = tuple[list[PackedScores], float]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,10 @@ class ScoreReport:
     computed: dict[str, int] = field(default_factory=dict)  # family -> pairs computed
     skipped: int = 0
     imported: dict[str, int] = field(default_factory=dict)  # metric -> pairs with imported scores
+    # family -> CPU seconds its tasks took (summed over the workers), seconds its rows took
+    # to write (the driver, while the workers go on with the next families)
+    compute_cpu: dict[str, float] = field(default_factory=dict)
+    write_seconds: dict[str, float] = field(default_factory=dict)
 
     def summary(self) -> str:
         done = ", ".join(f"{f}: {n} pairs" for f, n in self.computed.items()) or "nothing new"
@@ -146,9 +150,25 @@ def ensure_refset(store: Store, testbed_id: int, names: tuple[str, ...],
     return int(rid)
 
 
-def _family_task(args: FamilyTask) -> list[dict[str, LevelScores]]:
+def _family_task(args: FamilyTask) -> TaskResult:
+    """In a worker: the scores of one target against its reference sets, packed as Arrow
+    arrays (``rows.pack``: the driver only adds the key columns), and the CPU time."""
     family, hyps, refsets, docs, params, _label = args
-    return family.compute_many(hyps, refsets, docs, params)
+    start = time.process_time()
+    packed = [pack(result) for result in family.compute_many(hyps, refsets, docs, params)]
+    return packed, time.process_time() - start
+
+
+@dataclass
+class _Job:
+    """A family's tasks in the engine: the pairs to store and the results to come."""
+
+    family: Family
+    ids: dict[str, int]  # metric name -> metric_id
+    todo: list[Pair]
+    first: dict[tuple[str, ...], Pair]  # text keys of a pair -> the pair scored for them
+    groups: list[list[Pair]]  # the pairs of each task
+    results: Iterator[TaskResult]
 
 
 def _with_requirements(metrics: list[str], index: dict[str, tuple[Family, MetricSpec]]
@@ -301,6 +321,7 @@ class Scorer:
         report = ScoreReport()
         engine = self.engine or LocalEngine(self.jobs)
         try:
+            planned: list[tuple[Family, dict[str, int], list[Pair]]] = []
             for fam in fams:
                 ids = sync_catalogue(self.store, fam.specs()) if writable else self._catalogued()
                 # read-only with no pairs: a family not registered yet has nothing to report
@@ -310,26 +331,31 @@ class Scorer:
                 if progress:
                     progress(fam.name, len(pairs) - len(todo))
                 if todo:
-                    self._compute(fam, ids, todo, engine, progress)
-                    report.computed[fam.name] = len(todo)
+                    planned.append((fam, ids, todo))
+            if isinstance(engine, LocalEngine) and engine.forks():
+                for fam, _, _ in planned:  # once here, not once per worker
+                    fam.warm_up()
+            jobs = [self._submit(fam, ids, todo, engine) for fam, ids, todo in planned]
+            for job in jobs:  # the workers go on with the next families while one is written
+                self._store(job, report, progress)
+                report.computed[job.family.name] = len(job.todo)
         finally:
             engine.close(cancel=sys.exc_info()[0] is not None)
         self._note_imported(report, metrics, pairs, self._catalogued())
         return report
 
-    def _compute(self, fam: Family, ids: dict[str, int], todo: list[Pair], engine: Engine,
-                 progress: Callable[[str, int], None] | None) -> None:
-        """One task per target (its reference sets together); one transaction per family.
+    def _submit(self, fam: Family, ids: dict[str, int], todo: list[Pair], engine: Engine
+                ) -> _Job:
+        """One task per target (its reference sets together), handed to the engine.
 
         Pairs whose target and references have identical texts to an earlier pair's (a system
         submitted twice, a reference equal to another) are scored once and copied."""
         self._check_texts(fam, todo)
         first: dict[tuple[str, ...], Pair] = {}
         for p in todo:
-            first.setdefault((self._text_key(p.target), *map(self._text_key, p.refs)), p)
-        unique = list(dict.fromkeys(first.values()))
+            first.setdefault(self._pair_key(p), p)
         by_target: dict[str, list[Pair]] = {}
-        for p in unique:
+        for p in dict.fromkeys(first.values()):
             by_target.setdefault(p.target, []).append(p)
         groups = list(by_target.values())
         share = engine.share  # Ray: each translator's inputs shipped once, not per task
@@ -337,28 +363,40 @@ class Scorer:
             (fam, share(self.inputs(g[0].target, fam)),
              [[share(self.inputs(r, fam)) for r in p.refs] for p in g],
              share(self.docs), self.params, f"{fam.name} of {g[0].target}") for g in groups]
-        computed: dict[Pair, dict[str, LevelScores]] = {}
         results = engine.map(_family_task, tasks, label=lambda t: t[-1])
-        for group, group_results in zip(groups, results, strict=True):
-            computed.update(zip(group, group_results, strict=True))
+        return _Job(fam, ids, todo, first, groups, results)
+
+    def _store(self, job: _Job, report: ScoreReport,
+               progress: Callable[[str, int], None] | None) -> None:
+        """A family's results as they come, then its rows in one transaction."""
+        name = job.family.name
+        computed: dict[Pair, PackedScores] = {}
+        for group, (packed, cpu) in zip(job.groups, job.results, strict=True):
+            computed.update(zip(group, packed, strict=True))
+            report.compute_cpu[name] = report.compute_cpu.get(name, 0.0) + cpu
             if progress:
-                progress(fam.name, len(group))
+                progress(name, len(group))
+        start = time.perf_counter()
         with self.store.transaction():
             batches: dict[int, int] = {}
-            rows = _Rows(skip=self.imported([ids[s.name] for s in fam.specs()]))
-            for pair in todo:
-                key = (self._text_key(pair.target), *map(self._text_key, pair.refs))
+            rows = Rows(skip=self.imported([job.ids[s.name] for s in job.family.specs()]))
+            for pair in job.todo:
                 n = len(pair.refs)
                 if n not in batches:
-                    batches[n] = self._batch(fam, n)
+                    batches[n] = self._batch(job.family, n)
                 rid = ensure_refset(self.store, self.tid, pair.refs, self.ids)
                 rows.add(self.ids[pair.target], rid, self.variant, batches[n],
-                         computed[first[key]], ids)
-            if progress and len(todo) > len(unique):
-                progress(fam.name, len(todo) - len(unique))
+                         computed[job.first[self._pair_key(pair)]], job.ids)
+            if progress and len(job.todo) > len(computed):
+                progress(name, len(job.todo) - len(computed))
             self._delete_existing(rows)
             rows.insert(self.store)
             self.store.drop_orphan_batches()  # replaced by --remake, or all keys imported
+        report.write_seconds[name] = time.perf_counter() - start
+
+    def _pair_key(self, pair: Pair) -> tuple[str, ...]:
+        """The text keys of a pair's target and references."""
+        return (self._text_key(pair.target), *map(self._text_key, pair.refs))
 
     def _check_texts(self, fam: Family, todo: list[Pair]) -> None:
         """A translator without texts (a scores-only test bed, made from score files) cannot
@@ -385,7 +423,7 @@ class Scorer:
             [fam.name, fam.signature(self.params, nrefs), json.dumps(params), fam.version,
              __version__]))
 
-    def _delete_existing(self, rows: _Rows) -> None:
+    def _delete_existing(self, rows: Rows) -> None:
         """Drop the stored scores under the keys about to be written (--remake, or a family
         that gained metrics); imported keys are never among them.  One pass per table,
         skipped when nothing is there."""
@@ -401,50 +439,3 @@ class Scorer:
                 con.execute(f"delete from {table} t where {exists}")
         con.execute("drop table _keys")
 
-
-class _Rows:
-    """Score rows of one family run, gathered for one bulk insert per table."""
-
-    def __init__(self, skip: set[ScoreKey] | None = None) -> None:
-        self.seg: dict[str, list[Cell]] = {k: [] for k in (*KEYS, "seg_id", "value", "stats")}
-        self.doc: dict[str, list[Cell]] = {k: [] for k in (*KEYS, "doc_id", "value")}
-        self.sys: dict[str, list[Cell]] = {k: [] for k in (*KEYS, "value")}
-        self.skip = skip or set()  # imported keys: left as they are
-        self.written: set[ScoreKey] = set()
-
-    def add(self, trid: int, rid: int, variant: str, batch: int,
-            result: dict[str, LevelScores], ids: dict[str, int]) -> None:
-        for name, sc in result.items():
-            if (ids[name], trid, rid, variant) in self.skip:
-                continue
-            self.written.add((ids[name], trid, rid, variant))
-            key = (ids[name], trid, rid, variant, batch)
-            n = len(sc.seg)
-            _extend(self.seg, key, n)
-            self.seg["seg_id"] += range(1, n + 1)
-            self.seg["value"] += sc.seg
-            self.seg["stats"] += sc.seg_stats if sc.seg_stats is not None else [None] * n
-            _extend(self.doc, key, len(sc.doc))
-            self.doc["doc_id"] += sc.doc.keys()
-            self.doc["value"] += sc.doc.values()
-            _extend(self.sys, key, 1)
-            self.sys["value"].append(sc.sys)
-
-    def keys(self) -> dict[str, list[Cell]]:
-        columns = ("metric_id", "translator_id", "refset_id", "variant")
-        rows = sorted(self.written)
-        return {c: [r[i] for r in rows] for i, c in enumerate(columns)}
-
-    def insert(self, store: Store) -> None:
-        for table, cols in (("seg_score", self.seg), ("doc_score", self.doc),
-                            ("sys_score", self.sys)):
-            store.insert_columns(table, cols)
-
-
-KEYS = ("metric_id", "translator_id", "refset_id", "variant", "batch_id")
-
-
-def _extend(cols: dict[str, list[Cell]], key: tuple[int | str, ...], n: int) -> None:
-    """``n`` copies of ``key`` (metric, target, reference set, variant, batch: ``KEYS``)."""
-    for name, value in zip(KEYS, key, strict=True):
-        cols[name] += [value] * n

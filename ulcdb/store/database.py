@@ -244,8 +244,12 @@ class Store:
             return
         import pyarrow as pa  # here: commands that only read the store do not load it
 
-        with self.registered("_ulcdb_bulk", pa.table(columns)):
-            names = ", ".join(columns)
+        self.insert_arrow(table, pa.table(columns))
+
+    def insert_arrow(self, table: str, rows: Any) -> None:
+        """Bulk insert an Arrow table into the columns of ``table`` its columns name."""
+        with self.registered("_ulcdb_bulk", rows):
+            names = ", ".join(rows.column_names)
             self.con.execute(f"insert into {table} ({names}) select {names} from _ulcdb_bulk")
 
     def register(self, name: str, table: Any) -> None:
