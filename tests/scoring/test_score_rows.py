@@ -5,6 +5,8 @@ gave, and a run hands every family's tasks to the engine before it writes the fi
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -144,3 +146,28 @@ def test_rouge_warms_up_its_compiled_kernels() -> None:
     RougeFamily().warm_up()
     for kernel in (rouge_kernel.pair_hits(), rouge_kernel.bootstrap_totals()):
         assert kernel.signatures  # type: ignore[union-attr]
+
+
+def test_meteor_gtm_and_ter_warm_up_their_compiled_kernels() -> None:
+    """In a fresh process (the suite's may have compiled them already): after warm_up the
+    dispatchers hold a compiled signature, so forked workers inherit it."""
+    code = """
+from ulcdb.metrics.gtm import GtmFamily
+from ulcdb.metrics.ter import TerFamily
+from ulcdb.metrics.meteor.family import MeteorFamily
+from ulcdb.metrics import gtm_kernel, ter_kernel
+from ulcdb.metrics.meteor import kernel
+kernels = (gtm_kernel.compiled_matching(), ter_kernel._kernel(), kernel.compiled_statistics())
+if None in kernels:
+    print("no numba")
+else:
+    print([len(k.signatures) for k in kernels])
+    for family in (GtmFamily, TerFamily, MeteorFamily):
+        family().warm_up()
+    print([len(k.signatures) for k in kernels])
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    if done.stdout.startswith("no numba"):
+        pytest.skip("numba is not installed")
+    assert done.stdout.split("\n")[:2] == ["[0, 0, 0]", "[1, 1, 1]"]

@@ -145,6 +145,11 @@ class MeteorFamily(Family):
     def _variants_for(self, params: Params) -> dict[str, tuple[int, ...]]:
         return {m: self.variants[m] for m in self.metrics_for(params)}
 
+    def warm_up(self) -> None:
+        """Compile the column aligner and its beam search (or load them from numba's
+        cache) once in the driver, instead of in every worker process."""
+        self.compute(["warm up the kernel"], [["warm up a kernel"]], Documents(("d",)), Params())
+
     def compute_many(self, hyps: Sequence[str],
                      refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
                      params: Params) -> list[dict[str, LevelScores]]:
