@@ -5,20 +5,33 @@
 --   the level, for the systems in scope (all systems of the test bed unless `systems` names
 --   them); norm = x / hi when lo = 0, else (x - lo) / (hi - lo); 0 when the denominator is 0.
 -- method 'raw' averages the raw scores without normalisation.
+-- The rows are grouped on integer keys (`score_rows`) and named at the end: grouping the
+-- `scores` view's nine name columns cost most of the macro's time.
 -- Usage: select * from ulc(['BLEU', 'NIST'], 'sys');
 --        select * from ulc(['BLEU', 'NIST'], 'seg', method := 'raw');
 create or replace macro ulc(metric_names, lvl, method := 'asiya', systems := null) as table
-with scope as (
-    select * from scores
-    where level = lvl and list_contains(metric_names, metric)
+with metrics as (  -- pos: the metric's place in name order (ULC adds the metrics in it)
+    select metric_id, row_number() over (order by name) as pos
+    from metric
+    where list_contains(metric_names, name)
 ),
-bounds as (
-    select testbed, refset, variant, metric,
+scope as (
+    select u.translator_id, u.refset_id, u.variant, u.level, u.doc_id, u.seg_id, u.value,
+           m.pos as metric, t.role, r.refset_kind,
+           t.role = 'system' and r.refset_kind = 'reference'
+               and (systems is null or list_contains(systems, t.name)) as bounded
+    from score_rows u
+    join metrics m using (metric_id)
+    join translator t using (translator_id)
+    join stg_refset r using (refset_id)
+    where u.level = lvl
+),
+bounds as (  -- refset_id stands for (test bed, refset name): unique per test bed
+    select refset_id, variant, metric,
            greatest(0, max(value)) as hi,
            least(0, min(value)) as lo
     from scope
-    where role = 'system' and refset_kind = 'reference'
-      and (systems is null or list_contains(systems, translator))
+    where bounded
     group by all
 ),
 normed as (
@@ -30,19 +43,23 @@ normed as (
                else (s.value - b.lo) / (b.hi - b.lo)
            end as norm
     from scope s
-    left join bounds b using (testbed, refset, variant, metric)
+    left join bounds b using (refset_id, variant, metric)
 ),
 per_unit as (  -- one sorted list per unit: an ordered avg and a distinct count cost 3x
-    select testbed, translator, role, refset, refset_kind, variant, level, doc_id, seg_id,
+    select translator_id, refset_id, variant, level, doc_id, seg_id,
            list_sort(list(struct_pack(metric := metric, norm := norm))) as normed
     from normed
     group by all
 ),
 final as (
-    select testbed, translator, role, refset, refset_kind, variant, level, doc_id, seg_id,
-           list_avg([x.norm for x in normed]) as ulc,  -- metric order: equal inputs, equal ULC
-           len(list_distinct([x.metric for x in normed])) as n_metrics
-    from per_unit
-    where len(list_distinct([x.metric for x in normed])) = len(list_distinct(metric_names))
+    select r.testbed, t.name as translator, t.role, r.refset, r.refset_kind, p.variant,
+           p.level, coalesce(p.doc_id, g.doc_id) as doc_id, p.seg_id,
+           list_avg([x.norm for x in p.normed]) as ulc,  -- metric order: equal inputs, equal ULC
+           len(list_distinct([x.metric for x in p.normed])) as n_metrics
+    from per_unit p
+    join translator t using (translator_id)
+    join stg_refset r using (refset_id)
+    left join segment g on g.testbed_id = t.testbed_id and g.seg_id = p.seg_id
+    where len(list_distinct([x.metric for x in p.normed])) = len(list_distinct(metric_names))
 )
 select * from final;
