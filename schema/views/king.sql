@@ -24,10 +24,10 @@ n_systems as (
     where role = 'system' and (systems is null or list_contains(systems, name))
     group by all
 ),
-cases as (
+cases as (  -- the reference's row is the held-out one (an integer test, not role's text)
     select testbed_id, variant, measure_id, held_out, unit,
-           max(q) filter (where role = 'reference') as q_ref,
-           list(q) filter (where role = 'system') as system_qs
+           max(q) filter (where translator_id = held_out) as q_ref,
+           list(q) filter (where translator_id <> held_out) as system_qs
     from q
     group by all
 ),

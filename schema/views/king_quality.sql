@@ -40,9 +40,9 @@ in_scope as (
     from translator
     where role = 'system' and (systems is null or list_contains(systems, name))
 ),
-scope as (
-    select s.*, h.held_out, coalesce(t.role, 'reference') as role
-    from qarla_scores(metric_names, lvl, segs := segs) s
+scope as (  -- the test bed from the held-out reference: no join per row with translator
+    select h.testbed_id, s.*, h.held_out, coalesce(t.role, 'reference') as role
+    from qarla_values(metric_names, lvl, segs := segs) s
     join held h on h.refset_id = s.refset_id
     left join in_scope t on t.translator_id = s.translator_id
     where t.role = 'system' or s.translator_id = h.held_out
@@ -54,11 +54,11 @@ single as (
     where list_contains(measures, 'single')
 ),
 bounds as (
-    select s.testbed_id, s.variant, s.metric_id,
+    select f.testbed_id, s.variant, s.metric_id,
            greatest(0, max(s.value)) as hi,
            least(0, min(s.value)) as lo
-    from qarla_scores(metric_names, lvl, segs := segs) s
-    join (select distinct refset_id from r) f using (refset_id)
+    from qarla_values(metric_names, lvl, segs := segs) s
+    join (select distinct testbed_id, refset_id from r) f using (refset_id)
     join in_scope t using (translator_id)
     where list_contains(measures, 'ulc')
     group by all
