@@ -153,6 +153,32 @@ def test_queen_values_for_score_column(store3):
     assert set(seg) == {("UEdin", "1"), ("UEdin", "2")}
 
 
+def test_qarla_values_are_the_stored_scores_oriented(store3):
+    """qarla_values (what KING reads) gives each level's stored scores with x oriented by
+    higher_is_better and the unit keyed as documented; qarla_scores adds the target's test
+    bed and nothing else."""
+    metrics = SETS["five"]
+    for level, table, unit in (("seg", "seg_score", "u.seg_id"), ("sys", "sys_score", "0"),
+                               ("doc", "doc_score", "d.doc_index")):
+        stored = store3.query(
+            f"select u.metric_id, u.translator_id, u.refset_id, {unit}, u.value, "
+            f"m.higher_is_better from {table} u join metric m using (metric_id) "
+            f"join translator t using (translator_id) left join document d "
+            f"on {'d.doc_id = u.doc_id' if level == 'doc' else 'false'} "
+            f"and d.testbed_id = t.testbed_id where list_contains(?, m.name)", [metrics])
+        want = sorted((m, t, r, n, v, v if up else -v) for m, t, r, n, v, up in stored)
+        got = store3.query("select metric_id, translator_id, refset_id, unit, value, x "
+                           "from qarla_values(?, ?)", [metrics, level])
+        assert len(want) > 0 and sorted(got) == want
+        joined = store3.query("select t.testbed_id, v.* from qarla_values(?, ?) v "
+                              "join translator t using (translator_id)", [metrics, level])
+        assert sorted(joined) == sorted(store3.query("select * from qarla_scores(?, ?)",
+                                                     [metrics, level]))
+    segs = store3.query("select distinct unit from qarla_values(?, 'seg', segs := [2, 5])",
+                        [metrics])
+    assert sorted(segs) == [(2,), (5,)]
+
+
 def test_optimize_king_greedy_and_exhaustive(store3, store4):
     scope = Scope("ende", VARIANT, tuple(SETS["five"]), tuple(_systems(store3)),
                   THREE_REFS)
