@@ -128,10 +128,9 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
             for lvl in ("sys", "doc"):
                 jobs.append(("king", KING_CALL, [members, lvl, measures],
                              {"metric_set": name}, {"metric_set": name, "level": lvl}))
+    criteria = dict(con.execute(named_query("mirror_criteria")).fetchall())
     for tb in testbeds:
-        crits = [r[0] for r in con.execute(
-            "select distinct criterion from assessments where testbed = ? order by 1",
-            [tb]).fetchall()]
+        crits = criteria.get(tb, [])
         refsets = [r[0] for r in con.execute(named_query("mirror_refsets"), [tb]).fetchall()]
         for crit in crits:
             for refset in refsets:
