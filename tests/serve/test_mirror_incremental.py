@@ -5,6 +5,7 @@ what a full rebuild holds, table for table; deleted scores leave the mirror as w
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import sqlite3
@@ -209,3 +210,44 @@ def test_a_store_migrated_by_a_write_rewrites_no_analysis(built: tuple[Path, Pat
     steps: list[str] = []
     report = build_mirror(db, progress=steps.append)
     assert report.rewritten == 1 and "schema_info" in steps
+
+
+def test_ulc_and_metric_corr_are_written_a_test_bed_at_a_time(built: tuple[Path, Path],
+                                                              tmp_path: Path) -> None:
+    """ULC and metric_corr parts are one test bed's each, computed on its rows alone (issue
+    30: a part's cost does not grow with the other test beds): with a second test bed the
+    manifest holds a part per test bed, and the tables hold what the macros give over the
+    whole store."""
+    from serve_helpers import METRICS, SAMPLE
+
+    from ulcdb.serve.mirror_sets import corr_metrics, metric_sets
+    from ulcdb.store.database import Store
+
+    db = tmp_path / "s.duckdb"
+    shutil.copy(built[0], db)
+    _run(db, "ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "other")
+    _run(db, "score", "-t", "other", "-m", METRICS, "-G", "all", "--jobs", "1", "-f", "csv")
+    report = build_mirror(db, tmp_path / "m.sqlite")
+    con = sqlite3.connect(report.path)
+    keys = [json.loads(k) for (k,) in con.execute("select key from ulcdb_mirror_parts "
+                                                  "where key <> 'format'")]
+    ulc = con.execute("select * from ulc where level = 'doc'").fetchall()
+    corr = con.execute("select * from metric_corr where level = 'doc'").fetchall()
+    con.close()
+    parts = {(t, w.get("testbed")) for t, w in keys if t in ("ulc", "metric_corr")}
+    assert parts == {(t, tb) for t in ("ulc", "metric_corr") for tb in ("sample", "other")}
+    with Store(db, read_only=True) as store:
+        sets = metric_sets(store.con)
+        whole_ulc = [(name, *r) for name, members in sets.items() for r in store.con.execute(
+            "select * from ulc($1, 'doc')", [members]).fetchall()]
+        whole_corr = store.con.execute("select * from metric_corr($1, 'doc')",
+                                       [corr_metrics(sets)]).fetchall()
+    assert len(sets) >= 2 and {r[1] for r in ulc} == {r[0] for r in corr} == {"sample", "other"}
+    assert sorted(map(_close, ulc), key=_key) == sorted(map(_close, whole_ulc), key=_key)
+    assert sorted(map(_close, corr), key=_key) == sorted(map(_close, whole_corr), key=_key)
+
+
+def _close(row: tuple) -> tuple:
+    """A row compared as the mirror stores it: floats to 1e-10, NaN as NULL."""
+    return tuple(None if isinstance(v, float) and math.isnan(v) else
+                 _Close(v) if isinstance(v, float) else v for v in row)

@@ -27,7 +27,8 @@ from ulcdb.serve import mirror_sets
 from ulcdb.serve.mirror_analyses import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
-    one_testbed,
+    refset_slice,
+    testbed_slice,
     write_intervals,
 )
 from ulcdb.serve.mirror_copy import copy_into
@@ -94,28 +95,31 @@ def _n_refs(con: Con) -> int:
 
 Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
-# The table macro calls of the analysis tables' parts; every value is a parameter.
-ULC_CALL = "select * from ulc($1::varchar[], $2)"
+# The table macro calls of the analysis tables' parts; every value is a parameter.  ULC and
+# metric_corr are computed per test bed ($3; their rows of one test bed depend on its scores
+# alone), each call inside its test bed's slice of `scores` (testbed_slice).
+ULC_CALL = "select * from ulc($1::varchar[], $2) where testbed = $3"
 # QUEEN's three levels come from one computation of its hits (level 'all'), $2 the levels kept.
 QUEEN_CALL = ("select * from queen($1::varchar[], 'all') "
               "where list_contains($2::varchar[], level)")
 KING_CALL = "select * from king($1::varchar[], $2, measures := $3::varchar[])"
 META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
-METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2)"
+METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2) where testbed = $3"
 
 
 def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
-    the column values that tell the part's rows in the table).  The first parameter is the
-    metric set's members, or meta_corr's test bed: what the part's fingerprint reads."""
+    the column values that tell the part's rows in the table, its test bed among them when
+    it has one).  The first parameter is the metric set's members, or meta_corr's test bed:
+    what the part's fingerprint reads."""
     n_refs = _n_refs(con)
     testbeds = [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
         for lvl in levels:
-            jobs.append(("ulc", ULC_CALL, [members, lvl],
-                         {"metric_set": name}, {"metric_set": name, "level": lvl}))
+            jobs += [("ulc", ULC_CALL, [members, lvl, tb], {"metric_set": name},
+                      {"metric_set": name, "level": lvl, "testbed": tb}) for tb in testbeds]
         if n_refs >= 3:
             jobs.append(("queen", QUEEN_CALL, [members, list(levels)],
                          {"metric_set": name}, {"metric_set": name}))
@@ -124,10 +128,9 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
             for lvl in ("sys", "doc"):
                 jobs.append(("king", KING_CALL, [members, lvl, measures],
                              {"metric_set": name}, {"metric_set": name, "level": lvl}))
+    criteria = dict(con.execute(named_query("mirror_criteria")).fetchall())
     for tb in testbeds:
-        crits = [r[0] for r in con.execute(
-            "select distinct criterion from assessments where testbed = ? order by 1",
-            [tb]).fetchall()]
+        crits = criteria.get(tb, [])
         refsets = [r[0] for r in con.execute(named_query("mirror_refsets"), [tb]).fetchall()]
         for crit in crits:
             for refset in refsets:
@@ -140,13 +143,16 @@ def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
         pool = (mirror_sets.corr_metrics(sets) if lvl != "seg"
                 else mirror_sets.seg_metrics(con)[:mirror_sets.MAX_CORR_METRICS])
-        jobs.append(("metric_corr", METRIC_CORR_CALL, [pool, lvl], {}, {"level": lvl}))
+        jobs += [("metric_corr", METRIC_CORR_CALL, [pool, lvl, tb], {},
+                  {"level": lvl, "testbed": tb}) for tb in testbeds]
     return jobs
 
 
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
-# than 3 references for QUEEN, 2 for KING, no human scores for meta_corr).
-EMPTY_ANALYSES = (
+# than 3 references for QUEEN, 2 for KING, no human scores for meta_corr, no test bed).
+EMPTY_ANALYSES: tuple[tuple[str, str, SqlParams, dict[str, str]], ...] = (
+    ("ulc", ULC_CALL + " limit 0", [["-"], "sys", ""], {"metric_set": ""}),
+    ("metric_corr", METRIC_CORR_CALL + " limit 0", [["-"], "sys", ""], {}),
     ("queen", QUEEN_CALL + " limit 0", [["-"], ["sys"]], {"metric_set": ""}),
     ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"]], {"metric_set": ""}),
     ("meta_corr", META_CORR_CALL + " limit 0", ["", "seg", "", "", "flat"],
@@ -232,6 +238,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
               mirror_sets.seg_metrics(con), doc_metrics]
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
+    groups: dict[tuple[str, str], str] = {}
     if "scores" in objects:
         progress("fingerprints: scores")
         batches, groups = _scores_fingerprints(con, params,
@@ -252,8 +259,10 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
     jobs = {}
     for table, sql, job_params, extra, where in _jobs(con, sets):
+        of = where.get("testbed")
         inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
-                  if table == "meta_corr" else [by_metric.get(m) for m in job_params[0]])
+                  if table == "meta_corr" else [by_metric.get(m) for m in job_params[0]]
+                  if of is None else [groups.get((of, m)) for m in job_params[0]])
         p = part(table, where, digest(dims, sql, job_params, extra, inputs))
         parts.append(p)
         jobs[p.key] = (sql, job_params, extra)
@@ -305,26 +314,38 @@ def _by_job(con: Con, lite: Lite, table: str,
             progress: Callable[[str], None]) -> Writer:
     """Writes each part with its own macro call; a call that cannot run on this store is
     reported, left out of the manifest (so retried next time) and the build goes on.  The
-    parts of one test bed and reference set (meta_corr's) run against their rows alone
-    (``one_testbed``)."""
+    parts of one test bed run against its rows alone, sliced once (``testbed_slice``), and
+    those of one reference set too (meta_corr's, ``refset_slice``)."""
     def write(parts: list[Part]) -> set[str]:
-        failed = set()
-        by_slice: dict[tuple[str | None, str | None], list[Part]] = {}
+        failed: set[str] = set()
+        by_slice: dict[str | None, dict[str | None, list[Part]]] = {}
         for p in parts:
-            extra = jobs[p.key][2]
-            by_slice.setdefault((extra.get("testbed"), extra.get("refset")), []).append(p)
-        for (testbed, refset), group in by_slice.items():
-            with one_testbed(con, testbed, refset):
-                for p in group:
-                    sql, params, extra = jobs[p.key]
-                    progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
-                    try:
-                        copy_into(con, lite, table, sql, params, extra)
-                    except duckdb.Error as exc:
-                        report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
-                        failed.add(p.key)
+            where = dict(p.where)
+            by_slice.setdefault(where.get("testbed"), {}).setdefault(
+                where.get("refset"), []).append(p)
+        for testbed, by_refset in by_slice.items():
+            with testbed_slice(con, testbed):
+                for refset, group in by_refset.items():
+                    with refset_slice(con, refset if testbed is not None else None):
+                        failed |= _run_jobs(con, lite, table, group, jobs, report, progress)
         return failed
     return write
+
+
+def _run_jobs(con: Con, lite: Lite, table: str, group: list[Part],
+              jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
+              progress: Callable[[str], None]) -> set[str]:
+    """One macro call per part; the keys of those that failed (reported, the build goes on)."""
+    failed = set()
+    for p in group:
+        sql, params, extra = jobs[p.key]
+        progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
+        try:
+            copy_into(con, lite, table, sql, params, extra)
+        except duckdb.Error as exc:
+            report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
+            failed.add(p.key)
+    return failed
 
 
 def build_mirror(store_path: Path, out: Path | None = None,

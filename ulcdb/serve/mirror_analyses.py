@@ -75,19 +75,28 @@ def write_intervals(con: Con, lite: Lite, progress: Callable[[str], None],
     return set()
 
 
-# The views a test bed's meta-evaluation reads, each with its test bed column: shadowed by
-# that test bed's rows while its meta_corr parts are written (`scores` by the rows of one
-# reference set too: meta_metric reads no other).
+# The views an analysis part of one test bed reads, each with its test bed column: shadowed by
+# that test bed's rows while its parts are written (`scores` by the rows of one reference set
+# too for meta_corr's parts: meta_metric reads no other).
 PER_TESTBED = ("scores", "judged_assessments")
 
 
 @contextmanager
 def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Iterator[None]:
     """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
-    (``scores`` those of ``refset`` too, when given; temporary tables that shadow the views,
-    read once): a meta_corr call filters them anyway, and would otherwise read every test
-    bed's scores, once per call (30 calls a test bed: time quadratic in the test beds).
-    Nothing without a test bed."""
+    (``scores`` those of ``refset`` too, when given): ``testbed_slice`` and
+    ``refset_slice`` in one."""
+    with testbed_slice(con, testbed), refset_slice(con, None if testbed is None else refset):
+        yield
+
+
+@contextmanager
+def testbed_slice(con: Con, testbed: str | None) -> Iterator[None]:
+    """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
+    (temporary tables that shadow the views, each read once per test bed): every analysis
+    part of a test bed (ULC, metric_corr and meta_corr's) then reads its own rows, not every
+    test bed's once per call (time quadratic in the test beds).  Nothing without a test
+    bed."""
     if testbed is None:
         yield
         return
@@ -96,11 +105,8 @@ def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Ite
                                ).fetchall())  # a read-only open of an older store's views
     try:
         for name in PER_TESTBED:
-            where, params = "testbed = $1", [testbed]
-            if name == "scores" and refset is not None:
-                where, params = "testbed = $1 and refset = $2", [testbed, refset]
             con.execute(f"create or replace temp table mirror_{name} as "
-                        f"select * from {name} where {where}", params)
+                        f"select * from {name} where testbed = $1", [testbed])
             con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
         yield
     finally:
@@ -109,3 +115,20 @@ def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Ite
             con.execute(f"drop table if exists temp.mirror_{name}")
             if name in shadows:
                 con.execute(shadows[name])
+
+
+@contextmanager
+def refset_slice(con: Con, refset: str | None) -> Iterator[None]:
+    """Inside ``testbed_slice``: ``scores`` narrowed to the rows of ``refset`` (taken from
+    the test bed's rows, not the store's).  Nothing without a reference set."""
+    if refset is None:
+        yield
+        return
+    con.execute("create or replace temp table mirror_scores_refset as "
+                "select * from mirror_scores where refset = $1", [refset])
+    con.execute("create or replace temp view scores as select * from mirror_scores_refset")
+    try:
+        yield
+    finally:
+        con.execute("create or replace temp view scores as select * from mirror_scores")
+        con.execute("drop table if exists temp.mirror_scores_refset")
