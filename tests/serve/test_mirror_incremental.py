@@ -242,6 +242,8 @@ def test_ulc_and_metric_corr_are_written_a_test_bed_at_a_time(built: tuple[Path,
             "select * from ulc($1, 'doc')", [members]).fetchall()]
         whole_corr = store.con.execute("select * from metric_corr($1, 'doc')",
                                        [corr_metrics(sets)]).fetchall()
+        sliced = _rows_read_in_a_slice(store.con, "other")
+    assert sliced["score_rows"] == sliced["own"] < sliced["every"]  # what the ULC macro reads
     assert len(sets) >= 2 and {r[1] for r in ulc} == {r[0] for r in corr} == {"sample", "other"}
     assert sorted(map(_close, ulc), key=_key) == sorted(map(_close, whole_ulc), key=_key)
     assert sorted(map(_close, corr), key=_key) == sorted(map(_close, whole_corr), key=_key)
@@ -251,3 +253,20 @@ def _close(row: tuple) -> tuple:
     """A row compared as the mirror stores it: floats to 1e-10, NaN as NULL."""
     return tuple(None if isinstance(v, float) and math.isnan(v) else
                  _Close(v) if isinstance(v, float) else v for v in row)
+
+
+def _rows_read_in_a_slice(con: duckdb.DuckDBPyConnection, testbed: str) -> dict[str, int]:
+    """How many id-keyed score rows there are, how many are the test bed's, and how many the
+    ULC macro's input (`score_rows`) holds inside the test bed's slice."""
+    from ulcdb.serve.mirror_analyses import testbed_slice
+
+    def count(sql: str, *params: str) -> int:
+        return int(con.execute(sql, list(params)).fetchone()[0])
+
+    every = count("select count(*) from score_rows")
+    own = count("select count(*) from score_rows join stg_refset using (refset_id) "
+                "where testbed = $1", testbed)
+    with testbed_slice(con, testbed):
+        inside = count("select count(*) from score_rows")
+    assert count("select count(*) from score_rows") == every  # the view is back
+    return {"every": every, "own": own, "score_rows": inside}

@@ -75,10 +75,15 @@ def write_intervals(con: Con, lite: Lite, progress: Callable[[str], None],
     return set()
 
 
-# The views an analysis part of one test bed reads, each with its test bed column: shadowed by
-# that test bed's rows while its parts are written (`scores` by the rows of one reference set
-# too for meta_corr's parts: meta_metric reads no other).
-PER_TESTBED = ("scores", "judged_assessments")
+# The views an analysis part of one test bed reads, each with how its rows of one test bed are
+# picked: shadowed by those rows while its parts are written (`scores` by the rows of one
+# reference set too for meta_corr's parts: meta_metric reads no other).  `score_rows` is the
+# id-keyed union the ULC macro reads (a reference set id belongs to one test bed).
+PER_TESTBED = {
+    "score_rows": "refset_id in (select refset_id from stg_refset where testbed = $1)",
+    "scores": "testbed = $1",
+    "judged_assessments": "testbed = $1",
+}
 
 
 @contextmanager
@@ -92,11 +97,11 @@ def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Ite
 
 @contextmanager
 def testbed_slice(con: Con, testbed: str | None) -> Iterator[None]:
-    """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
-    (temporary tables that shadow the views, each read once per test bed): every analysis
-    part of a test bed (ULC, metric_corr and meta_corr's) then reads its own rows, not every
-    test bed's once per call (time quadratic in the test beds).  Nothing without a test
-    bed."""
+    """While inside, ``score_rows``, ``scores`` and ``judged_assessments`` hold the rows of
+    ``testbed`` only (temporary tables that shadow the views, each read once per test bed):
+    every analysis part of a test bed (ULC, metric_corr and meta_corr's) then reads its own
+    rows, not every test bed's once per call (time quadratic in the test beds).  Nothing
+    without a test bed."""
     if testbed is None:
         yield
         return
@@ -106,7 +111,7 @@ def testbed_slice(con: Con, testbed: str | None) -> Iterator[None]:
     try:
         for name in PER_TESTBED:
             con.execute(f"create or replace temp table mirror_{name} as "
-                        f"select * from {name} where testbed = $1", [testbed])
+                        f"select * from {name} where {PER_TESTBED[name]}", [testbed])
             con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
         yield
     finally:
