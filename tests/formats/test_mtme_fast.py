@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fast_readers import ReaderSpy, store_contents
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats import mtme, mtme_fast
@@ -17,6 +18,8 @@ from ulcdb.interchange.importer import ScoreImport, import_scores
 from ulcdb.store.database import Store
 
 SYSTEMS = ("S1", "S-2", "ref-A")  # ref-A is written refA, as mt-metrics-eval does
+# the fast reader and the line-by-line one
+READERS = ((mtme_fast, "read_mtme_sql"), (mtme, "read_mtme_metric"))
 TABLES = ("metric", "refset", "refset_member", "score_batch", "seg_score", "doc_score",
           "sys_score", "assessment")
 
@@ -58,35 +61,8 @@ def _folder(root: Path, docs: int, per_doc: int) -> Path:
     return root
 
 
-def _contents(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    out = {}
-    for table in TABLES:
-        cols = [r[0] for r in store.query(
-            "select column_name from information_schema.columns where table_name = ? "
-            "and data_type not like 'TIMESTAMP%' order by ordinal_position", [table])]
-        out[table] = store.query(f"select {', '.join(cols)} from {table} order by all")
-    return out
 
 
-class Readers:
-    """Which reader ran: the fast one's answers and the line reader's files."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, fast: bool = True) -> None:
-        self.fast: list[bool] = []
-        self.exact = 0
-        read_sql, read_lines = mtme_fast.read_mtme_sql, mtme.read_mtme_metric
-
-        def spy_sql(*args: Any) -> Any:
-            found = read_sql(*args) if fast else None
-            self.fast.append(found is not None)
-            return found
-
-        def spy_lines(*args: Any) -> Any:
-            self.exact += 1
-            return read_lines(*args)
-
-        monkeypatch.setattr(mtme_fast, "read_mtme_sql", spy_sql)
-        monkeypatch.setattr(mtme, "read_mtme_metric", spy_lines)
 
 
 def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
@@ -95,14 +71,14 @@ def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
     stores = []
     for fast in (True, False):
         with monkeypatch.context() as patch:
-            used = Readers(patch, fast)
+            used = ReaderSpy(patch, *READERS, fast)
             with _store(tmp_path / f"{fast}.duckdb", 3, 7) as store:
                 report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
                 assert used.fast == [fast] and used.exact == (0 if fast else 4)
                 # 3 systems x 21 segments, 3 x 3 documents (S1's second None); 3 + 2 systems
                 assert report.stored == {"seg": 62, "doc": 8, "sys": 5}
                 assert "wmt-z.sys.score: 2 human scores stored" in report.summary()
-                stores.append(_contents(store))
+                stores.append(store_contents(store, TABLES))
     assert stores[0] == stores[1]
     with Store(tmp_path / "True.duckdb", read_only=True) as store:
         rows = store.query(
@@ -122,14 +98,14 @@ def test_one_file_with_metric_and_ref_options(tmp_path: Path,
     path = root / "metric-scores" / "en-de" / "COMET-refB.seg.score"
     src = path.with_name("QE-src.seg.score")
     path.rename(src)
-    used = Readers(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
     with _store(tmp_path / "s.duckdb", 2, 5) as store:
         report = import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",)))
         assert report.stored == {"seg": 29, "doc": 0, "sys": 0}
         assert store.query("select distinct m.name, r.name from seg_score join metric m "
                            "using (metric_id) join refset r using (refset_id)") == [
             ("MyQE", "ref-B")]
-        before = _contents(store)
+        before = store_contents(store, TABLES)
         assert import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",))
                              ).unchanged == 29
         lines = src.read_text().splitlines()
@@ -137,7 +113,7 @@ def test_one_file_with_metric_and_ref_options(tmp_path: Path,
         src.write_text("\n".join(lines) + "\n")
         with pytest.raises(Conflict, match="seg-level scores of 1 metric/target"):
             import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",)))
-        assert _contents(store) == before
+        assert store_contents(store, TABLES) == before
     # the conflict, found in SQL, was raised again by the line reader, which ran once
     assert used.fast == [True, True, True] and used.exact == 1
 
@@ -161,11 +137,11 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pyt
     system, value = lines[line - 1].split()
     lines[line - 1] = change(system, value)
     path.write_text("\n".join(lines) + "\n")
-    used = Readers(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
     with _store(tmp_path / "s.duckdb", 100, 50) as store:
-        before = _contents(store)
+        before = store_contents(store, TABLES)
         with pytest.raises(InputError) as caught:
             import_scores(store, ScoreImport([root]))
-        assert _contents(store) == before  # the store as it was
+        assert store_contents(store, TABLES) == before  # the store as it was
     assert f"{path}:{line}:" in str(caught.value) and message in str(caught.value)
     assert used.fast == [False] and used.exact >= 1  # declined, then named by the line reader

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fast_readers import ReaderSpy, store_contents
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
@@ -16,6 +17,8 @@ from ulcdb.store.database import Store
 
 SYSTEMS = ("sysA", "sysB", "Human-B.0")
 DOCS = {"d1": 30, "d2": 20}  # document -> segments
+# the fast reader and the line-by-line one
+READERS = ((metrics_fast, "read_wmt_sql"), (metrics_task, "read_wmt_raw"))
 TABLES = ("testbed", "document", "segment", "translator", "metric", "refset", "refset_member",
           "named_set", "named_set_member", "score_batch", "seg_score", "doc_score",
           "sys_score")
@@ -68,15 +71,6 @@ def _rewrite(path: Path, change: Any) -> None:
         fh.write("\n".join(lines) + "\n")
 
 
-def _contents(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the tables an import writes, in a fixed order (creation times left out)."""
-    out = {}
-    for table in TABLES:
-        cols = [r[0] for r in store.query(
-            "select column_name from information_schema.columns where table_name = ? "
-            "and data_type not like 'TIMESTAMP%' order by ordinal_position", [table])]
-        out[table] = store.query(f"select {', '.join(cols)} from {table} order by all")
-    return out
 
 
 def _score(store: Store, level: str, target: str, refset: str, seg: int | None) -> Any:
@@ -86,25 +80,6 @@ def _score(store: Store, level: str, target: str, refset: str, seg: int | None) 
         "and s.seg_id is not distinct from ?", [level, target, refset, seg])
 
 
-class Paths:
-    """Which reader ran: the fast one's answers and the line reader's calls."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, fast: bool = True) -> None:
-        self.fast: list[bool] = []
-        self.exact = 0
-        read_sql, read_raw = metrics_fast.read_wmt_sql, metrics_task.read_wmt_raw
-
-        def spy_sql(*args: Any) -> Any:
-            found = read_sql(*args) if fast else None
-            self.fast.append(found is not None)
-            return found
-
-        def spy_raw(*args: Any, **kwargs: Any) -> Any:
-            self.exact += 1
-            return read_raw(*args, **kwargs)
-
-        monkeypatch.setattr(metrics_fast, "read_wmt_sql", spy_sql)
-        monkeypatch.setattr(metrics_task, "read_wmt_raw", spy_raw)
 
 
 def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
@@ -113,12 +88,12 @@ def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
     stores = []
     for fast in (True, False):
         with monkeypatch.context() as patch:
-            used = Paths(patch, fast)
+            used = ReaderSpy(patch, *READERS, fast)
             store = Store(tmp_path / f"{fast}.duckdb")
             report = wmt20.ingest_wmt20(store, root)
             assert used.fast == [fast] and used.exact == (0 if fast else 1)
             assert report.stored == {"seg": 2 * 3 * 50 - 4, "doc": 12, "sys": 6}  # 4 None
-            stores.append(_contents(store))
+            stores.append(store_contents(store, TABLES))
             store.close()
     assert stores[0] == stores[1]
     fast = stores[0]
@@ -132,17 +107,18 @@ def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
 def test_import_again_is_already_there_and_other_values_conflict(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _release(tmp_path / "release")
-    used = Paths(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
     with Store(tmp_path / "s.duckdb") as store:
         wmt20.ingest_wmt20(store, root)
-        before = _contents(store)
+        before = store_contents(store, TABLES)
         again = wmt20.ingest_wmt20(store, root)
-        assert again.stored == {"seg": 0, "doc": 0, "sys": 0} and _contents(store) == before
+        assert again.stored == {"seg": 0, "doc": 0, "sys": 0}
+        assert store_contents(store, TABLES) == before
         _rewrite(root / "metrics" / "sys" / "MetricX.sys.tsv",
                  lambda lines: lines.__setitem__(0, lines[0].rsplit("\t", 1)[0] + "\t0.125"))
         with pytest.raises(Conflict, match="sys-level scores of 1 metric/target"):
             wmt20.ingest_wmt20(store, root)
-        assert _contents(store) == before  # nothing a user stored is silently replaced
+        assert store_contents(store, TABLES) == before  # nothing a user stored is silently replaced
         replaced = wmt20.ingest_wmt20(store, root, replace=True)
         assert replaced.replaced == 1  # sysA's system score against newstest2020
         assert _score(store, "sys", "sysA", "ref-A", None) == 0.125
@@ -170,12 +146,12 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pyt
     line = 34567
     _rewrite(path, lambda lines: lines.__setitem__(
         line - 1, "\t".join(change(lines[line - 1].split("\t")))))
-    used = Paths(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
     with Store(tmp_path / "s.duckdb") as store:
-        before = _contents(store)
+        before = store_contents(store, TABLES)
         with pytest.raises(InputError) as caught:
             wmt20.ingest_wmt20(store, root)
-        assert _contents(store) == before  # the store as it was
+        assert store_contents(store, TABLES) == before  # the store as it was
     assert f"{path}:{line}:" in str(caught.value)
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
@@ -191,13 +167,13 @@ def test_format_wmt_fast_and_line_by_line_give_the_same_store(
     stores = []
     for fast in (True, False):
         with monkeypatch.context() as patch:
-            used = Paths(patch, fast)
+            used = ReaderSpy(patch, *READERS, fast)
             with Store(tmp_path / f"wmt-{fast}.duckdb") as store:
                 report = import_scores(store, ScoreImport(
                     [root / "metrics"], fmt="wmt", create_testbed=True,
                     details=[root / "input_details" / "de-en.txt"], rename={"MetricX": "X"}))
                 assert used.fast == [fast] and used.exact == (0 if fast else 1)
                 assert report.stored == {"seg": 296, "doc": 12, "sys": 6}
-                stores.append(_contents(store))
+                stores.append(store_contents(store, TABLES))
     assert stores[0] == stores[1]
     assert [r[1] for r in stores[0]["metric"]] == ["X"]
