@@ -19,6 +19,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from ulcdb.metrics.compiled import jit, jit_helpers
+
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
 # (hypothesis ids, their segment offsets, reference ids with breaks, their segment offsets,
@@ -29,13 +31,9 @@ Matching = Callable[[Ints, Ints, Ints, Ints, int], tuple[Floats, Ints]]
 @cache
 def compiled_matching() -> Matching | None:
     """The compiled column matching, or None without numba (imported here: it takes a while)."""
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - exercised only where numba is missing
+    if not jit_helpers(globals(), ("_segment",)):
         return None
-    module = globals()
-    module["_segment"] = njit(cache=True)(module["_segment"])
-    result: Matching = njit(cache=True)(_column)
+    result: Matching = jit(_column)
     return result
 
 

@@ -17,6 +17,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from ulcdb.metrics.compiled import jit_helpers
+
 Ids = NDArray[np.int64]  # token ids
 Floats = NDArray[np.float64]
 PairHits = Callable[[Ids, Ids, Floats], Floats]
@@ -28,16 +30,8 @@ MAX_IDS = 50_000  # distinct tokens of a pair whose 4-gram codes fit in int64
 @cache
 def _compiled() -> bool:
     """Compile the functions below with numba, if it is there (imported here: it is slow)."""
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - exercised only where numba is missing
-        return False
-    # The helpers become numba dispatchers first, so the compiled callers can call them.
-    module = globals()
-    for name in ("_clipped", "_gram_codes", "_skip_codes", "_lcs", "_wlcs_hit", "_pair_hits",
-                 "_bootstrap_totals"):
-        module[name] = njit(cache=True)(module[name])
-    return True
+    return jit_helpers(globals(), ("_clipped", "_gram_codes", "_skip_codes", "_lcs", "_wlcs_hit",
+                                   "_pair_hits", "_bootstrap_totals"))
 
 
 def pair_hits() -> PairHits | None:

@@ -15,6 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 from sacrebleu.metrics import lib_ter
 
+from ulcdb.metrics.compiled import jit, jit_helpers
+
 EditRate = Callable[[list[str], list[str], dict[str, int]], tuple[int, int]]
 Words = NDArray[np.int64]  # word ids
 Trace = NDArray[np.int8]  # edit operations _NOP, _SUB, _INS, _DEL
@@ -46,16 +48,11 @@ def _compiled_edit_rate(
 @cache
 def _kernel() -> Callable[[Words, Words], int] | None:
     """The compiled search, or None without numba (imported here: it takes a while)."""
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - exercised only where numba is missing
+    if not jit_helpers(globals(), ("_edit_distance", "_distance_after", "_alignment", "_copy",
+                                   "_perform_shift", "_shift")):
         return None
-    # The helpers become numba dispatchers first, so the compiled callers can call them.
-    module = globals()
-    for name in ("_edit_distance", "_distance_after", "_alignment", "_copy", "_perform_shift",
-                 "_shift"):
-        module[name] = njit(cache=True)(module[name])
-    return njit(cache=True)(_translation_edit_rate)
+    result: Callable[[Words, Words], int] = jit(_translation_edit_rate)
+    return result
 
 
 # --- Compiled transcription of sacrebleu 2.6.0 metrics/lib_ter.py ------------------------

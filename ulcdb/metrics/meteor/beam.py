@@ -16,6 +16,8 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from ulcdb.metrics.compiled import jit, jit_helpers
+
 Ints = NDArray[np.int64]
 Flags = NDArray[np.bool_]
 Search = Callable[[Ints, Ints, Ints, Flags, int, int, int], Ints]
@@ -24,14 +26,10 @@ Search = Callable[[Ints, Ints, Ints, Flags, int, int, int], Ints]
 @cache
 def compiled_search() -> Search | None:
     """The compiled search, or None without numba (imported here: it takes a while)."""
-    try:
-        from numba import njit
-    except ImportError:  # pragma: no cover - exercised only where numba is missing
+    if not jit_helpers(globals(), ("_order", "_grow")):
         return None
-    module = globals()
-    for name in ("_order", "_grow"):
-        module[name] = njit(cache=True)(module[name])
-    return njit(cache=True)(_search)
+    result: Search = jit(_search)
+    return result
 
 
 def _order(gains: Ints, chunks: Ints, dists: Ints) -> Ints:  # pragma: no cover - compiled

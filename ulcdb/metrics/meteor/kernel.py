@@ -21,6 +21,7 @@ from itertools import chain, repeat
 import numpy as np
 from numpy.typing import NDArray
 
+from ulcdb.metrics.compiled import jit, jit_helpers
 from ulcdb.metrics.meteor import beam
 
 Ints = NDArray[np.int64]
@@ -67,13 +68,9 @@ def compiled_statistics() -> Statistics | None:
     search = beam.compiled_search()
     if search is None:
         return None
-    from numba import njit
-
-    module = globals()
-    module["_search"] = search
-    for name in ("_meet", "_matrices", "_align", "_statistics"):
-        module[name] = njit(cache=True)(module[name])
-    result: Statistics = njit(cache=True)(_column)
+    globals()["_search"] = search
+    jit_helpers(globals(), ("_meet", "_matrices", "_align", "_statistics"))
+    result: Statistics = jit(_column)
     return result
 
 
