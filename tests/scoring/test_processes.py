@@ -27,9 +27,12 @@ def ulcdb(db: Path, *args: object, **kw) -> subprocess.CompletedProcess:
 
 
 def start(db: Path, *args: object) -> subprocess.Popen:
+    """``ulcdb`` running in the background, its numba kernels run as plain Python (numba's
+    NUMBA_DISABLE_JIT): compiled, GTM scores the big test bed before a signal can reach it."""
     return subprocess.Popen([sys.executable, "-m", "ulcdb", "--db", str(db), *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, start_new_session=True)
+                            cwd=ROOT, start_new_session=True,
+                            env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
 
 
 def alive(pid: int) -> bool:
