@@ -177,3 +177,85 @@ def test_format_wmt_fast_and_line_by_line_give_the_same_store(
                 stores.append(store_contents(store, TABLES))
     assert stores[0] == stores[1]
     assert [r[1] for r in stores[0]["metric"]] == ["X"]
+
+
+def _second_metric(root: Path, name: str) -> None:
+    """A copy of MetricX's files as metric ``name`` (files sys, doc, seg of each metric)."""
+    for level in ("sys", "doc", "seg"):
+        path = next((root / "metrics" / level).glob(f"MetricX.{level}.*"))
+        copy = path.with_name(path.name.replace("MetricX", name))
+        opener: Any = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt") as fh, opener(copy, "wt") as out:
+            out.write(fh.read().replace("MetricX\t", f"{name}\t"))
+
+
+def _spy_parts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many parts each fast import loaded its files in (one part a file here)."""
+    counts: list[int] = []
+    plan = metrics_fast.file_parts
+
+    def spy(store: Store) -> Any:
+        parts = plan(store)
+        counts.append(len(parts))
+        return parts
+
+    monkeypatch.setattr(metrics_fast, "PART_ROWS", 1)
+    monkeypatch.setattr(metrics_fast, "file_parts", spy)
+    return counts
+
+
+def test_files_loaded_in_parts_give_the_same_store(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: the loader holds one part of the files at a time, in one transaction."""
+    root = _release(tmp_path / "release")
+    _second_metric(root, "MetricY")
+    stores, reports = [], []
+    for one_by_one in (False, True):
+        with monkeypatch.context() as patch:
+            parts = _spy_parts(patch) if one_by_one else []
+            with Store(tmp_path / f"{one_by_one}.duckdb") as store:
+                report = wmt20.ingest_wmt20(store, root)
+                stores.append(store_contents(store, TABLES))
+                reports.append((report.stored, report.metrics_added, report.files))
+            assert parts == ([6] if one_by_one else [])
+    assert stores[0] == stores[1] and reports[0] == reports[1]
+    assert reports[1] == ({"seg": 592, "doc": 24, "sys": 12}, ["MetricX", "MetricY"], 6)
+    assert len(stores[1]["score_batch"]) == 6
+
+
+@pytest.mark.parametrize("how", ["same metric column", "renamed"])
+def test_a_key_in_two_files_is_one_part_and_its_duplicate_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """A stored key with rows in two files: the files are one part, so the duplicate is
+    found (and named by the line reader), not taken as already stored."""
+    root = _release(tmp_path / "release")
+    _second_metric(root, "MetricY")
+    seg = root / "metrics" / "seg" / "MetricY.seg.tsv.gz"
+    if how == "same metric column":
+        _rewrite(seg, lambda lines: lines.__setitem__(
+            slice(None), [ln.replace("MetricY\t", "MetricX\t") for ln in lines]))
+    parts = _spy_parts(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
+    rename = {"MetricY": "MetricX"} if how == "renamed" else None
+    with Store(tmp_path / "s.duckdb") as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError, match="duplicate score"):
+            wmt20.ingest_wmt20(store, root, rename=rename)
+        assert store_contents(store, TABLES) == before
+    assert parts == [1] and used.exact == 1
+
+
+def test_a_bad_unit_in_the_last_part_leaves_the_store_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parts before (system and document files) are rolled back with it."""
+    root = _release(tmp_path / "release")
+    path = _seg_file(root)
+    _rewrite(path, lambda lines: lines.__setitem__(4, lines[4].replace("\t5\t", "\t999\t")))
+    parts = _spy_parts(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
+    with Store(tmp_path / "s.duckdb") as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError, match="999") as caught:
+            wmt20.ingest_wmt20(store, root)
+        assert store_contents(store, TABLES) == before
+    assert parts == [3] and used.exact == 1 and f"{path}:5:" in str(caught.value)

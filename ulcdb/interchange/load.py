@@ -86,7 +86,25 @@ def store_frame(store: Store, frame: ScoreFrame | SqlFrame, variant: str = DEFAU
                 replace: bool = False, flags: MetricInfo | None = None,
                 advance: Advance | None = None) -> ScoreImportReport:
     """``load_scores`` inside a transaction the caller holds; ``advance`` is told each of
-    the ``STAGES`` as it ends.  A ``SqlFrame``'s rows are the store's view ``_imp`` already."""
+    the ``STAGES`` as it ends.  A ``SqlFrame``'s rows are the store's view ``_imp`` already;
+    with ``parts``, each part in turn (``advance`` told the stages of the last)."""
+    if not isinstance(frame, SqlFrame) or not frame.parts:
+        return _load(store, frame, variant, replace, flags, advance)
+    total = ScoreImportReport(files=len(frame.sources))
+    for number, make_part in enumerate(frame.parts, 1):
+        make_part()
+        last = number == len(frame.parts)
+        report = _load(store, frame, variant, replace, flags, advance if last else None)
+        for level, n in report.stored.items():
+            total.stored[level] = total.stored.get(level, 0) + n
+        total.replaced += report.replaced
+        total.unchanged += report.unchanged
+        total.metrics_added += report.metrics_added
+    return total
+
+
+def _load(store: Store, frame: ScoreFrame | SqlFrame, variant: str, replace: bool,
+          flags: MetricInfo | None, advance: Advance | None) -> ScoreImportReport:
     loader = _Loader(store, frame, variant, replace, flags, advance)
     try:
         return loader.run()

@@ -195,10 +195,14 @@ class SqlFrame:
     """Rows for ``load_scores`` that DuckDB holds: the temporary view (or table) ``_imp`` of
     the store's connection, the columns of ``FRAME_SCHEMA`` and ``rid`` (a row id), made by
     a reader that reads files in SQL (``ulcdb.formats.wmt.metrics_fast``).  Its ``line`` is
-    null: a problem the loader finds sends the caller to its line-by-line reader."""
+    null: a problem the loader finds sends the caller to its line-by-line reader.  ``parts``:
+    when not empty, each call makes ``_imp`` hold one part of the rows (whole files, no
+    stored key in two parts), and the loader checks and stores one part after the other
+    in the caller's transaction, so its work tables hold one part at a time (issue 30)."""
 
     sources: list[Source]
     metrics: dict[str, MetricInfo] = field(default_factory=dict)
+    parts: list[Callable[[], None]] = field(default_factory=list)
 
 
 # --- helpers shared by readers ----------------------------------------------------------------

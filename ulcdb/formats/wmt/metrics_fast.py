@@ -16,8 +16,9 @@ bounded however many files are read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -27,7 +28,11 @@ from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
 WORK_TABLES = ("_wmt_raw", "_wmt_files", "_wmt_keys", "_wmt_rows", "_wmt_named", "_wmt_lps",
-               "_wmt_testbeds", "_wmt_metrics", "_wmt_refsets")
+               "_wmt_testbeds", "_wmt_metrics", "_wmt_refsets", "_wmt_part", "_wmt_file_keys")
+# rows the loader holds at once: whole files up to about this many (issue 30: a whole release
+# of tens of millions spilled past DuckDB's memory limit, the loader's steps then growing
+# faster than the rows)
+PART_ROWS = 3_000_000
 
 
 @dataclass
@@ -79,4 +84,22 @@ def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], st
     store.insert_columns("_wmt_refsets", {"refset": list(refsets),
                                           "refs": [sorted(v) for v in refsets.values()]})
     store.con.execute(named_query("wmt_fast_frame"))
-    return SqlFrame(rows.sources, dict(metrics))
+    return SqlFrame(rows.sources, dict(metrics), parts=file_parts(store))
+
+
+def file_parts(store: Store) -> list[Callable[[], None]]:
+    """The files in parts of consecutive files of about ``PART_ROWS`` rows (one part when
+    a stored key has rows in two files: the loader finds duplicates within a part), each
+    a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' rows."""
+    store.con.execute(named_query("wmt_fast_file_rows"))
+    counts = store.query(named_query("wmt_fast_file_counts"))
+    shared = bool(counts and counts[0][2])
+    spans: list[list[int]] = []  # first file, last file, rows
+    for file_no, n, _ in counts:
+        if not spans or (n and spans[-1][2] and spans[-1][2] + n > PART_ROWS and not shared):
+            spans.append([file_no, file_no, 0])
+        spans[-1][1:] = [file_no, spans[-1][2] + n]
+
+    def part(first: int, last: int) -> None:
+        store.con.execute(named_query("wmt_fast_part"), {"first": first, "last": last})
+    return [partial(part, first, last) for first, last, _ in spans]
