@@ -13,6 +13,7 @@ give the same store; the store is never left half-written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -34,11 +35,32 @@ def bounded_memory(store: Store, limit: str = MEMORY_LIMIT) -> Iterator[None]:
     """DuckDB's memory limit set to ``limit`` inside the block (the setting restored), so
     an import of any size works out of core instead of growing with what it reads."""
     before = store.scalar(named_query("memory_limit"))
+    if lower_limit(limit, before) == before:  # already as low: left exactly as it is
+        yield
+        return
     store.con.execute(f"set memory_limit = '{limit}'")
     try:
         yield
     finally:
         store.con.execute(f"set memory_limit = '{before}'")
+
+
+_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+
+
+def lower_limit(limit: str, current: str) -> str:
+    """The lower of two DuckDB memory limits ('3GB', '2.0 GiB'): an import never raises the
+    limit a small machine's default (80% of its memory) or the user set; ``limit`` where
+    ``current`` cannot be read."""
+    def size(text: str) -> float | None:
+        found = re.fullmatch(r"\s*([0-9.]+)\s*([A-Za-z]*)\s*", text)
+        if found is None or found[2].upper() not in _UNITS:
+            return None
+        return float(found[1]) * _UNITS[found[2].upper()]
+
+    mine, theirs = size(limit), size(current)
+    return current if mine is not None and theirs is not None and theirs < mine else limit
 
 
 def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[], R],

@@ -1,0 +1,37 @@
+"""The fast import's DuckDB memory limit (issue 30): 3 GB, or lower where DuckDB's own limit
+(80% of a small machine's memory, or the user's setting) is lower; restored afterwards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ulcdb.interchange.fast import MEMORY_LIMIT, bounded_memory, lower_limit
+from ulcdb.store.database import Store
+
+
+def test_the_lower_of_two_limits_in_either_unit() -> None:
+    assert lower_limit("3GB", "2.0 GiB") == "2.0 GiB"  # 2.15e9 < 3e9
+    assert lower_limit("3GB", "19.2 GiB") == "3GB"
+    assert lower_limit("3GB", "2900.0 MiB") == "3GB"  # 3.04e9 > 3e9
+    assert lower_limit("3GB", "2800.0 MiB") == "2800.0 MiB"
+    assert lower_limit("3GB", "unreadable") == "3GB"
+
+
+def test_an_import_never_raises_a_lower_limit(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.duckdb") as store:
+        def current() -> str:
+            return str(store.scalar("select current_setting('memory_limit')"))
+
+        store.con.execute("set memory_limit = '1GB'")
+        before = current()
+        with bounded_memory(store):
+            assert current() == before  # 1 GB kept, not raised to 3 GB
+        store.con.execute("set memory_limit = '20GB'")
+        before = current()
+        with bounded_memory(store):
+            assert current() != before and current().startswith("2.7")  # 3e9 B = 2.7 GiB
+        # restored as DuckDB prints it (one decimal: 18.6 GiB may read back as 18.5 GiB)
+        assert lower_limit("99GB", current()) == current() and MEMORY_LIMIT == "3GB"
+        assert float(current().split()[0]) == pytest.approx(float(before.split()[0]), abs=0.11)
