@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 LEXICAL = "lexical"
 SHALLOW_SYNTACTIC = "shallow-syntactic"
@@ -100,6 +100,7 @@ class Family(ABC):
     # (x-b / x-i: catalogue entries only, SQL computes the scores from other metrics).
     needs_analysis: bool = False
     derived: bool = False
+    has_kernels: ClassVar[bool] = False  # numba kernels, compiled on first use (``warm_up``)
     # Scores whole documents from imported document analyses where the annotation has them
     # (DR_doc on Boxer's document DRSs): the scorer attaches each document's to its first
     # segment's Analysis (``doc_drs``).
@@ -133,8 +134,12 @@ class Family(ABC):
     def warm_up(self) -> None:
         """Load or compile what every task of the family needs (compiled kernels, word
         lists) in the driver, before the worker processes fork from it: they inherit it
-        instead of each loading or compiling it again.  Nothing by default."""
-        return None
+        instead of each loading or compiling it again.  A family with numba kernels
+        (``has_kernels``) scores a one-segment example, which compiles them (or loads them
+        from numba's cache); nothing for the others."""
+        if self.has_kernels:
+            self.compute(["warm up the kernel"], [["warm up a kernel"]], Documents(("d",)),
+                         Params())
 
     def metric_languages(self, metric: str) -> frozenset[str] | None:
         """Target languages ``metric`` handles (None: any)."""

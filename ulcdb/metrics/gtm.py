@@ -181,6 +181,7 @@ def _description(e: int) -> str:
 class GtmFamily(Family):
     """GTM-1, GTM-2 and GTM-3 (GTM 1.4, exponents 1, 2 and 3)."""
 
+    has_kernels = True
     name = "GTM"
     version = "1"
 
@@ -205,11 +206,6 @@ class GtmFamily(Family):
 
     def signature_fields(self, params: Params) -> dict[str, object]:
         return {"tok": "gtm-ascii-ws", "impl": "gtm-1.4"}
-
-    def warm_up(self) -> None:
-        """Compile the column matching (or load it from numba's cache) once in the driver,
-        instead of in every worker process."""
-        self.compute(["warm up the kernel"], [["warm up a kernel"]], Documents(("d",)), Params())
 
     def compute_many(self, hyps: Sequence[str],
                      refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,

@@ -520,6 +520,7 @@ def _description(name: str) -> str:
 class RougeFamily(Family):
     """RG-1..4, RG-L, RG-S*, RG-SU*, RG-W-1.2: ROUGE-1.5.5's F at every level."""
 
+    has_kernels = True
     name = "ROUGE"
     version = "1.5.5.1"
     languages = frozenset({"en"})
@@ -536,11 +537,6 @@ class RougeFamily(Family):
     def signature_fields(self, params: Params) -> dict[str, object]:
         return {"tok": "rouge-1.5.5", "stem": f"porter+{EXCEPTIONS_VERSION}-exc",
                 "opts": ROUGE_OPTIONS, "f": "A", "alpha": ALPHA}
-
-    def warm_up(self) -> None:
-        """Compile the matching and bootstrap kernels (or load them from numba's cache: 9 s
-        or 0.6 s of CPU on the 2-core machine) and read the stemmer's exception lists."""
-        self.compute(["warm up"], [["warm up"]], Documents(("d",)), Params())
 
     def compute_many(self, hyps: Sequence[str],
                      refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,

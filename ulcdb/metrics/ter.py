@@ -42,6 +42,7 @@ _DEPARTURE = (
 class TerFamily(Family):
     """``1-TER`` and ``-TER`` from sacrebleu's TER statistics."""
 
+    has_kernels = True
     name = "TER"
     version = "1"
 
@@ -76,11 +77,6 @@ class TerFamily(Family):
         metric = TER()
         metric.num_refs = nrefs
         return f"{self.name}|{metric.get_signature().format()}|family:{self.version}"
-
-    def warm_up(self) -> None:
-        """Compile the shift search (or load it from numba's cache) once in the driver,
-        instead of in every worker process."""
-        self.compute(["warm up the kernel"], [["warm up a kernel"]], Documents(("d",)), Params())
 
     def compute_many(self, hyps: Sequence[str],
                      refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,

@@ -89,6 +89,7 @@ def _description(modules: Sequence[int]) -> str:
 class MeteorFamily(Family):
     """MTR-exact, MTR-stem, MTR-wnstm and MTR-wnsyn (Meteor 1.5, English, no normalisation)."""
 
+    has_kernels = True
     name = "METEOR"
     version = "1"
     def __init__(self, variants: dict[str, tuple[int, ...]] | None = None,
@@ -144,11 +145,6 @@ class MeteorFamily(Family):
 
     def _variants_for(self, params: Params) -> dict[str, tuple[int, ...]]:
         return {m: self.variants[m] for m in self.metrics_for(params)}
-
-    def warm_up(self) -> None:
-        """Compile the column aligner and its beam search (or load them from numba's
-        cache) once in the driver, instead of in every worker process."""
-        self.compute(["warm up the kernel"], [["warm up a kernel"]], Documents(("d",)), Params())
 
     def compute_many(self, hyps: Sequence[str],
                      refsets: Sequence[Sequence[Sequence[str]]], docs: Documents,
