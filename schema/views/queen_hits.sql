@@ -88,8 +88,9 @@ targets as (
     where (t.role = 'system' and (systems is null or list_contains(systems, t.name)))
        or (t.role = 'reference' and h.held_out in (0, t.translator_id))
 ),
-pv as (  -- per metric, segment key and word: the pair values x(r', r'') with their bits
-    select u.variant, u.metric_id, p.seg_key, p.j // 52 as word, any_value(m.sign) as sign,
+pv as (  -- per test bed, metric, segment key and word: the pair values x(r', r'') with
+         -- their bits (seg_id numbers the segments of one test bed)
+    select p.testbed_id, u.variant, u.metric_id, p.seg_key, p.j // 52 as word, any_value(m.sign) as sign,
            list({'p': m.sign * u.value, 'b': (1::bigint << (p.j % 52))::double}) as pairs,
            min(m.sign * u.value) as lo,
            max(m.sign * u.value) as hi,
@@ -107,15 +108,16 @@ pv_lists as (  -- the values and their bits as two lists (the comparisons' inner
     from pv
 ),
 sims as (  -- x(a, r) against the references of R one by one (the targets are picked in
-           -- `counted`), with the pair values of the metric and segment (an inner join:
-           -- DuckDB builds its hash table on `pv`, the smaller side)
+           -- `counted`), with the pair values of the test bed (r's), metric and segment
+           -- (an inner join: DuckDB builds its hash table on `pv`, the smaller side)
     select u.variant, u.translator_id, u.refset_id, u.seg_id, v.word,
            v.sign * u.value as x, v.pv, v.bits, v.lo, v.hi, v.all_bits
     from seg_rows u
-    join pv_lists v on v.variant = u.variant and v.metric_id = u.metric_id
+    join against_ref a using (refset_id)
+    join pv_lists v on v.testbed_id = a.testbed_id and v.variant = u.variant
+     and v.metric_id = u.metric_id
      and v.seg_key = case when trans_topic then 0 else u.seg_id end
     where u.metric_id in (select metric_id from metrics)
-      and u.refset_id in (select refset_id from against_ref)
       and (segs is null or list_contains(segs, u.seg_id))
 ),
 reached as (  -- per target, reference, segment and word: the pairs every metric reaches

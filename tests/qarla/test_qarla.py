@@ -212,8 +212,14 @@ def toy_store(scores: Scores, refs: list[str], systems: list[str], n_segments: i
     """Test bed 'toy' (documents d1: segments 1-2, d2: the rest) with hand-given segment
     scores of each target against single translators."""
     store = Store(path)
+    add_testbed(store, "toy", scores, refs, systems, n_segments, lower_is_better)
+    return store
+
+
+def add_testbed(store: Store, name: str, scores: Scores, refs: list[str], systems: list[str],
+                n_segments: int, lower_is_better: tuple[str, ...] = ()) -> None:
     with store.transaction():
-        tid = store.scalar("insert into testbed (name) values ('toy') returning testbed_id")
+        tid = store.scalar("insert into testbed (name) values (?) returning testbed_id", [name])
         store.insert_columns("document", {"testbed_id": [tid, tid], "doc_id": ["d1", "d2"],
                                           "doc_index": [1, 2]})
         segs = list(range(1, n_segments + 1))
@@ -225,7 +231,8 @@ def toy_store(scores: Scores, refs: list[str], systems: list[str], n_segments: i
         store.insert_columns("translator", {
             "testbed_id": [tid] * len(names), "name": names,
             "role": ["reference"] * len(refs) + ["system"] * len(systems)})
-        for m in sorted({k[0] for k in scores}):
+        known = {m for (m,) in store.query("select name from metric")}
+        for m in sorted({k[0] for k in scores} - known):
             store.con.execute("insert into metric (name, family, linguistic_level, "
                               "higher_is_better, description) values (?, 'toy', 'lexical', ?, "
                               "'toy')", [m, m not in lower_is_better])
@@ -241,7 +248,6 @@ def toy_store(scores: Scores, refs: list[str], systems: list[str], n_segments: i
             "refset_id": [refsets[k[2]] for k in keys],
             "variant": [VARIANT] * len(keys), "seg_id": [k[3] for k in keys],
             "value": [scores[k] for k in keys], "batch_id": [batch] * len(keys)})
-    return store
 
 
 R3 = ["R1", "R2", "R3"]
@@ -430,6 +436,29 @@ def test_queen_matches_brute_force(strict, trans_topic):
             pool = [r for r in refs if r != target]
             assert hits == _brute(scores, metrics, target, pool, seg, segs, strict,
                                   trans_topic)[0]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("strict,trans_topic", [(False, False), (True, False), (False, True)])
+def test_queen_of_a_test_bed_ignores_the_others(strict, trans_topic):
+    """Two test beds with the same reference names and segment numbers: each test bed's
+    QUEEN counts its own reference pairs only (they used to meet in one segment's pairs)."""
+    rng = random.Random(5)
+    refs, systems, segs, metrics = ["R1", "R2", "R3", "R4"], ["S1", "S2"], [1, 2, 3], \
+        ["m1", "m2"]
+    beds = {name: {(m, t, o, g): rng.randint(1, 5) / 10 for m in metrics for t in refs + systems
+                   for o in refs if o != t for g in segs} for name in ("toy", "toy2")}
+    store = toy_store(beds["toy"], refs, systems, n_segments=3)
+    try:
+        add_testbed(store, "toy2", beds["toy2"], refs, systems, n_segments=3)
+        rows = store.query("select testbed, translator, seg_id, hits, triples from queen(['m1', "
+                           "'m2'], 'seg', strict := ?, trans_topic := ?)", [strict, trans_topic])
+        assert len(rows) == 2 * (len(refs) + len(systems)) * len(segs)
+        for bed, target, seg, hits, triples in rows:
+            pool = [r for r in refs if r != target]
+            assert (hits, triples) == _brute(beds[bed], metrics, target, pool, seg, segs, strict,
+                                             trans_topic)
     finally:
         store.close()
 
