@@ -10,12 +10,31 @@ key and the seed: deterministic, no RNG state), so values follow the real distri
 metric/human correlations stay realistic.  One language pair keeps its size at every factor,
 so the one-pair commands show what the other pairs cost them.
 
+QUEEN and KING need three references and their scores against each other, which the release
+does not give ulcdb: de-en, ru-en and zh-en have two references (en-de three: A, B, P), and
+its reference-vs-reference scores are rows of the systems ``Human-A.0`` ... (the references'
+texts, imported as systems).  So every pair also gets, for the metrics with segment scores
+against each of its real references (QUEEN reads segment scores only; de-en has four: TER,
+chrF, parbleu, parchrf++), at every level (``qarla_recipes``):
+- each reference against each other one under the reference's name: the ``Human-X.0`` rows,
+  same values (in replica 0 the real ones);
+- on two-reference pairs a third reference ``ref-C``: every row against reference B copied
+  as against ref-C, and ref-C against A and B and they against it from the human rows, each a
+  copy with its own jitter, in every replica;
+- at system level (what ``king -G sys`` reads) the scores against each leave-one-out set
+  (``ref-A+ref-C`` ...) and the whole set: the rows against reference A copied, jittered, for
+  every system without a real row there; the held-out reference's from its human output's.
+So replica 0 is no longer the pure real release: its real rows are all there, unchanged, plus
+these (ref-C's synthetic).  They add 23% to the scores (factor 1: 0.43M segment, 39k
+document and 1.3k system scores on 2.03M); --no-qarla leaves them out, which is the campaign
+of the figures measured before (queen/king are then refused).
+
 It then times, each as its own ``ulcdb`` process (peak RSS from wait4):
   ingest    ``ingest scores ROOT --format wmt20`` (scores/s, peak RSS, file bytes per score)
   meta-sys  ``meta -t ONE -G sys -B 1000``;  meta-seg: the same at seg level
   protocol  ``meta --protocol wmt24 -t ONE``;  protocol-all: over every pair (--testbeds,
             reference A; not in the default list: its time is the one pair's times 4N)
-  queen, king  over 10 imported metrics on ONE (QARLA needs texts: may be refused)
+  queen, king  ``-G sys`` on ONE over the metrics ``qarla_metrics`` picks (up to 10)
   compare   ``compare -t ONE -m METRIC --pairs`` (every pair of systems)
   sql       leaderboard: best metric per language pair by system-level Kendall tau
   serve     ``serve``: seconds to the first answer, to the mirror's tables (what browsing
@@ -24,7 +43,7 @@ It prints one row per factor, the exponent k of time ~ factor^k between consecut
 and a linear projection of each figure to 10^9 scores from the largest factor measured.
 
 Run: python benchmarks/bench_scale.py [--factor 1 4 16] [--only ingest meta-seg ...]
-     [--work DIR] [--keep] [--timeout S]
+     [--work DIR] [--keep] [--timeout S] [--no-qarla]
 The machine is shared: keep to the factors and commands you need.  The factors run one after
 another, so a change in the machine's load lands on the exponents: on a busy machine keep the
 stores (--keep) and time the one-pair commands again alternating between them.
@@ -86,8 +105,9 @@ def pair_names(real: list[str], factor: int) -> dict[str, str]:
     return names
 
 
-def build(out: Path, factor: int, seed: int = 1) -> dict[str, str]:
-    """The synthetic release under ``out``; returns its pair -> real pair map."""
+def build(out: Path, factor: int, seed: int = 1, qarla: bool = True) -> dict[str, str]:
+    """The synthetic release under ``out`` (``qarla``: with the rows QUEEN and KING need);
+    returns its pair -> real pair map."""
     real = sorted(p.stem for p in (REAL / "input_details").glob("*.txt"))
     pairs = pair_names(real, factor)
     for sub in ("input_details", "human", "metrics/seg", "metrics/doc", "metrics/sys"):
@@ -113,6 +133,7 @@ def build(out: Path, factor: int, seed: int = 1) -> dict[str, str]:
     con.execute("create table lp_map (lp varchar, base varchar, replica integer)")
     con.executemany("insert into lp_map values (?, ?, ?)",
                     [(lp, base, i // len(real)) for i, (lp, base) in enumerate(pairs.items())])
+    _qarla_tables(con, qarla)
     for level in ("seg", "doc", "sys"):
         for path in sorted((REAL / "metrics" / level).glob(f"*.{level}.tsv*")):
             _metric_file(con, path, out / "metrics" / level / path.name, level, seed)
@@ -120,23 +141,121 @@ def build(out: Path, factor: int, seed: int = 1) -> dict[str, str]:
     return pairs
 
 
+# WMT20's single-reference refsets (reference A, B, P: the human outputs Human-A.0 ... are
+# the same texts, scored as systems) and the one two-reference refset, A and B
+SINGLE = {"A": "newstest2020", "B": "newstestB2020", "P": "newstestP2020"}
+BOTH_AB = "newstestM2020"
+# a recipe copies the rows of one metric against src_refset (of src_system, '*': every
+# system) as rows against dst_refset of dst_system ('*': the same system); tag '' keeps the
+# source row's jitter (the same text under another name), any other tag draws its own
+RECIPE = ("base varchar, src_system varchar, src_refset varchar, dst_system varchar, "
+          "dst_refset varchar, tag varchar, synth boolean, multi boolean")
+
+
+def refset_token(refs: list[str]) -> str:
+    """The REFSET of a list of reference letters, as the metric files write it."""
+    if len(refs) == 1:
+        return SINGLE.get(refs[0], f"ref-{refs[0]}")
+    if sorted(refs) == ["A", "B"]:
+        return BOTH_AB
+    return "+".join(f"ref-{r}" for r in sorted(refs))
+
+
+def qarla_recipes(base: str, real: list[str]) -> list[tuple[object, ...]]:
+    """The rows QUEEN and KING need on a pair with the real references ``real`` (letters):
+    each reference against each other one under the reference's name (the rows of its
+    ``Human-X.0`` output), a third reference C where the pair has two (``real[1]``'s rows,
+    jittered), and at system level each leave-one-out reference set and the whole set
+    (KING's qualities and ULC's bounds: the rows against ``real[0]``, jittered; the held-out
+    reference: its human output against another reference)."""
+    human = "Human-{}.0".format
+    out: list[tuple[object, ...]] = [
+        (base, human(x), SINGLE[y], f"ref-{x}", SINGLE[y], "", False, False)
+        for x in real for y in real if y != x]
+    refs = [*real, "C"] if len(real) == 2 else list(real)
+    if "C" in refs:
+        first, copied = real
+        out += [(base, "*", SINGLE[copied], "*", "ref-C", "C", True, False),
+                (base, human(first), SINGLE[copied], f"ref-{first}", "ref-C", "C", True, False),
+                (base, human(copied), SINGLE[first], f"ref-{copied}", "ref-C", "C", True, False),
+                (base, human(copied), SINGLE[first], "ref-C", f"ref-{first}", "C2", True, False),
+                (base, human(first), SINGLE[copied], "ref-C", f"ref-{copied}", "C2", True, False)]
+    for held in [*refs, None]:
+        rest = [r for r in refs if r != held]
+        token, tag = refset_token(rest), "+".join(rest)
+        out.append((base, "*", SINGLE[real[0]], "*", token, tag, True, True))
+        if held is not None:
+            src = real[-1] if held == "C" else held
+            other = next(r for r in real if r != src)
+            out.append((base, human(src), SINGLE[other], f"ref-{held}", token,
+                        tag + ("/C" if held == "C" else ""), True, True))
+    return out
+
+
+def _qarla_tables(con: duckdb.DuckDBPyConnection, qarla: bool) -> None:
+    """``qarla_metric`` (base pair, metric: the metrics with segment scores against every
+    single reference of the pair in the real release) and ``recipe`` (``qarla_recipes``);
+    both empty without ``qarla``."""
+    con.execute("create table qarla_metric (base varchar, metric varchar)")
+    con.execute(f"create table recipe ({RECIPE})")
+    if not qarla:
+        return
+    found = con.execute(f"""
+        select distinct lp, metric, refset
+        from read_csv('{REAL}/metrics/seg/*.seg.tsv.gz', columns={{{COLS['seg']}}}, {RAW},
+                      compression='gzip')""").fetchall()
+    letters = {token: letter for letter, token in SINGLE.items()}
+    refs: dict[str, set[str]] = {}
+    by_metric: dict[tuple[str, str], set[str]] = {}
+    for lp, metric, refset in found:
+        if refset in letters:
+            refs.setdefault(lp, set()).add(letters[refset])
+            by_metric.setdefault((lp, metric), set()).add(letters[refset])
+    con.executemany("insert into qarla_metric values (?, ?)",
+                    sorted(k for k, v in by_metric.items() if v == refs[k[0]]))
+    con.executemany("insert into recipe values (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [r for lp in sorted(refs) for r in qarla_recipes(lp, sorted(refs[lp]))])
+
+
 def _metric_file(con: duckdb.DuckDBPyConnection, src: Path, dst: Path, level: str,
                  seed: int) -> None:
     keys = {"seg": "r.docid, r.seg", "doc": "r.docid", "sys": "''"}[level]
     cols = {"seg": "r.docid, r.seg, ", "doc": "r.docid, ", "sys": ""}[level]
     gz = ", compression 'gzip'" if src.suffix == ".gz" else ""
-    # jitter in [-1, 1): a hash of the key, the replica and the seed
-    jitter = (f"((hash(r.metric, r.refset, r.system, {keys}, m.replica, {seed}) "
+    # jitter in [-1, 1): a hash of the source row's key, the replica, the seed (and the
+    # recipe's tag, for a copy that is another text)
+    key = f"r.metric, r.jref, r.jsys, {keys}, m.replica, {seed}"
+    jitter = (f"((case when r.tag = '' then hash({key}) else hash({key}, r.tag) end "
               f"% 2000000) / 1000000.0 - 1.0)")
     con.execute(f"""
         copy (
             with r as (select * from read_csv('{src}', columns={{{COLS[level]}}}, {RAW})),
             spread as (select metric, lp, coalesce(stddev_pop(score), 0) as sd
-                       from r group by all)
+                       from r group by all),
+            extra as (  -- QARLA's rows (qarla_recipes), from the metric's real rows
+                select r.metric, r.lp, r.testset, c.dst_refset as refset,
+                       case when c.dst_system = '*' then r.system else c.dst_system end
+                           as system,
+                       {cols}r.score, r.refset as jref, r.system as jsys, c.tag, c.synth,
+                       c.multi
+                from r
+                join qarla_metric q on q.base = r.lp and q.metric = r.metric
+                join recipe c on c.base = r.lp and c.src_refset = r.refset
+                 and (c.src_system = '*' or c.src_system = r.system)
+                where {'true' if level == 'sys' else 'not c.multi'}
+            ),
+            rows as (
+                select *, refset as jref, system as jsys, '' as tag, false as synth from r
+                union all by name
+                select * exclude (multi) from extra e
+                where not e.multi or not exists (  -- a real row of the key stays alone
+                    select 1 from r x where x.metric = e.metric and x.lp = e.lp
+                    and x.refset = e.refset and x.system = e.system)
+            )
             select r.metric, m.lp, r.testset, r.refset, r.system, {cols}
-                   case when m.replica = 0 or r.score is null then r.score
+                   case when (m.replica = 0 and not r.synth) or r.score is null then r.score
                         else r.score + 0.02 * s.sd * {jitter} end as score
-            from r join lp_map m on m.base = r.lp
+            from rows r join lp_map m on m.base = r.lp
             join spread s on s.metric = r.metric and s.lp = r.lp
             order by m.lp, r.system, r.refset{', ' + keys if level != 'sys' else ''}
         ) to '{dst}' (format csv, delimiter '\t', header false, quote ''{gz})""")
@@ -244,15 +363,24 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def ten_metrics(db: Path) -> list[str]:
-    """Ten metrics with scores on the one pair, those with segment scores first (KING reads
-    segment scores; QUEEN any level)."""
+def qarla_metrics(db: Path) -> list[str]:
+    """Up to ten metrics for QUEEN and KING on the one pair: those with segment scores against
+    every single reference of it (QUEEN reads segment scores only, at every level, and
+    `queen`/`king` refuse a metric without them); WMT20's de-en has four."""
     return [r[0] for r in _read(db, """
-        select m.name from sys_score s join metric m using (metric_id)
-        join translator t using (translator_id) join testbed b using (testbed_id)
-        where b.name = ? group by m.name
-        order by exists (select 1 from seg_score g where g.metric_id = any_value(s.metric_id)
-                         and g.translator_id = any_value(s.translator_id)) desc, m.name
+        with refs as (
+            select f.refset_id
+            from refset f join refset_member using (refset_id)
+            join translator t using (translator_id) join testbed b on b.testbed_id = f.testbed_id
+            where b.name = ? and f.size = 1 and t.role = 'reference'
+        )
+        select m.name
+        from (select distinct metric_id, refset_id from seg_score
+              where refset_id in (select refset_id from refs)) s
+        join metric m using (metric_id)
+        group by m.name
+        having count(*) = (select count(*) from refs)
+        order by m.name
         limit 10""", [ONE])]
 
 
@@ -280,12 +408,13 @@ def _read(db: Path, sql: str, params: list[object]) -> list[tuple[Any, ...]]:
         con.close()
 
 
-def one_factor(factor: int, work: Path, only: list[str], timeout: float) -> dict[str, object]:
+def one_factor(factor: int, work: Path, only: list[str], timeout: float,
+               qarla: bool = True) -> dict[str, object]:
     """Everything measured at one factor (run in its own process)."""
     root, db, log = work / f"wmt20x{factor}", work / f"x{factor}.duckdb", work / f"x{factor}.log"
     row: dict[str, object] = {"factor": factor}
     start = time.perf_counter()
-    pairs = build(root, factor)
+    pairs = build(root, factor, qarla=qarla)
     row["build_s"] = round(time.perf_counter() - start, 1)
     row["pairs"] = len(pairs)
     if db.exists():
@@ -301,7 +430,7 @@ def one_factor(factor: int, work: Path, only: list[str], timeout: float) -> dict
     row["bytes_per_seg_score"] = round(db.stat().st_size / max(counts[0], 1), 1)
     ingest_s = float(row["ingest"]["s"])  # type: ignore[index]
     row["scores_per_s"] = round(sum(counts) / ingest_s)
-    metrics = ",".join(ten_metrics(db))
+    metrics = ",".join(qarla_metrics(db))
     commands = {
         "meta-sys": ["meta", "-t", ONE, "-G", "sys", "-c", "DA-z", "-B", "1000",
                      "-f", "csv"],
@@ -379,6 +508,10 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="working folder (default: a temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the data and stores")
     parser.add_argument("--timeout", type=float, default=1800, help="per command, seconds")
+    parser.add_argument("--no-qarla", action="store_true",
+                        help="the release's own references and rows only (no third reference: "
+                        "the campaign of the ingest figures measured before it; queen/king "
+                        "are then refused)")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # child: one factor
     args = parser.parse_args()
     if not (REAL / "input_details").is_dir():
@@ -386,14 +519,15 @@ def main() -> None:
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_scale."))
     work.mkdir(parents=True, exist_ok=True)
     if args.one:
-        row = one_factor(args.one, work, args.only, args.timeout)
+        row = one_factor(args.one, work, args.only, args.timeout, qarla=not args.no_qarla)
         (work / f"x{args.one}.json").write_text(json.dumps(row), encoding="utf-8")
         return
     print(f"load: {os.getloadavg()}; work: {work}")
     rows = []
     for factor in args.factor:
         subprocess.run([sys.executable, __file__, "--one", str(factor), "--work", str(work),
-                        "--timeout", str(args.timeout), "--only", *args.only], check=True)
+                        "--timeout", str(args.timeout), "--only", *args.only,
+                        *(["--no-qarla"] if args.no_qarla else [])], check=True)
         rows.append(json.loads((work / f"x{factor}.json").read_text(encoding="utf-8")))
         print(json.dumps(rows[-1]), flush=True)
         if not args.keep:
