@@ -10,15 +10,16 @@
 -- x(a, a') <= x(a, r).  r is covered when its counter reaches the metric count.
 -- Usage: select * from jack(['BLEU', 'NIST'], 'seg');
 create or replace macro jack(metric_names, lvl := 'seg', refs := null, systems := null,
-                             strict := false, trans_topic := false, segs := null)
+                             strict := false, trans_topic := false, segs := null,
+                             testbeds := null)
 as table
 with r as (
-    select * from qarla_refs(refs := refs)
+    select * from qarla_refs(refs := refs, testbeds := testbeds)
 ),
 quality as (
     select q.testbed_id, q.variant, q.translator_id, q.unit, q.queen
     from queen_units(metric_names, lvl, refs := refs, systems := systems, strict := strict,
-                     trans_topic := trans_topic, segs := segs) q
+                     trans_topic := trans_topic, segs := segs, testbeds := testbeds) q
     join translator t using (translator_id)
     where t.role = 'system'
 ),

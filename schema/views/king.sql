@@ -10,13 +10,13 @@
 --        select * from king(['BLEU', 'NIST', 'GTM-2'], 'sys', measures := ['queen']);
 create or replace macro king(metric_names, lvl, measures := ['single', 'ulc'], refs := null,
                              systems := null, strict := false, trans_topic := false,
-                             segs := null, doc_cumulative := false)
+                             segs := null, doc_cumulative := false, testbeds := null)
 as table
 with q as (
     select * from king_quality(metric_names, lvl, measures := measures, refs := refs,
                                systems := systems, strict := strict,
                                trans_topic := trans_topic, segs := segs,
-                               doc_cumulative := doc_cumulative)
+                               doc_cumulative := doc_cumulative, testbeds := testbeds)
 ),
 n_systems as (
     select testbed_id, count(*) as n_systems

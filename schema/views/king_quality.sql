@@ -18,10 +18,10 @@
 create or replace macro king_quality(metric_names, lvl, measures := ['single', 'ulc'],
                                      refs := null, systems := null, strict := false,
                                      trans_topic := false, segs := null,
-                                     doc_cumulative := false)
+                                     doc_cumulative := false, testbeds := null)
 as table
 with r as (
-    select * from qarla_refs(refs := refs)
+    select * from qarla_refs(refs := refs, testbeds := testbeds)
 ),
 rest as (
     select h.testbed_id, h.translator_id as held_out,
@@ -82,7 +82,7 @@ queen_q as (
            coalesce(t.role, 'reference') as role, q.unit, q.queen as q
     from queen_units(metric_names, lvl, refs := refs, systems := systems, strict := strict,
                      trans_topic := trans_topic, segs := segs, holdout := true,
-                     doc_cumulative := doc_cumulative) q
+                     doc_cumulative := doc_cumulative, testbeds := testbeds) q
     left join in_scope t using (translator_id)
     where list_contains(measures, 'queen')
       and q.testbed_id in (select testbed_id from r where n_refs >= 4)

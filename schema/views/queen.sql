@@ -9,12 +9,13 @@
 -- Usage: select * from queen(['BLEU', 'NIST'], 'sys');
 --        select * from queen(['BLEU', 'NIST', 'GTM-2'], 'seg', strict := true);
 create or replace macro queen(metric_names, lvl, refs := null, systems := null, strict := false,
-                              trans_topic := false, segs := null, doc_cumulative := false)
+                              trans_topic := false, segs := null, doc_cumulative := false,
+                              testbeds := null)
 as table
 with units as (
     select * from queen_units(metric_names, lvl, refs := refs, systems := systems,
                               strict := strict, trans_topic := trans_topic, segs := segs,
-                              doc_cumulative := doc_cumulative)
+                              doc_cumulative := doc_cumulative, testbeds := testbeds)
 ),
 final as (
     select

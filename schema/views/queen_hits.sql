@@ -13,7 +13,7 @@
 --                    reference (a reference against the others);
 --   holdout := true  one pass per reference h of R, with R - {h} (held_out = h's
 --                    translator_id): targets are the systems and h, what KING compares.
--- refs, systems, segs: lists of names / seg_ids, or null for all.
+-- refs, systems, segs, testbeds: lists of names / seg_ids / test bed names, or null for all.
 -- How the hits are counted without comparing every triple on its own: the pairs (r', r'')
 -- compared with a segment are numbered j and get one bit each, 52 to a word (a double holds
 -- their sums exactly).  Per metric, segment and word the pair values make one list `pv` of
@@ -28,10 +28,11 @@
 -- hits, triples.
 -- Usage: select * from queen_hits(['BLEU', 'NIST']);
 create or replace macro queen_hits(metric_names, refs := null, systems := null, strict := false,
-                                   trans_topic := false, segs := null, holdout := false)
+                                   trans_topic := false, segs := null, holdout := false,
+                                   testbeds := null)
 as table
 with r as (
-    select * from qarla_refs(refs := refs)
+    select * from qarla_refs(refs := refs, testbeds := testbeds)
 ),
 metrics as (
     select metric_id, case when higher_is_better then 1 else -1 end as sign

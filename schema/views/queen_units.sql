@@ -7,11 +7,13 @@
 -- Usage: select * from queen_units(['BLEU', 'NIST'], 'doc', doc_cumulative := true);
 create or replace macro queen_units(metric_names, lvl, refs := null, systems := null,
                                     strict := false, trans_topic := false, segs := null,
-                                    holdout := false, doc_cumulative := false)
+                                    holdout := false, doc_cumulative := false,
+                                    testbeds := null)
 as table
 with hits as (
     select * from queen_hits(metric_names, refs := refs, systems := systems, strict := strict,
-                             trans_topic := trans_topic, segs := segs, holdout := holdout)
+                             trans_topic := trans_topic, segs := segs, holdout := holdout,
+                             testbeds := testbeds)
 ),
 docs as (
     select g.testbed_id, g.seg_id, d.doc_index

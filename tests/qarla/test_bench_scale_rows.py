@@ -167,8 +167,6 @@ def _queen_hits(db: Path, testbed: str, system: str, metrics: list[str]) -> int:
 
 @pytest.mark.slow
 @pytest.mark.shared
-@pytest.mark.xfail(strict=True, reason="queen_hits groups the reference pairs' values by "
-                   "seg_id alone: the test beds' segments of one number share one list")
 def test_queen_of_one_pair_ignores_the_other_pairs(store: Path) -> None:
     bench = _bench()
     metrics = bench.qarla_metrics(store)

@@ -463,6 +463,30 @@ def test_queen_of_a_test_bed_ignores_the_others(strict, trans_topic):
         store.close()
 
 
+@pytest.mark.parametrize("macro", [
+    "queen(['m1', 'm2'], 'all'{})",
+    "king(['m1', 'm2'], 'seg', measures := ['single', 'ulc', 'queen']{})",
+    "queen(['m1'], 'seg', strict := true, trans_topic := true{})"])
+def test_macros_restricted_to_a_test_bed_give_its_rows(macro):
+    """testbeds := [...] (what the CLI and the API pass: one test bed's QUEEN does not
+    compute every other test bed's first) gives exactly that test bed's rows."""
+    rng = random.Random(7)
+    refs, systems, segs, metrics = ["R1", "R2", "R3", "R4"], ["S1", "S2"], [1, 2, 3], \
+        ["m1", "m2"]
+    beds = {name: {(m, t, o, g): rng.randint(1, 5) / 10 for m in metrics for t in refs + systems
+                   for o in refs if o != t for g in segs} for name in ("toy", "toy2")}
+    store = toy_store(beds["toy"], refs, systems, n_segments=3)
+    try:
+        add_testbed(store, "toy2", beds["toy2"], refs, systems, n_segments=3)
+        every = store.query(f"select * from {macro.format('')} where testbed = 'toy2' "
+                            "order by all")
+        one = store.query(f"select * from {macro.format(', testbeds := [$$toy2$$]')} "
+                          "order by all")
+        assert every and one == every
+    finally:
+        store.close()
+
+
 def test_jack_matches_brute_force():
     rng = random.Random(11)
     refs, systems, segs, metrics = ["R1", "R2", "R3"], ["S1", "S2", "S3"], [1, 2, 3, 4], \

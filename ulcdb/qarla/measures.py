@@ -39,9 +39,11 @@ class Scope:
         return replace(self, metrics=tuple(metrics))
 
     def macro_args(self) -> list[list[str] | bool | list[int] | None]:
-        """Values for `refs := ?, systems := ?, strict := ?, trans_topic := ?, segs := ?`."""
+        """Values for `refs := ?, systems := ?, strict := ?, trans_topic := ?, segs := ?,
+        testbeds := ?` (the macros then work on this test bed's rows alone)."""
         segs = list(self.segments) if self.segments is not None else None
-        return [list(self.refs), list(self.systems), self.strict, self.trans_topic, segs]
+        return [list(self.refs), list(self.systems), self.strict, self.trans_topic, segs,
+                [self.testbed]]
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def queen_rows(store: Store, scope: Scope, level: str, doc_cumulative: bool = Fa
     rows = store.query(
         "select translator, role, refset, doc_id, seg_id, hits, triples, queen "
         "from queen(?, ?, refs := ?, systems := ?, strict := ?, trans_topic := ?, segs := ?, "
-        "doc_cumulative := ?) where testbed = ? and variant = ? "
+        "testbeds := ?, doc_cumulative := ?) where testbed = ? and variant = ? "
         "and (role = 'system' or (? and list_contains(?, translator)))",
         [list(scope.metrics), level, *scope.macro_args(), doc_cumulative, scope.testbed,
          scope.variant, with_refs, list(scope.refs)])
@@ -202,7 +204,8 @@ def king_rows(store: Store, scope: Scope, level: str, measures: Iterable[str],
         check_queen(scope, "KING with QUEEN", KING_QUEEN_MIN_REFS)
     rows = store.query(
         "select measure, king, orange, cases from king(?, ?, measures := ?, refs := ?, "
-        "systems := ?, strict := ?, trans_topic := ?, segs := ?, doc_cumulative := ?) "
+        "systems := ?, strict := ?, trans_topic := ?, segs := ?, testbeds := ?, "
+        "doc_cumulative := ?) "
         "where testbed = ? and variant = ?",
         [list(scope.metrics), level, measures, *scope.macro_args(), doc_cumulative,
          scope.testbed, scope.variant])
@@ -232,7 +235,7 @@ def jack_value(store: Store, scope: Scope, level: str) -> JackResult:
                        "`ulcdb score --jack` (`ulcdb jack` does it)")
     row = store.query(
         "select jack, hits, cases from jack(?, ?, refs := ?, systems := ?, strict := ?, "
-        "trans_topic := ?, segs := ?) where testbed = ? and variant = ?",
+        "trans_topic := ?, segs := ?, testbeds := ?) where testbed = ? and variant = ?",
         [list(scope.metrics), level, *scope.macro_args(), scope.testbed, scope.variant])
     if not row:
         raise NotFound(f"no QUEEN, hence no JACK, in test bed {scope.testbed!r}")
