@@ -125,6 +125,21 @@ def test_import_again_is_already_there_and_other_values_conflict(
     assert used.fast == [True] * 4
 
 
+def test_the_scan_keeps_a_row_per_file_and_key_not_per_score(tmp_path: Path) -> None:
+    """Issue 30: the first read keeps each file's keys (3 files x 2 reference sets x 3
+    systems), not its 300 + 12 + 6 scores; the scores are read again part by part."""
+    root = _release(tmp_path / "release")
+    with Store(tmp_path / "s.duckdb") as store:
+        rows = metrics_fast.read_wmt_sql(store, wmt20.metric_files(root), None)
+        assert rows is not None and len(rows.keys.keys) == 6
+        temp = {name: store.scalar(f"select count(*) from {name}") for (name,) in store.query(
+            "select table_name from duckdb_tables() where temporary")}
+        assert temp["_wmt_file_keys"] == 3 * 6
+        assert max(temp.values()) == 3 * 6  # no table of scores
+        assert store.query("select file_no, sum(n), sum(valued) from _wmt_file_keys "
+                           "group by all order by 1") == [(0, 12, 12), (1, 300, 296), (2, 6, 6)]
+
+
 BAD = [  # (line of the seg file, change to it, what the message says)
     ("score", lambda f: f[:-1] + ["x"], "score 'x' is not a number"),
     ("underscore", lambda f: f[:-1] + ["1_0"], "score '1_0' is not a number"),

@@ -332,8 +332,11 @@ class _Loader:
     # -- resolution ---------------------------------------------------------------------------
     def _resolve(self) -> None:
         """One pass: ids of metric, target and reference set, and the unit each score
-        belongs to (``_imp_res``)."""
-        self.con.execute(named_query("import_resolved"))
+        belongs to (``_imp_res``); a frame that resolves its rows itself does."""
+        if isinstance(self.frame, SqlFrame) and self.frame.resolve is not None:
+            self.frame.resolve()
+        else:
+            self.con.execute(named_query("import_resolved"))
 
     def _original(self, rid: int) -> dict[str, Any]:
         names = ("testbed", "target", "level", "doc_id", "seg", "in_doc")
@@ -345,6 +348,8 @@ class _Loader:
                           "rid, translator_id")
         if row is None:
             return
+        if row[2] is None:  # a frame without row ids (its caller reads the lines to say more)
+            raise self._fail(row, "unknown system, reference, segment or document")
         got = self._original(row[2])
         if row[3] is None:
             raise self._fail(row, f"unknown system or reference {got['target']!r} in test bed "
