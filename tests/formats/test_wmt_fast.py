@@ -140,6 +140,27 @@ def test_the_scan_keeps_a_row_per_file_and_key_not_per_score(tmp_path: Path) -> 
                            "group by all order by 1") == [(0, 12, 12), (1, 300, 296), (2, 6, 6)]
 
 
+def test_only_an_import_that_replaces_looks_for_unused_provenance(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: a fresh import's parts no longer scan every stored score for score_batch
+    rows nothing points to; a replacing import drops the one it left."""
+    root = _release(tmp_path / "release")
+    calls: list[int] = []
+    drop = Store.drop_orphan_batches
+    monkeypatch.setattr(Store, "drop_orphan_batches",
+                        lambda self: calls.append(drop(self)) or calls[-1])
+    monkeypatch.setattr(metrics_fast, "PART_ROWS", 1)  # three parts
+    with Store(tmp_path / "s.duckdb") as store:
+        wmt20.ingest_wmt20(store, root)
+        assert calls == []
+        _rewrite(root / "metrics" / "sys" / "MetricX.sys.tsv", lambda lines: lines.__setitem__(
+            slice(None), [ln.rsplit("\t", 1)[0] + "\t0.125" for ln in lines]))
+        wmt20.ingest_wmt20(store, root, replace=True)
+        assert calls == [1]  # the system file's first batch, every score of it replaced
+        assert store.scalar("select count(*) from score_batch where batch_id not in "
+                            "(select batch_id from stored_scores)") == 0
+
+
 BAD = [  # (line of the seg file, change to it, what the message says)
     ("score", lambda f: f[:-1] + ["x"], "score 'x' is not a number"),
     ("underscore", lambda f: f[:-1] + ["1_0"], "score '1_0' is not a number"),

@@ -152,7 +152,7 @@ class _Loader:
                 (self._check_coverage,),
                 (self._clear_existing,),
                 # and the provenance of the scores --replace replaced
-                (self._insert, self.store.drop_orphan_batches)), strict=True):
+                (self._insert, self._drop_replaced_batches)), strict=True):
             for step in steps:
                 step()
             if self.advance is not None:
@@ -449,6 +449,13 @@ class _Loader:
             f"{level}-level scores of {n} metric/target/reference-set keys of this import are "
             f"already stored with other values (e.g. {metric} of {target} against {refset}, "
             f"variant {self.variant}); use --replace to replace them")
+
+    def _drop_replaced_batches(self) -> None:
+        """The provenance rows no score points to any more, when this import replaced
+        scores (only a replacement leaves one: issue 30, the scan of every stored score
+        after each part of a fresh import grew with the store)."""
+        if self.report.replaced:
+            self.store.drop_orphan_batches()
 
     def _insert(self) -> None:
         batches: dict[str, list[int]] = {"file_no": [], "batch_id": []}
