@@ -12,7 +12,7 @@
 -- files line by line, which names the file and line.
 create or replace temp table _wmt_seen as
 with cells as (
-    select f.file_no, f.path, f.level, c.*
+    select f.file_no, f.level, c.*
     from read_csv($files, columns = {
              'c1': 'varchar', 'c2': 'varchar', 'c3': 'varchar', 'c4': 'varchar',
              'c5': 'varchar', 'c6': 'varchar', 'c7': 'varchar', 'c8': 'varchar'},
@@ -22,7 +22,7 @@ with cells as (
 ),
 
 typed as (
-    select file_no, path, level, c1 as metric, c2 as lp, c3 as testset, c4 as refset,
+    select file_no, level, c1 as metric, c2 as lp, c3 as testset, c4 as refset,
            c5 as system,
            case when level <> 'sys' then c6 end as doc_id,
            case when level = 'seg' then c7 end as seg_text,
@@ -38,8 +38,8 @@ parsed as (
     from typed
 ),
 
-grouped as (
-    select file_no, path, level, metric, lp, testset, refset, system,
+grouped as (  -- by file number, not by path and level: grouping by fewer and narrower columns
+    select file_no, metric, lp, testset, refset, system,
            count(*) as n, count(value) as valued,
            bool_or(extra
                    or metric is null or lp is null or testset is null or refset is null
@@ -49,9 +49,10 @@ grouped as (
                    or (value_text <> 'None' and (value is null or not isfinite(value)
                                                  or contains(value_text, '_')))) as bad
     from parsed
-    group by file_no, path, level, metric, lp, testset, refset, system
+    group by file_no, metric, lp, testset, refset, system
 )
 
-select file_no, level, metric, lp, testset, refset, system, n, valued, bad,
-       hash(path, metric, lp, testset, refset, system) as h
-from grouped
+select g.file_no, f.level, g.metric, g.lp, g.testset, g.refset, g.system, g.n, g.valued, g.bad,
+       hash(f.path, g.metric, g.lp, g.testset, g.refset, g.system) as h
+from grouped g
+join _wmt_files f using (file_no)

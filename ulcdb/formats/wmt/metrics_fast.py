@@ -26,6 +26,7 @@ from pathlib import Path
 import duckdb
 
 from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
+from ulcdb.interchange.fast import joins_as_written
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
@@ -60,7 +61,8 @@ def read_wmt_sql(store: Store, paths: list[Path], lps: list[str] | None) -> WmtR
     store.insert_columns("_wmt_files", {"file_no": list(range(len(paths))),
                                         "path": [str(p) for p in paths], "level": levels})
     try:
-        store.con.execute(named_query("wmt_fast_scan"), {"files": [str(p) for p in paths]})
+        with joins_as_written(store):
+            store.con.execute(named_query("wmt_fast_scan"), {"files": [str(p) for p in paths]})
     except duckdb.Error:  # not plain text of the level's columns: the line reader says why
         return None
     if store.scalar(named_query("wmt_fast_bad")):
@@ -115,4 +117,6 @@ def read_part(store: Store, paths: list[Path]) -> None:
     store.con.execute(named_query("wmt_fast_ids"))
     files = [r[0] for r in store.query(named_query("wmt_fast_part_files"))]
     if files:
-        store.con.execute(named_query("wmt_fast_rows"), {"files": [str(paths[f]) for f in files]})
+        with joins_as_written(store):
+            store.con.execute(named_query("wmt_fast_rows"),
+                              {"files": [str(paths[f]) for f in files]})
