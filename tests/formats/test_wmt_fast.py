@@ -13,6 +13,7 @@ from fast_readers import ReaderSpy, store_contents
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
+from ulcdb.interchange import load
 from ulcdb.store.database import Store
 
 SYSTEMS = ("sysA", "sysB", "Human-B.0")
@@ -159,6 +160,26 @@ def test_only_an_import_that_replaces_looks_for_unused_provenance(
         assert calls == [1]  # the system file's first batch, every score of it replaced
         assert store.scalar("select count(*) from score_batch where batch_id not in "
                             "(select batch_id from stored_scores)") == 0
+
+
+def test_stored_reference_sets_are_found_at_once_not_one_by_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: the loader finds a part's stored test beds, translators and reference sets
+    in two queries; it creates only the reference sets the store lacks (one query each
+    before, per reference set and part: 2,016 at 32.5M scores)."""
+    root = _release(tmp_path / "release")
+    created: list[tuple[str, ...]] = []
+    ensure = load.ensure_refset
+    monkeypatch.setattr(load, "ensure_refset", lambda store, tid, names, ids: (
+        created.append(names), ensure(store, tid, names, ids))[1])
+    monkeypatch.setattr(metrics_fast, "PART_ROWS", 1)  # three parts
+    with Store(tmp_path / "s.duckdb") as store:
+        wmt20.ingest_wmt20(store, root)
+        assert sorted(created) == [("ref-A",), ("ref-A", "ref-B")]  # in the first part only
+        wmt20.ingest_wmt20(store, root)
+        assert len(created) == 2
+        assert store.query("select name from refset order by 1") == [("ref-A",),
+                                                                      ("ref-A+ref-B",)]
 
 
 BAD = [  # (line of the seg file, change to it, what the message says)
