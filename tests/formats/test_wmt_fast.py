@@ -14,7 +14,7 @@ from fast_readers import ReaderSpy, store_contents
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
 from ulcdb.interchange import load
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 SYSTEMS = ("sysA", "sysB", "Human-B.0")
 DOCS = {"d1": 30, "d2": 20}  # document -> segments
@@ -180,6 +180,16 @@ def test_stored_reference_sets_are_found_at_once_not_one_by_one(
         assert len(created) == 2
         assert store.query("select name from refset order by 1") == [("ref-A",),
                                                                       ("ref-A+ref-B",)]
+
+
+def test_two_keys_of_one_hash_send_the_files_to_the_line_reader(tmp_path: Path) -> None:
+    """The second read finds a row's key by a hash of its file and names: should two keys
+    the scan found share one (never seen), the files are not plain for the fast path."""
+    with Store(tmp_path / "s.duckdb") as store:
+        for hashes, declined in (([1, 2, 3], False), ([1, 2, 1], True)):
+            store.con.execute("create or replace temp table _wmt_seen as select unnest(?) "
+                              "::ubigint as h, false as bad", [hashes])
+            assert store.scalar(named_query("wmt_fast_bad")) is declined
 
 
 BAD = [  # (line of the seg file, change to it, what the message says)
