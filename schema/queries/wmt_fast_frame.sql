@@ -1,9 +1,12 @@
--- The WMT rows DuckDB read (_wmt_rows, _wmt_keys) of the language pairs imported (_wmt_lps)
--- as the score rows of one import (_imp over one part of the files' rows, _wmt_part, which
--- schema/queries/wmt_fast_part.sql fills; empty here; the columns of ulcdb.interchange.model.FRAME_SCHEMA
--- and rid), names mapped by _wmt_testbeds, _wmt_metrics and _wmt_refsets
--- (schema/queries/wmt_fast_maps.sql) once per distinct key (_wmt_named).  No line numbers:
--- a problem the loader finds sends the files to the line-by-line reader.
+-- The WMT keys DuckDB scanned (_wmt_keys, _wmt_file_keys) of the language pairs imported
+-- (_wmt_lps) as what the loader checks of one import by name (_imp: the columns of
+-- ulcdb.interchange.model.FRAME_SCHEMA and rid), one row per file and key of one part of
+-- the files (_wmt_part, which schema/queries/wmt_fast_part.sql fills; empty here), names
+-- mapped by _wmt_testbeds, _wmt_metrics and _wmt_refsets (schema/queries/wmt_fast_maps.sql)
+-- once per key (_wmt_named).  value stands for the key's scores: a number where the file
+-- gives one (the scan refused NaN and infinities), null where every one is None.  The rows
+-- themselves go to the loader's _imp_res at once (schema/queries/wmt_fast_rows.sql).  No
+-- line numbers: a problem the loader finds sends the files to the line-by-line reader.
 create or replace temp table _wmt_named as
 select k.key_id, t.testbed, m.name as metric, k.system as target, s.refs
 from _wmt_keys k
@@ -13,13 +16,14 @@ left join _wmt_refsets s on s.refset = k.refset
 where k.lp in (select lp from _wmt_lps);
 
 create or replace temp table _wmt_part as
-select file_no, key_id, doc_id, seg, value, rowid as rid
-from _wmt_rows
+select file_no, key_id, valued, h
+from _wmt_file_keys
 limit 0;
 
 create or replace temp view _imp as
-select r.file_no, null::integer as line, n.testbed, n.metric, n.target, n.refs, f.level,
-       r.doc_id, r.seg, null::varchar as in_doc, r.value, r.rid
-from _wmt_part r
+select p.file_no, null::integer as line, n.testbed, n.metric, n.target, n.refs, f.level,
+       null::varchar as doc_id, null::integer as seg, null::varchar as in_doc,
+       case when p.valued > 0 then 0.0 end as value, p.key_id::bigint as rid
+from _wmt_part p
 join _wmt_named n using (key_id)
 join _wmt_files f using (file_no);

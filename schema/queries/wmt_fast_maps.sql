@@ -1,4 +1,4 @@
--- The names the WMT rows DuckDB read (_wmt_raw) map to, filled by the caller: the language pairs
+-- The names the WMT rows DuckDB scanned (_wmt_keys) map to, filled by the caller: the language pairs
 -- imported, the test bed of
 -- each test set and language pair (only the pairs imported), the stored name of each metric, the members of each
 -- reference set.

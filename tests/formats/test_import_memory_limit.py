@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ulcdb.interchange.fast import MEMORY_LIMIT, bounded_memory, lower_limit
+from ulcdb.interchange.fast import MEMORY_LIMIT, bounded_memory, joins_as_written, lower_limit
 from ulcdb.store.database import Store
 
 
@@ -35,3 +35,19 @@ def test_an_import_never_raises_a_lower_limit(tmp_path: Path) -> None:
         # restored as DuckDB prints it (one decimal: 18.6 GiB may read back as 18.5 GiB)
         assert lower_limit("99GB", current()) == current() and MEMORY_LIMIT == "3GB"
         assert float(current().split()[0]) == pytest.approx(float(before.split()[0]), abs=0.11)
+
+
+def test_joins_as_written_adds_one_optimizer_and_restores_the_user_s(tmp_path: Path) -> None:
+    """Issue 30: the fast readers' joins of files to small tables are built on the small
+    side; the optimizers a user switched off stay off, and come back as they were."""
+    with Store(tmp_path / "s.duckdb") as store:
+        setting = "select current_setting('disabled_optimizers')"
+        store.con.execute("set disabled_optimizers = 'late_materialization'")
+        with joins_as_written(store):
+            inside = store.scalar(setting)
+        assert set(inside.split(",")) == {"late_materialization", "build_side_probe_side"}
+        assert store.scalar(setting) == "late_materialization"
+        store.con.execute("set disabled_optimizers = ''")
+        with joins_as_written(store):
+            assert store.scalar(setting) == "build_side_probe_side"
+        assert store.scalar(setting) == ""

@@ -13,7 +13,8 @@ from fast_readers import ReaderSpy, store_contents
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
-from ulcdb.store.database import Store
+from ulcdb.interchange import load
+from ulcdb.store.database import Store, named_query
 
 SYSTEMS = ("sysA", "sysB", "Human-B.0")
 DOCS = {"d1": 30, "d2": 20}  # document -> segments
@@ -123,6 +124,72 @@ def test_import_again_is_already_there_and_other_values_conflict(
         assert replaced.replaced == 1  # sysA's system score against newstest2020
         assert _score(store, "sys", "sysA", "ref-A", None) == 0.125
     assert used.fast == [True] * 4
+
+
+def test_the_scan_keeps_a_row_per_file_and_key_not_per_score(tmp_path: Path) -> None:
+    """Issue 30: the first read keeps each file's keys (3 files x 2 reference sets x 3
+    systems), not its 300 + 12 + 6 scores; the scores are read again part by part."""
+    root = _release(tmp_path / "release")
+    with Store(tmp_path / "s.duckdb") as store:
+        rows = metrics_fast.read_wmt_sql(store, wmt20.metric_files(root), None)
+        assert rows is not None and len(rows.keys.keys) == 6
+        temp = {name: store.scalar(f"select count(*) from {name}") for (name,) in store.query(
+            "select table_name from duckdb_tables() where temporary")}
+        assert temp["_wmt_file_keys"] == 3 * 6
+        assert max(temp.values()) == 3 * 6  # no table of scores
+        assert store.query("select file_no, sum(n), sum(valued) from _wmt_file_keys "
+                           "group by all order by 1") == [(0, 12, 12), (1, 300, 296), (2, 6, 6)]
+
+
+def test_only_an_import_that_replaces_looks_for_unused_provenance(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: a fresh import's parts no longer scan every stored score for score_batch
+    rows nothing points to; a replacing import drops the one it left."""
+    root = _release(tmp_path / "release")
+    calls: list[int] = []
+    drop = Store.drop_orphan_batches
+    monkeypatch.setattr(Store, "drop_orphan_batches",
+                        lambda self: calls.append(drop(self)) or calls[-1])
+    monkeypatch.setattr(metrics_fast, "PART_ROWS", 1)  # three parts
+    with Store(tmp_path / "s.duckdb") as store:
+        wmt20.ingest_wmt20(store, root)
+        assert calls == []
+        _rewrite(root / "metrics" / "sys" / "MetricX.sys.tsv", lambda lines: lines.__setitem__(
+            slice(None), [ln.rsplit("\t", 1)[0] + "\t0.125" for ln in lines]))
+        wmt20.ingest_wmt20(store, root, replace=True)
+        assert calls == [1]  # the system file's first batch, every score of it replaced
+        assert store.scalar("select count(*) from score_batch where batch_id not in "
+                            "(select batch_id from stored_scores)") == 0
+
+
+def test_stored_reference_sets_are_found_at_once_not_one_by_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: the loader finds a part's stored test beds, translators and reference sets
+    in two queries; it creates only the reference sets the store lacks (one query each
+    before, per reference set and part: 2,016 at 32.5M scores)."""
+    root = _release(tmp_path / "release")
+    created: list[tuple[str, ...]] = []
+    ensure = load.ensure_refset
+    monkeypatch.setattr(load, "ensure_refset", lambda store, tid, names, ids: (
+        created.append(names), ensure(store, tid, names, ids))[1])
+    monkeypatch.setattr(metrics_fast, "PART_ROWS", 1)  # three parts
+    with Store(tmp_path / "s.duckdb") as store:
+        wmt20.ingest_wmt20(store, root)
+        assert sorted(created) == [("ref-A",), ("ref-A", "ref-B")]  # in the first part only
+        wmt20.ingest_wmt20(store, root)
+        assert len(created) == 2
+        assert store.query("select name from refset order by 1") == [("ref-A",),
+                                                                      ("ref-A+ref-B",)]
+
+
+def test_two_keys_of_one_hash_send_the_files_to_the_line_reader(tmp_path: Path) -> None:
+    """The second read finds a row's key by a hash of its file and names: should two keys
+    the scan found share one (never seen), the files are not plain for the fast path."""
+    with Store(tmp_path / "s.duckdb") as store:
+        for hashes, declined in (([1, 2, 3], False), ([1, 2, 1], True)):
+            store.con.execute("create or replace temp table _wmt_seen as select unnest(?) "
+                              "::ubigint as h, false as bad", [hashes])
+            assert store.scalar(named_query("wmt_fast_bad")) is declined
 
 
 BAD = [  # (line of the seg file, change to it, what the message says)

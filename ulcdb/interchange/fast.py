@@ -3,8 +3,9 @@
 The pattern every fast reader follows (``ulcdb.formats.wmt.metrics_fast`` for WMT files,
 ``ulcdb.formats.mtme_fast`` for mt-metrics-eval files; ``ulcdb.formats.wmt.wmt20_da`` for the
 WMT20 DA files, in Arrow): DuckDB's ``read_csv`` with explicit column types reads plain files
-into temporary tables of the store's connection, names are mapped to the store's in SQL, and
-the loader (``ulcdb.interchange.load``) checks and stores the rows in SQL, in one
+into temporary tables of the store's connection (WMT files: their keys first, then their rows
+part by part, straight into the loader's resolved rows), names are mapped to the store's in
+SQL, and the loader (``ulcdb.interchange.load``) checks and stores the rows in SQL, in one
 transaction.  A file that is not plain, or any problem the checks find, rolls the
 transaction back; then the line-by-line reader runs, which names the file and line of the
 first problem (or, should the fast reader have declined something valid, stores it).  Both
@@ -23,9 +24,9 @@ import duckdb
 from ulcdb.errors import UlcdbError
 from ulcdb.store.database import Store, named_query
 
-# DuckDB's limit while an import runs: it spills to disk beyond it.  3 GB: the release's
-# narrow rows (about 1.3 GB at 32.5M scores) and one part's work tables fit (issue 30:
-# 2 GB spilled at every loader step, peak RSS 3.6 GB at 32.5M scores with 3 GB)
+# DuckDB's limit while an import runs: it spills to disk beyond it.  3 GB: one part's rows
+# and work tables fit with room (issue 30: 2 GB spilled at every loader step when the
+# release's rows were held whole; WMT files are now scanned, then read again part by part)
 MEMORY_LIMIT = "3GB"
 R = TypeVar("R")
 
@@ -61,6 +62,21 @@ def lower_limit(limit: str, current: str) -> str:
 
     mine, theirs = size(limit), size(current)
     return current if mine is not None and theirs is not None and theirs < mine else limit
+
+
+@contextmanager
+def joins_as_written(store: Store) -> Iterator[None]:
+    """DuckDB's hash joins built on the side written second inside the block (the setting
+    restored): for a statement joining files read by ``read_csv`` to small tables, whose
+    rows DuckDB estimates so low that it built a hash table of every row of the files
+    instead of the few of the table (issue 30: 1.2 s of 4.8 at 2.9M rows, and memory)."""
+    before = store.scalar(named_query("disabled_optimizers"))
+    off = ",".join(n for n in (before, "build_side_probe_side") if n)
+    store.con.execute(f"set disabled_optimizers = '{off}'")
+    try:
+        yield
+    finally:
+        store.con.execute(f"set disabled_optimizers = '{before}'")
 
 
 def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[], R],

@@ -152,7 +152,7 @@ class _Loader:
                 (self._check_coverage,),
                 (self._clear_existing,),
                 # and the provenance of the scores --replace replaced
-                (self._insert, self.store.drop_orphan_batches)), strict=True):
+                (self._insert, self._drop_replaced_batches)), strict=True):
             for step in steps:
                 step()
             if self.advance is not None:
@@ -239,20 +239,15 @@ class _Loader:
         keys = self.store.query("select distinct testbed, refs from _imp order by all")
         cols: dict[str, list[object]] = {k: [] for k in ("testbed", "refs", "testbed_id",
                                                          "refset_id")}
-        tids: dict[str, int | None] = {}
-        names: dict[int, dict[str, int]] = {}
+        tids, names, stored = self._stored_names(sorted({k[0] for k in keys}))
         for testbed, refs in keys:
-            if testbed not in tids:
-                found = self.store.query("select testbed_id from testbed where name = ?",
-                                         [testbed])
-                tids[testbed] = int(found[0][0]) if found else None
-            tid = tids[testbed]
+            tid = tids.get(testbed)
             if tid is None:
                 known = [r[0] for r in self.store.query("select name from testbed order by 1")]
                 row = self._first("_imp", "testbed = ?", params=[testbed])
                 raise self._fail(row, f"unknown test bed {testbed!r} (store has: "
                                  f"{', '.join(known) or 'none'})")
-            ids = names.setdefault(tid, self.store.translators(tid))
+            ids = names[tid]
             unknown = [r for r in refs if r not in ids]
             if unknown:
                 row = self._first("_imp", "testbed = ? and list_contains(refs, ?)",
@@ -265,7 +260,9 @@ class _Loader:
             cols["testbed"].append(testbed)
             cols["refs"].append(list(refs))
             cols["testbed_id"].append(tid)
-            cols["refset_id"].append(ensure_refset(self.store, tid, tuple(refs), ids))
+            rid = stored.get((tid, "+".join(refs)))
+            cols["refset_id"].append(rid if rid is not None
+                                     else ensure_refset(self.store, tid, tuple(refs), ids))
         table = pa.table({"testbed": pa.array(cols["testbed"], pa.string()),
                           "refs": pa.array(cols["refs"], pa.list_(pa.string())),
                           "testbed_id": pa.array(cols["testbed_id"], pa.int32()),
@@ -273,6 +270,22 @@ class _Loader:
         with self.store.registered("_ulcdb_refsets", table):
             self.con.execute("create or replace temp table _imp_refset as "
                              "select * from _ulcdb_refsets")
+
+    def _stored_names(self, testbeds: list[str]) -> tuple[
+            dict[str, int], dict[int, dict[str, int]], dict[tuple[int, str], int]]:
+        """Of the test beds named ``testbeds`` the store has: their ids, their translators
+        (name -> id) and their reference sets ((test bed id, name) -> id), in two queries."""
+        tids: dict[str, int] = {}
+        names: dict[int, dict[str, int]] = {}
+        for testbed, tid, name, translator_id in self.store.query(
+                named_query("import_testbed_translators"), {"names": testbeds}):
+            tids[testbed] = int(tid)
+            if name is not None:
+                names.setdefault(int(tid), {})[name] = int(translator_id)
+            names.setdefault(int(tid), {})
+        stored = {(int(t), name): int(r) for t, name, r in self.store.query(
+            named_query("import_testbed_refsets"), {"names": testbeds})}
+        return tids, names, stored
 
     # -- catalogue ----------------------------------------------------------------------------
     def _catalogue(self) -> None:
@@ -332,8 +345,11 @@ class _Loader:
     # -- resolution ---------------------------------------------------------------------------
     def _resolve(self) -> None:
         """One pass: ids of metric, target and reference set, and the unit each score
-        belongs to (``_imp_res``)."""
-        self.con.execute(named_query("import_resolved"))
+        belongs to (``_imp_res``); a frame that resolves its rows itself does."""
+        if isinstance(self.frame, SqlFrame) and self.frame.resolve is not None:
+            self.frame.resolve()
+        else:
+            self.con.execute(named_query("import_resolved"))
 
     def _original(self, rid: int) -> dict[str, Any]:
         names = ("testbed", "target", "level", "doc_id", "seg", "in_doc")
@@ -345,6 +361,8 @@ class _Loader:
                           "rid, translator_id")
         if row is None:
             return
+        if row[2] is None:  # a frame without row ids (its caller reads the lines to say more)
+            raise self._fail(row, "unknown system, reference, segment or document")
         got = self._original(row[2])
         if row[3] is None:
             raise self._fail(row, f"unknown system or reference {got['target']!r} in test bed "
@@ -444,6 +462,13 @@ class _Loader:
             f"{level}-level scores of {n} metric/target/reference-set keys of this import are "
             f"already stored with other values (e.g. {metric} of {target} against {refset}, "
             f"variant {self.variant}); use --replace to replace them")
+
+    def _drop_replaced_batches(self) -> None:
+        """The provenance rows no score points to any more, when this import replaced
+        scores (only a replacement leaves one: issue 30, the scan of every stored score
+        after each part of a fresh import grew with the store)."""
+        if self.report.replaced:
+            self.store.drop_orphan_batches()
 
     def _insert(self) -> None:
         batches: dict[str, list[int]] = {"file_no": [], "batch_id": []}

@@ -198,11 +198,16 @@ class SqlFrame:
     null: a problem the loader finds sends the caller to its line-by-line reader.  ``parts``:
     when not empty, each call makes ``_imp`` hold one part of the rows (whole files, no
     stored key in two parts), and the loader checks and stores one part after the other
-    in the caller's transaction, so its work tables hold one part at a time (issue 30)."""
+    in the caller's transaction, so its work tables hold one part at a time (issue 30).
+    ``resolve``: where given, ``_imp`` holds one row per file and key only (what the loader
+    checks by name) and the call fills the loader's resolved rows ``_imp_res`` itself
+    (``ulcdb.formats.wmt.metrics_fast.read_part``), after the loader has made the test bed
+    and reference set ids (``_imp_refset``) and the catalogue's metrics."""
 
     sources: list[Source]
     metrics: dict[str, MetricInfo] = field(default_factory=dict)
     parts: list[Callable[[], None]] = field(default_factory=list)
+    resolve: Callable[[], None] | None = None
 
 
 # --- helpers shared by readers ----------------------------------------------------------------

@@ -1,17 +1,19 @@
-"""WMT metrics-task score files read by DuckDB at once, straight into the store's connection.
+"""WMT metrics-task score files read by DuckDB, straight into the store's connection.
 
 The fast path of ``metrics_task``: plain files (each named ``*.seg.*``, ``*.doc.*`` or
 ``*.sys.*``, the level's column count on every line, no empty cells, whole-number segments,
-scores that are ``None`` or plain finite numbers) are read by DuckDB's ``read_csv`` into the
-temporary table ``_wmt_raw`` (``schema/queries/wmt_fast_read.sql``, made narrow by
-``wmt_fast_compact.sql``) and never pass through Python; the import's rows are then the view
-``_imp`` over it (``wmt_fast_frame.sql``), which
-``ulcdb.interchange.load`` checks and stores in SQL.  Anything else gives ``None``, and a
-problem the loader finds is an error without a line: the caller then rolls back and reads the
-files line by line (``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
+scores that are ``None`` or plain finite numbers) are read twice by DuckDB's ``read_csv`` and
+never pass through Python.  The first read keeps no row: each file's distinct keys (metric,
+language pair, test set, reference set, system) with their counts and whether some row is not
+plain (``schema/queries/wmt_fast_scan.sql``).  The import's names are then the view ``_imp``,
+one row per file and key (``wmt_fast_frame.sql``), which ``ulcdb.interchange.load`` checks;
+its rows are read again, part by part, straight into the loader's resolved rows, each row's
+key found by a hash (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): issue 30, materialising
+the rows' text columns cost more than reading the files twice, and no part holds more than
+its own rows.  Anything else gives ``None``, and a problem the loader finds is an error
+without a line: the caller then rolls back and reads the files line by line
+(``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
 ``ulcdb.interchange.fast``).  Both give the same store (``tests/formats/test_wmt_fast.py``).
-DuckDB holds the rows within its memory limit (spilling to disk beyond), so memory stays
-bounded however many files are read.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from pathlib import Path
 import duckdb
 
 from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
+from ulcdb.interchange.fast import joins_as_written
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
-WORK_TABLES = ("_wmt_raw", "_wmt_files", "_wmt_keys", "_wmt_rows", "_wmt_named", "_wmt_lps",
+WORK_TABLES = ("_wmt_seen", "_wmt_files", "_wmt_keys", "_wmt_named", "_wmt_lps", "_wmt_ids",
                "_wmt_testbeds", "_wmt_metrics", "_wmt_refsets", "_wmt_part", "_wmt_file_keys")
 # rows the loader holds at once: whole files up to about this many (issue 30: a whole release
 # of tens of millions spilled past DuckDB's memory limit, the loader's steps then growing
@@ -37,15 +40,17 @@ PART_ROWS = 3_000_000
 
 @dataclass
 class WmtRows:
-    """WMT files DuckDB read (``_wmt_raw``): their sources and distinct names."""
+    """WMT files DuckDB scanned (``_wmt_file_keys``): their paths, sources and distinct
+    names."""
 
+    paths: list[Path]
     sources: list[Source]
     keys: WmtKeys
 
 
 def read_wmt_sql(store: Store, paths: list[Path], lps: list[str] | None) -> WmtRows | None:
-    """``paths`` into ``_wmt_raw`` and their names (rows of the pairs ``lps``, every pair
-    where ``None``; a name's first row is its first file, line 0), or ``None``
+    """``paths`` scanned into ``_wmt_file_keys`` and their names (rows of the pairs ``lps``,
+    every pair where ``None``; a name's first row is its first file, line 0), or ``None``
     where a file is not plain (``ulcdb.interchange.fast.fast_or_exact`` drops the tables)."""
     levels = [level_from_name(p) for p in paths]
     if not paths or None in levels:
@@ -56,24 +61,25 @@ def read_wmt_sql(store: Store, paths: list[Path], lps: list[str] | None) -> WmtR
     store.insert_columns("_wmt_files", {"file_no": list(range(len(paths))),
                                         "path": [str(p) for p in paths], "level": levels})
     try:
-        store.con.execute(named_query("wmt_fast_read"), {"files": [str(p) for p in paths]})
+        with joins_as_written(store):
+            store.con.execute(named_query("wmt_fast_scan"), {"files": largest_first(paths)})
     except duckdb.Error:  # not plain text of the level's columns: the line reader says why
         return None
     if store.scalar(named_query("wmt_fast_bad")):
         return None
-    store.con.execute(named_query("wmt_fast_compact"))
+    store.con.execute(named_query("wmt_fast_key_ids"))
     if lps is None:
         lps = [r[0] for r in store.query(named_query("wmt_fast_lps"))]
     store.insert_columns("_wmt_lps", {"lp": list(lps)})
     keys = [(tuple(r[:5]), FirstRow(r[5], 0)) for r in store.query(named_query("wmt_fast_keys"))]
     sources = [Source(str(p), "wmt") for p in paths]
-    return WmtRows(sources, WmtKeys(keys, sources))
+    return WmtRows(list(paths), sources, WmtKeys(keys, sources))
 
 
 def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], str],
               refsets: Mapping[str, tuple[str, ...]], rename: Mapping[str, str],
               metrics: Mapping[str, MetricInfo]) -> SqlFrame:
-    """The view ``_imp`` over ``_wmt_raw``: (TESTSET, LP) -> test bed, REFSET -> members
+    """The view ``_imp`` over the keys scanned: (TESTSET, LP) -> test bed, REFSET -> members
     (sorted), metric renames (the same mapping as ``metrics_task.wmt_frame``)."""
     store.insert_columns("_wmt_testbeds", {"testset": [k[0] for k in testbeds],
                                            "lp": [k[1] for k in testbeds],
@@ -84,14 +90,14 @@ def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], st
     store.insert_columns("_wmt_refsets", {"refset": list(refsets),
                                           "refs": [sorted(v) for v in refsets.values()]})
     store.con.execute(named_query("wmt_fast_frame"))
-    return SqlFrame(rows.sources, dict(metrics), parts=file_parts(store))
+    return SqlFrame(rows.sources, dict(metrics), parts=file_parts(store),
+                    resolve=partial(read_part, store, rows.paths))
 
 
 def file_parts(store: Store) -> list[Callable[[], None]]:
     """The files in parts of consecutive files of about ``PART_ROWS`` rows (one part when
     a stored key has rows in two files: the loader finds duplicates within a part), each
-    a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' rows."""
-    store.con.execute(named_query("wmt_fast_file_rows"))
+    a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' keys."""
     counts = store.query(named_query("wmt_fast_file_counts"))
     shared = bool(counts and counts[0][2])
     spans: list[list[int]] = []  # first file, last file, rows
@@ -103,3 +109,22 @@ def file_parts(store: Store) -> list[Callable[[], None]]:
     def part(first: int, last: int) -> None:
         store.con.execute(named_query("wmt_fast_part"), {"first": first, "last": last})
     return [partial(part, first, last) for first, last, _ in spans]
+
+
+def read_part(store: Store, paths: list[Path]) -> None:
+    """The rows of the part in ``_wmt_part`` read again into the loader's ``_imp_res``
+    (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): the loader's ``resolve`` step."""
+    store.con.execute(named_query("wmt_fast_ids"))
+    files = [r[0] for r in store.query(named_query("wmt_fast_part_files"))]
+    if files:
+        with joins_as_written(store):
+            store.con.execute(named_query("wmt_fast_rows"),
+                              {"files": largest_first([paths[f] for f in files])})
+
+
+def largest_first(paths: list[Path]) -> list[str]:
+    """``paths`` as ``read_csv`` takes them, the largest first: DuckDB reads a compressed file
+    in one thread and the files in the order given, so a big file given last is read alone
+    at the end (issue 30: at 32.5M scores the scan ran on one of two cores).  The rows find
+    their file by its path, whatever the order."""
+    return [str(p) for p in sorted(paths, key=lambda p: -p.stat().st_size)]
