@@ -1,4 +1,4 @@
-"""The fast import's DuckDB memory limit (issue 30): 3 GB, or lower where DuckDB's own limit
+"""The fast import's DuckDB memory limit (issue 30): 2 GB, or lower where DuckDB's own limit
 (80% of a small machine's memory, or the user's setting) is lower; restored afterwards."""
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ def test_an_import_never_raises_a_lower_limit(tmp_path: Path) -> None:
         store.con.execute("set memory_limit = '1GB'")
         before = current()
         with bounded_memory(store):
-            assert current() == before  # 1 GB kept, not raised to 3 GB
+            assert current() == before  # 1 GB kept, not raised to 2 GB
         store.con.execute("set memory_limit = '20GB'")
         before = current()
         with bounded_memory(store):
-            assert current() != before and current().startswith("2.7")  # 3e9 B = 2.7 GiB
+            assert current() != before and current().startswith("1.8")  # 2e9 B = 1.8 GiB
         # restored as DuckDB prints it (one decimal: 18.6 GiB may read back as 18.5 GiB)
-        assert lower_limit("99GB", current()) == current() and MEMORY_LIMIT == "3GB"
+        assert lower_limit("99GB", current()) == current() and MEMORY_LIMIT == "2GB"
         assert float(current().split()[0]) == pytest.approx(float(before.split()[0]), abs=0.11)
 
 
