@@ -97,7 +97,8 @@ Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
 # The table macro calls of the analysis tables' parts; every value is a parameter.  ULC and
 # metric_corr are computed per test bed ($3; their rows of one test bed depend on its scores
-# alone), each call inside its test bed's slice of `scores` (testbed_slice).
+# alone), each call inside its test bed's slice of `scores` (testbed_slice, made once per
+# build for all the test bed's parts) when the store holds several.
 ULC_CALL = "select * from ulc($1::varchar[], $2) where testbed = $3"
 # QUEEN's three levels come from one computation of its hits (level 'all'), $2 the levels kept.
 QUEEN_CALL = ("select * from queen($1::varchar[], 'all') "
@@ -107,13 +108,16 @@ META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
 METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2) where testbed = $3"
 
 
-def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
+def _testbeds(con: Con) -> list[str]:
+    return [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
+
+
+def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
     the column values that tell the part's rows in the table, its test bed among them when
     it has one).  The first parameter is the metric set's members, or meta_corr's test bed:
     what the part's fingerprint reads."""
     n_refs = _n_refs(con)
-    testbeds = [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
@@ -257,8 +261,10 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     if not analyses:
         return parts, writers
     dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
-    jobs = {}
-    for table, sql, job_params, extra, where in _jobs(con, sets):
+    jobs: dict[str, tuple[str, SqlParams, dict[str, str]]] = {}
+    testbeds = _testbeds(con)
+    analyses_writer = _analyses(con, lite, jobs, report, progress, sliced=len(testbeds) > 1)
+    for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
         of = where.get("testbed")
         inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
                   if table == "meta_corr" else [by_metric.get(m) for m in job_params[0]]
@@ -266,7 +272,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         p = part(table, where, digest(dims, sql, job_params, extra, inputs))
         parts.append(p)
         jobs[p.key] = (sql, job_params, extra)
-        writers.setdefault(table, _by_job(con, lite, table, jobs, report, progress))
+        writers[table] = analyses_writer
     constants = (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
     parts += [part("sys_interval", {"metric": m}, digest(dims, constants, fp))
               for m, fp in by_metric.items()] or [part("sys_interval", {}, "no scores")]
@@ -309,41 +315,44 @@ def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, col
     return write
 
 
-def _by_job(con: Con, lite: Lite, table: str,
-            jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
-            progress: Callable[[str], None]) -> Writer:
-    """Writes each part with its own macro call; a call that cannot run on this store is
-    reported, left out of the manifest (so retried next time) and the build goes on.  The
-    parts of one test bed run against its rows alone, sliced once (``testbed_slice``), and
-    those of one reference set too (meta_corr's, ``refset_slice``)."""
+def _analyses(con: Con, lite: Lite,
+              jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
+              progress: Callable[[str], None], sliced: bool) -> Writer:
+    """Writes the analysis tables' parts (all of them at once, the writer they share), each
+    with its own macro call; a call that cannot run on this store is reported, left out of
+    the manifest (so retried next time) and the build goes on.  The work goes a test bed at
+    a time, then table by table: the parts of one test bed run against its rows alone,
+    sliced once for all its tables (``testbed_slice``; not at all unless ``sliced``: a store
+    of one test bed, whose views hold its rows alone), and those of one reference set too
+    (meta_corr's, ``refset_slice``)."""
     def write(parts: list[Part]) -> set[str]:
         failed: set[str] = set()
-        by_slice: dict[str | None, dict[str | None, list[Part]]] = {}
+        by_testbed: dict[str | None, dict[str | None, list[Part]]] = {}
         for p in parts:
             where = dict(p.where)
-            by_slice.setdefault(where.get("testbed"), {}).setdefault(
+            by_testbed.setdefault(where.get("testbed"), {}).setdefault(
                 where.get("refset"), []).append(p)
-        for testbed, by_refset in by_slice.items():
-            with testbed_slice(con, testbed):
+        for testbed, by_refset in by_testbed.items():
+            with testbed_slice(con, testbed if sliced else None):
                 for refset, group in by_refset.items():
-                    with refset_slice(con, refset if testbed is not None else None):
-                        failed |= _run_jobs(con, lite, table, group, jobs, report, progress)
+                    with refset_slice(con, testbed, refset):
+                        failed |= _run_jobs(con, lite, group, jobs, report, progress)
         return failed
     return write
 
 
-def _run_jobs(con: Con, lite: Lite, table: str, group: list[Part],
+def _run_jobs(con: Con, lite: Lite, group: list[Part],
               jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
               progress: Callable[[str], None]) -> set[str]:
     """One macro call per part; the keys of those that failed (reported, the build goes on)."""
     failed = set()
     for p in group:
         sql, params, extra = jobs[p.key]
-        progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
+        progress(f"{p.table} {extra.get('metric_set') or extra.get('criterion') or ''}")
         try:
-            copy_into(con, lite, table, sql, params, extra)
+            copy_into(con, lite, p.table, sql, params, extra)
         except duckdb.Error as exc:
-            report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
+            report.skipped[f"{p.table} {extra}"] = str(exc).splitlines()[0]
             failed.add(p.key)
     return failed
 
@@ -423,7 +432,8 @@ def _counted(writers: dict[str, Writer], parts: list[Part], old: dict[str, str],
             on_parts(done[0], len(parts))
             return failed
         return run
-    return {table: counting(write) for table, write in writers.items()}
+    counted = {id(write): counting(write) for write in writers.values()}  # shared stay shared
+    return {table: counted[id(write)] for table, write in writers.items()}
 
 
 def has_manifest(out: Path) -> bool:
