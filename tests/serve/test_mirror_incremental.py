@@ -287,6 +287,34 @@ def test_a_store_of_one_test_bed_is_not_sliced(built: tuple[Path, Path], tmp_pat
             assert sorted(map(_close, rows), key=_key) == sorted(map(_close, whole), key=_key)
 
 
+def test_a_new_test_bed_rewrites_no_other_test_beds_analyses(
+        built: tuple[Path, Path], two_testbeds: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: an analysis part of one test bed is fingerprinted by its own test bed's
+    dimension rows and judgments, so after a test bed is added only its ULC, meta_corr and
+    metric_corr parts are computed (only it is sliced), the first test bed's keep their rows
+    (same rowids), and the mirror holds what a full build holds."""
+    mirror = tmp_path / "m.sqlite"
+    shutil.copy(built[1], mirror)
+    own = "select rowid, * from {} where testbed = 'sample' order by rowid"
+    tables = ("ulc", "meta_corr", "metric_corr")
+    before = {t: _rowids(mirror, own.format(t)) for t in tables}
+    made = _counting_slices(monkeypatch)
+    steps: list[str] = []
+    report = build_mirror(two_testbeds, mirror, progress=steps.append)
+    con = sqlite3.connect(mirror)
+    keys = [json.loads(k) for (k,) in con.execute("select key from ulcdb_mirror_parts "
+                                                  "where key <> 'format'")]
+    con.close()
+    added = [w for t, w in keys if t in tables and w.get("testbed") == "other"]
+    computed = [s for s in steps if s.split(" ")[0] in tables and " " in s]
+    assert made == ["other"] and len(computed) == len(added) > 20
+    assert {t: _rowids(mirror, own.format(t)) for t in tables} == before
+    assert all(before.values()) and 0 < report.rewritten < report.parts
+    assert _contents(mirror) == _contents(build_mirror(two_testbeds, tmp_path / "full.sqlite",
+                                                       full=True).path)
+
+
 def test_ulc_and_metric_corr_are_written_a_test_bed_at_a_time(two_testbeds: Path,
                                                               tmp_path: Path) -> None:
     """ULC and metric_corr parts are one test bed's each, computed on its rows alone (issue

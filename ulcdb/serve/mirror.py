@@ -185,11 +185,13 @@ def _running(pid: int) -> bool:
     return True
 
 
-# Tables every analysis depends on, besides the scores it reads.  Not schema_info: the
+# Tables every analysis depends on, besides the scores it reads (an analysis of one test bed
+# on that test bed's rows of them, mirror_testbed_sources.sql).  Not schema_info: the
 # shipped schema the parts are computed with is SCHEMA (a read-only open of a store whose
 # views are older runs the shipped ones), and a store migrated by a write must not count as
 # changed.
 DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document")
+JUDGED = ("assessment", "criterion")  # what meta_corr reads besides the scores
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
 MIRROR_FORMAT = f"3:{__version__}"
@@ -199,13 +201,14 @@ SCHEMA = schema_hash()  # the views and macros the parts are computed with
 SEGMENTS = "segment"  # the table of a segment row's document (mirror_scores_kept.sql)
 
 
-def _scores_fingerprints(con: Con, params: SqlParams, names: str
+def _scores_fingerprints(con: Con, params: SqlParams, names: dict[str, str]
                          ) -> tuple[dict[Any, str], dict[tuple[str, str], str]]:
     """Fingerprints of the mirrored `scores` rows per batch and of all `scores` rows per
     (test bed, metric), from one pass over the rows with their names (``names``: the
-    fingerprint of the segment table, folded into each)."""
+    fingerprint of each test bed's rows of the segment table, folded into each)."""
     kept: dict[Any, list[int]] = {}
     every: dict[tuple[str, str], list[int]] = {}
+    batch_testbeds: dict[Any, set[str]] = {}
     for testbed, metric, batch, is_kept, n, total in grouped_sums(
             con, named_query("mirror_scores_kept"), "testbed, metric, batch_id, mirror_kept",
             params, skip=("mirror_kept",)):
@@ -213,8 +216,10 @@ def _scores_fingerprints(con: Con, params: SqlParams, names: str
                 [kept.setdefault(batch, [0, 0])] if is_kept else []):
             acc[0] += n
             acc[1] += int(total)
-    return ({b: digest(names, fingerprint(*acc)) for b, acc in kept.items()},
-            {k: digest(names, fingerprint(*acc)) for k, acc in sorted(every.items())})
+        batch_testbeds.setdefault(batch, set()).add(testbed)
+    return ({b: digest([names.get(t) for t in sorted(batch_testbeds[b])], fingerprint(*acc))
+             for b, acc in kept.items()},
+            {k: digest(names.get(k[0]), fingerprint(*acc)) for k, acc in sorted(every.items())})
 
 
 def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], None],
@@ -243,10 +248,11 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     groups: dict[tuple[str, str], str] = {}
+    own = _testbed_sources(con)
     if "scores" in objects:
         progress("fingerprints: scores")
-        batches, groups = _scores_fingerprints(con, params,
-                                               fps.get(SEGMENTS, ""))
+        batches, groups = _scores_fingerprints(con, params, {
+            tb: of.get(SEGMENTS, "") for tb, of in own.items()})
         parts += [part("scores", {"batch_id": b}, fp) for b, fp in batches.items()] or [
             part("scores", {}, "no scores")]
         writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
@@ -264,12 +270,19 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     jobs: dict[str, tuple[str, SqlParams, dict[str, str]]] = {}
     testbeds = _testbeds(con)
     analyses_writer = _analyses(con, lite, jobs, report, progress, sliced=len(testbeds) > 1)
+    dims_of = {tb: digest(MIRROR_FORMAT, SCHEMA, [of.get(d) for d in DIMENSIONS])
+               for tb, of in own.items()}  # what a part of one test bed is computed on
     for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
-        of = where.get("testbed")
-        inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
-                  if table == "meta_corr" else [by_metric.get(m) for m in job_params[0]]
-                  if of is None else [groups.get((of, m)) for m in job_params[0]])
-        p = part(table, where, digest(dims, sql, job_params, extra, inputs))
+        bed = where.get("testbed")
+        inputs: list[Any]  # the fingerprints of what the part reads
+        if bed is None:  # QUEEN and KING: every test bed's rows
+            on, inputs = dims, [by_metric.get(m) for m in job_params[0]]
+        elif table == "meta_corr":
+            on, inputs = dims_of[bed], [*by_testbed.get(bed, []),
+                                        *(own[bed].get(s) for s in JUDGED)]
+        else:
+            on, inputs = dims_of[bed], [groups.get((bed, m)) for m in job_params[0]]
+        p = part(table, where, digest(on, sql, job_params, extra, inputs))
         parts.append(p)
         jobs[p.key] = (sql, job_params, extra)
         writers[table] = analyses_writer
@@ -279,6 +292,17 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     writers["sys_interval"] = lambda ps: write_intervals(con, lite, progress, [
         dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
     return parts, writers
+
+
+def _testbed_sources(con: Con) -> dict[str, dict[str, str]]:
+    """Per test bed, the fingerprints of its rows of the tables its analysis parts read
+    besides the scores (DIMENSIONS and JUDGED): a part of one test bed is fingerprinted by
+    its own test bed's, so adding or changing a test bed rewrites no other's parts."""
+    own: dict[str, dict[str, str]] = {}
+    for testbed, source, n, total in con.execute(
+            named_query("mirror_testbed_sources")).fetchall():
+        own.setdefault(testbed, {})[source] = fingerprint(n, total)
+    return own
 
 
 def _per_metric(view: str, by_metric: dict[str, list[str]], doc_metrics: list[str]

@@ -7,7 +7,8 @@ changed, deletes the parts that are gone, and appends the new ones.
 Fingerprints are DuckDB's ``hash`` of every row (doubles rounded to 9 decimals) summed
 (order-free, duplicates counted) with the row count: of the rows a part copies (tables,
 score batches), or of the scores an analysis reads plus the dimension tables (test beds,
-translators, reference sets, segments, schema).
+translators, reference sets, segments, schema; an analysis of one test bed reads only that
+test bed's rows of them).
 """
 
 from __future__ import annotations
