@@ -228,17 +228,18 @@ def two_testbeds(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFact
     return db
 
 
-def _counting_slices(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _counting_slices(monkeypatch: pytest.MonkeyPatch,
+                     told: list[tuple[int, int]] | None = None) -> list[tuple[str, int]]:
     """The test beds whose rows the mirror copies into a slice (``testbed_slice``), one entry
-    per slice made."""
+    per slice made, each with how many parts ``told`` last said were done then."""
     from ulcdb.serve import mirror
     from ulcdb.serve.mirror_analyses import testbed_slice
 
-    made: list[str] = []
+    made: list[tuple[str, int]] = []
 
     def counted(con: duckdb.DuckDBPyConnection, testbed: str | None) -> Any:
         if testbed is not None:
-            made.append(testbed)
+            made.append((testbed, told[-1][0] if told else 0))
         return testbed_slice(con, testbed)
 
     monkeypatch.setattr(mirror, "testbed_slice", counted)
@@ -249,9 +250,12 @@ def test_each_test_bed_is_sliced_once_per_build(two_testbeds: Path, tmp_path: Pa
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 28: the analysis parts go a test bed at a time, so each test bed's rows are
     sliced once for its ULC, meta_corr and metric_corr parts (they were sliced once per
-    table: 6 slices here, each a copy of the test bed's scores)."""
-    made = _counting_slices(monkeypatch)
-    report = build_mirror(two_testbeds, tmp_path / "m.sqlite")
+    table: 6 slices here, each a copy of the test bed's scores); the parts done are told
+    after each test bed (what `serve`'s pages show while it prepares)."""
+    told: list[tuple[int, int]] = []
+    made = _counting_slices(monkeypatch, told)
+    report = build_mirror(two_testbeds, tmp_path / "m.sqlite",
+                          on_parts=lambda n, total: told.append((n, total)))
     con = sqlite3.connect(report.path)
     tables = {t: n for t, n in con.execute(
         "select 'meta_corr', count(distinct testbed) from meta_corr union all "
@@ -259,7 +263,9 @@ def test_each_test_bed_is_sliced_once_per_build(two_testbeds: Path, tmp_path: Pa
         "select 'metric_corr', count(distinct testbed) from metric_corr")}
     con.close()
     assert tables == {"meta_corr": 2, "ulc": 2, "metric_corr": 2} and not report.skipped
-    assert sorted(made) == ["other", "sample"]
+    assert sorted(t for t, _ in made) == ["other", "sample"]
+    assert made[0][1] < made[1][1] and told[-1] == (report.parts, report.parts)
+    assert [n for n, _ in told] == sorted(n for n, _ in told)
 
 
 def test_a_store_of_one_test_bed_is_not_sliced(built: tuple[Path, Path], tmp_path: Path,
@@ -308,7 +314,7 @@ def test_a_new_test_bed_rewrites_no_other_test_beds_analyses(
     con.close()
     added = [w for t, w in keys if t in tables and w.get("testbed") == "other"]
     computed = [s for s in steps if s.split(" ")[0] in tables and " " in s]
-    assert made == ["other"] and len(computed) == len(added) > 20
+    assert [t for t, _ in made] == ["other"] and len(computed) == len(added) > 20
     assert {t: _rowids(mirror, own.format(t)) for t in tables} == before
     assert all(before.values()) and 0 < report.rewritten < report.parts
     assert _contents(mirror) == _contents(build_mirror(two_testbeds, tmp_path / "full.sqlite",

@@ -223,9 +223,11 @@ def _scores_fingerprints(con: Con, params: SqlParams, names: dict[str, str]
 
 
 def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], None],
-          analyses: bool = True) -> tuple[list[Part], dict[str, Writer]]:
+          analyses: bool = True, tick: Callable[[int], None] = lambda n: None
+          ) -> tuple[list[Part], dict[str, Writer]]:
     """The parts of the mirror with their fingerprints, and how each table writes them
-    (without the analysis tables and intervals unless ``analyses``)."""
+    (without the analysis tables and intervals unless ``analyses``; their writer tells
+    ``tick`` how many parts it wrote, a test bed at a time)."""
     parts: list[Part] = []
     writers: dict[str, Writer] = {}
     objects = [r[0] for r in con.execute(
@@ -269,7 +271,8 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
     jobs: dict[str, tuple[str, SqlParams, dict[str, str]]] = {}
     testbeds = _testbeds(con)
-    analyses_writer = _analyses(con, lite, jobs, report, progress, sliced=len(testbeds) > 1)
+    analyses_writer = _analyses(con, lite, jobs, report, progress, tick,
+                                sliced=len(testbeds) > 1)
     dims_of = {tb: digest(MIRROR_FORMAT, SCHEMA, [of.get(d) for d in DIMENSIONS])
                for tb, of in own.items()}  # what a part of one test bed is computed on
     for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
@@ -341,7 +344,8 @@ def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, col
 
 def _analyses(con: Con, lite: Lite,
               jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
-              progress: Callable[[str], None], sliced: bool) -> Writer:
+              progress: Callable[[str], None], tick: Callable[[int], None],
+              sliced: bool) -> Writer:
     """Writes the analysis tables' parts (all of them at once, the writer they share), each
     with its own macro call; a call that cannot run on this store is reported, left out of
     the manifest (so retried next time) and the build goes on.  The work goes a test bed at
@@ -361,6 +365,7 @@ def _analyses(con: Con, lite: Lite,
                 for refset, group in by_refset.items():
                     with refset_slice(con, testbed, refset):
                         failed |= _run_jobs(con, lite, group, jobs, report, progress)
+            tick(sum(map(len, by_refset.values())))
         return failed
     return write
 
@@ -410,8 +415,9 @@ def build_mirror(store_path: Path, out: Path | None = None,
         try:
             lite.execute("pragma journal_mode = off")
             lite.execute("pragma synchronous = off")
-            parts, writers = _plan(con, lite, report, progress, analyses)
-            writers = _counted(writers, parts, old or {}, on_parts)
+            tally = _Tally(on_parts)
+            parts, writers = _plan(con, lite, report, progress, analyses, tally.add)
+            writers = _counted(writers, parts, old or {}, tally)
             manifest, changed, report.rewritten = apply(lite, parts, writers, old or {})
             present = tables_of(lite)
             for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
@@ -442,18 +448,31 @@ def build_mirror(store_path: Path, out: Path | None = None,
     return report
 
 
+@dataclass
+class _Tally:
+    """How many of the build's parts are done, told to ``on_parts`` at each change."""
+
+    on_parts: Callable[[int, int], None]
+    done: int = 0
+    total: int = 0
+
+    def add(self, n: int) -> None:
+        self.done = min(self.done + n, self.total)
+        self.on_parts(self.done, self.total)
+
+
 def _counted(writers: dict[str, Writer], parts: list[Part], old: dict[str, str],
-             on_parts: Callable[[int, int], None]) -> dict[str, Writer]:
-    """The writers, each telling ``on_parts`` the parts done so far (those unchanged from
-    the last mirror count as done)."""
-    done = [sum(old.get(p.key) == p.fingerprint for p in parts)]
-    on_parts(done[0], len(parts))
+             tally: _Tally) -> dict[str, Writer]:
+    """The writers, each telling ``tally`` the parts done when it returns (those unchanged
+    from the last mirror count as done; a writer may tell it more often)."""
+    tally.total = len(parts)
+    tally.add(sum(old.get(p.key) == p.fingerprint for p in parts))
 
     def counting(write: Writer) -> Writer:
         def run(ps: list[Part]) -> set[str]:
+            start = tally.done
             failed = write(ps)
-            done[0] = min(done[0] + len(ps), len(parts))
-            on_parts(done[0], len(parts))
+            tally.add(start + len(ps) - tally.done)  # what the writer told it not counted twice
             return failed
         return run
     counted = {id(write): counting(write) for write in writers.values()}  # shared stay shared
