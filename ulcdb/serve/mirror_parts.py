@@ -147,7 +147,8 @@ def apply(lite: sqlite3.Connection, parts: Iterable[Part], writers: dict[str, Wr
     to_write: dict[int, tuple[Writer, list[Part]]] = {}
     for table, tparts in by_table.items():
         stale = _cleared(lite, table, tparts, old, old_tables.get(table, []))
-        manifest.update((p.key, p.fingerprint) for p in tparts if p not in (stale or []))
+        rewritten = {p.key for p in stale or []}  # (a set: tables of thousands of parts)
+        manifest.update((p.key, p.fingerprint) for p in tparts if p.key not in rewritten)
         if stale is not None:
             changed.add(table)
             to_write.setdefault(id(writers[table]), (writers[table], []))[1].extend(stale)
