@@ -10,6 +10,7 @@ import math
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -212,21 +213,124 @@ def test_a_store_migrated_by_a_write_rewrites_no_analysis(built: tuple[Path, Pat
     assert report.rewritten == 1 and "schema_info" in steps
 
 
-def test_ulc_and_metric_corr_are_written_a_test_bed_at_a_time(built: tuple[Path, Path],
+@pytest.fixture(scope="module")
+def two_testbeds(built: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample store with a second test bed, "other" (the sample again, with its
+    adequacy judgments, scored by the same metrics)."""
+    from serve_helpers import METRICS, SAMPLE
+
+    db = tmp_path_factory.mktemp("two") / "s.duckdb"
+    shutil.copy(built[0], db)
+    _run(db, "ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "other")
+    _run(db, "ingest", "assessments", str(SAMPLE / "human" / "adequacy.csv"), "-t", "other",
+         "-c", "adequacy")
+    _run(db, "score", "-t", "other", "-m", METRICS, "-G", "all", "--jobs", "1", "-f", "csv")
+    return db
+
+
+def _counting_slices(monkeypatch: pytest.MonkeyPatch,
+                     told: list[tuple[int, int]] | None = None) -> list[tuple[str, int]]:
+    """The test beds whose rows the mirror copies into a slice (``testbed_slice``), one entry
+    per slice made, each with how many parts ``told`` last said were done then."""
+    from ulcdb.serve import mirror
+    from ulcdb.serve.mirror_analyses import testbed_slice
+
+    made: list[tuple[str, int]] = []
+
+    def counted(con: duckdb.DuckDBPyConnection, testbed: str | None) -> Any:
+        if testbed is not None:
+            made.append((testbed, told[-1][0] if told else 0))
+        return testbed_slice(con, testbed)
+
+    monkeypatch.setattr(mirror, "testbed_slice", counted)
+    return made
+
+
+def test_each_test_bed_is_sliced_once_per_build(two_testbeds: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: the analysis parts go a test bed at a time, so each test bed's rows are
+    sliced once for its ULC, meta_corr and metric_corr parts (they were sliced once per
+    table: 6 slices here, each a copy of the test bed's scores); the parts done are told
+    after each test bed (what `serve`'s pages show while it prepares)."""
+    told: list[tuple[int, int]] = []
+    made = _counting_slices(monkeypatch, told)
+    report = build_mirror(two_testbeds, tmp_path / "m.sqlite",
+                          on_parts=lambda n, total: told.append((n, total)))
+    con = sqlite3.connect(report.path)
+    tables = {t: n for t, n in con.execute(
+        "select 'meta_corr', count(distinct testbed) from meta_corr union all "
+        "select 'ulc', count(distinct testbed) from ulc union all "
+        "select 'metric_corr', count(distinct testbed) from metric_corr")}
+    con.close()
+    assert tables == {"meta_corr": 2, "ulc": 2, "metric_corr": 2} and not report.skipped
+    assert sorted(t for t, _ in made) == ["other", "sample"]
+    assert made[0][1] < made[1][1] and told[-1] == (report.parts, report.parts)
+    assert [n for n, _ in told] == sorted(n for n, _ in told)
+
+
+def test_a_store_of_one_test_bed_is_not_sliced(built: tuple[Path, Path], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: with one test bed the views hold its rows alone, so no slice is made (it
+    copied the whole store's scores, 3 times), and meta_corr's parts (each on one reference
+    set, ``refset_slice``) hold what the macro gives over the whole store."""
+    from ulcdb.store.database import Store
+
+    made = _counting_slices(monkeypatch)
+    report = build_mirror(built[0], tmp_path / "m.sqlite", full=True)
+    assert made == [] and not report.skipped
+    con = sqlite3.connect(report.path)
+    keys = con.execute("select distinct testbed, criterion, level, refset from meta_corr "
+                       "where grouping_by = 'flat' order by 1, 2, 3, 4").fetchall()
+    mirrored = {k: [r[5:] for r in con.execute(  # without the 5 columns of the part
+        "select * from meta_corr where grouping_by = 'flat' and testbed = ? and "
+        "criterion = ? and level = ? and refset = ?", k).fetchall()] for k in keys}
+    con.close()
+    assert len(keys) >= 6 and len({k[3] for k in keys}) >= 2
+    with Store(built[0], read_only=True) as store:
+        for key, rows in mirrored.items():
+            whole = store.con.execute("select * from meta_corr($1, $3, $2, $4)",
+                                      list(key)).fetchall()
+            assert sorted(map(_close, rows), key=_key) == sorted(map(_close, whole), key=_key)
+
+
+def test_a_new_test_bed_rewrites_no_other_test_beds_analyses(
+        built: tuple[Path, Path], two_testbeds: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: an analysis part of one test bed is fingerprinted by its own test bed's
+    dimension rows and judgments, so after a test bed is added only its ULC, meta_corr and
+    metric_corr parts are computed (only it is sliced), the first test bed's keep their rows
+    (same rowids), and the mirror holds what a full build holds."""
+    mirror = tmp_path / "m.sqlite"
+    shutil.copy(built[1], mirror)
+    own = "select rowid, * from {} where testbed = 'sample' order by rowid"
+    tables = ("ulc", "meta_corr", "metric_corr")
+    before = {t: _rowids(mirror, own.format(t)) for t in tables}
+    made = _counting_slices(monkeypatch)
+    steps: list[str] = []
+    report = build_mirror(two_testbeds, mirror, progress=steps.append)
+    con = sqlite3.connect(mirror)
+    keys = [json.loads(k) for (k,) in con.execute("select key from ulcdb_mirror_parts "
+                                                  "where key <> 'format'")]
+    con.close()
+    added = [w for t, w in keys if t in tables and w.get("testbed") == "other"]
+    computed = [s for s in steps if s.split(" ")[0] in tables and " " in s]
+    assert [t for t, _ in made] == ["other"] and len(computed) == len(added) > 20
+    assert {t: _rowids(mirror, own.format(t)) for t in tables} == before
+    assert all(before.values()) and 0 < report.rewritten < report.parts
+    assert _contents(mirror) == _contents(build_mirror(two_testbeds, tmp_path / "full.sqlite",
+                                                       full=True).path)
+
+
+def test_ulc_and_metric_corr_are_written_a_test_bed_at_a_time(two_testbeds: Path,
                                                               tmp_path: Path) -> None:
     """ULC and metric_corr parts are one test bed's each, computed on its rows alone (issue
     30: a part's cost does not grow with the other test beds): with a second test bed the
     manifest holds a part per test bed, and the tables hold what the macros give over the
     whole store."""
-    from serve_helpers import METRICS, SAMPLE
-
     from ulcdb.serve.mirror_sets import corr_metrics, metric_sets
     from ulcdb.store.database import Store
 
-    db = tmp_path / "s.duckdb"
-    shutil.copy(built[0], db)
-    _run(db, "ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "other")
-    _run(db, "score", "-t", "other", "-m", METRICS, "-G", "all", "--jobs", "1", "-f", "csv")
+    db = two_testbeds
     report = build_mirror(db, tmp_path / "m.sqlite")
     con = sqlite3.connect(report.path)
     keys = [json.loads(k) for (k,) in con.execute("select key from ulcdb_mirror_parts "

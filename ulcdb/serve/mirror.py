@@ -97,7 +97,8 @@ Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
 # The table macro calls of the analysis tables' parts; every value is a parameter.  ULC and
 # metric_corr are computed per test bed ($3; their rows of one test bed depend on its scores
-# alone), each call inside its test bed's slice of `scores` (testbed_slice).
+# alone), each call inside its test bed's slice of `scores` (testbed_slice, made once per
+# build for all the test bed's parts) when the store holds several.
 ULC_CALL = "select * from ulc($1::varchar[], $2) where testbed = $3"
 # QUEEN's three levels come from one computation of its hits (level 'all'), $2 the levels kept.
 QUEEN_CALL = ("select * from queen($1::varchar[], 'all') "
@@ -107,13 +108,16 @@ META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
 METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2) where testbed = $3"
 
 
-def _jobs(con: Con, sets: dict[str, list[str]]) -> list[Job]:
+def _testbeds(con: Con) -> list[str]:
+    return [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
+
+
+def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
     the column values that tell the part's rows in the table, its test bed among them when
     it has one).  The first parameter is the metric set's members, or meta_corr's test bed:
     what the part's fingerprint reads."""
     n_refs = _n_refs(con)
-    testbeds = [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
@@ -181,11 +185,13 @@ def _running(pid: int) -> bool:
     return True
 
 
-# Tables every analysis depends on, besides the scores it reads.  Not schema_info: the
+# Tables every analysis depends on, besides the scores it reads (an analysis of one test bed
+# on that test bed's rows of them, mirror_testbed_sources.sql).  Not schema_info: the
 # shipped schema the parts are computed with is SCHEMA (a read-only open of a store whose
 # views are older runs the shipped ones), and a store migrated by a write must not count as
 # changed.
 DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "document")
+JUDGED = ("assessment", "criterion")  # what meta_corr reads besides the scores
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
 MIRROR_FORMAT = f"3:{__version__}"
@@ -195,13 +201,14 @@ SCHEMA = schema_hash()  # the views and macros the parts are computed with
 SEGMENTS = "segment"  # the table of a segment row's document (mirror_scores_kept.sql)
 
 
-def _scores_fingerprints(con: Con, params: SqlParams, names: str
+def _scores_fingerprints(con: Con, params: SqlParams, names: dict[str, str]
                          ) -> tuple[dict[Any, str], dict[tuple[str, str], str]]:
     """Fingerprints of the mirrored `scores` rows per batch and of all `scores` rows per
     (test bed, metric), from one pass over the rows with their names (``names``: the
-    fingerprint of the segment table, folded into each)."""
+    fingerprint of each test bed's rows of the segment table, folded into each)."""
     kept: dict[Any, list[int]] = {}
     every: dict[tuple[str, str], list[int]] = {}
+    batch_testbeds: dict[Any, set[str]] = {}
     for testbed, metric, batch, is_kept, n, total in grouped_sums(
             con, named_query("mirror_scores_kept"), "testbed, metric, batch_id, mirror_kept",
             params, skip=("mirror_kept",)):
@@ -209,14 +216,18 @@ def _scores_fingerprints(con: Con, params: SqlParams, names: str
                 [kept.setdefault(batch, [0, 0])] if is_kept else []):
             acc[0] += n
             acc[1] += int(total)
-    return ({b: digest(names, fingerprint(*acc)) for b, acc in kept.items()},
-            {k: digest(names, fingerprint(*acc)) for k, acc in sorted(every.items())})
+        batch_testbeds.setdefault(batch, set()).add(testbed)
+    return ({b: digest([names.get(t) for t in sorted(batch_testbeds[b])], fingerprint(*acc))
+             for b, acc in kept.items()},
+            {k: digest(names.get(k[0]), fingerprint(*acc)) for k, acc in sorted(every.items())})
 
 
 def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], None],
-          analyses: bool = True) -> tuple[list[Part], dict[str, Writer]]:
+          analyses: bool = True, tick: Callable[[int], None] = lambda n: None
+          ) -> tuple[list[Part], dict[str, Writer]]:
     """The parts of the mirror with their fingerprints, and how each table writes them
-    (without the analysis tables and intervals unless ``analyses``)."""
+    (without the analysis tables and intervals unless ``analyses``; their writer tells
+    ``tick`` how many parts it wrote, a test bed at a time)."""
     parts: list[Part] = []
     writers: dict[str, Writer] = {}
     objects = [r[0] for r in con.execute(
@@ -239,10 +250,11 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     groups: dict[tuple[str, str], str] = {}
+    own = _testbed_sources(con)
     if "scores" in objects:
         progress("fingerprints: scores")
-        batches, groups = _scores_fingerprints(con, params,
-                                               fps.get(SEGMENTS, ""))
+        batches, groups = _scores_fingerprints(con, params, {
+            tb: of.get(SEGMENTS, "") for tb, of in own.items()})
         parts += [part("scores", {"batch_id": b}, fp) for b, fp in batches.items()] or [
             part("scores", {}, "no scores")]
         writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
@@ -257,22 +269,43 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     if not analyses:
         return parts, writers
     dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
-    jobs = {}
-    for table, sql, job_params, extra, where in _jobs(con, sets):
-        of = where.get("testbed")
-        inputs = ([*by_testbed.get(job_params[0], []), fps.get("assessments")]
-                  if table == "meta_corr" else [by_metric.get(m) for m in job_params[0]]
-                  if of is None else [groups.get((of, m)) for m in job_params[0]])
-        p = part(table, where, digest(dims, sql, job_params, extra, inputs))
+    jobs: dict[str, tuple[str, SqlParams, dict[str, str]]] = {}
+    testbeds = _testbeds(con)
+    analyses_writer = _analyses(con, lite, jobs, report, progress, tick,
+                                sliced=len(testbeds) > 1)
+    dims_of = {tb: digest(MIRROR_FORMAT, SCHEMA, [of.get(d) for d in DIMENSIONS])
+               for tb, of in own.items()}  # what a part of one test bed is computed on
+    for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
+        bed = where.get("testbed")
+        inputs: list[Any]  # the fingerprints of what the part reads
+        if bed is None:  # QUEEN and KING: every test bed's rows
+            on, inputs = dims, [by_metric.get(m) for m in job_params[0]]
+        elif table == "meta_corr":
+            on, inputs = dims_of[bed], [*by_testbed.get(bed, []),
+                                        *(own[bed].get(s) for s in JUDGED)]
+        else:
+            on, inputs = dims_of[bed], [groups.get((bed, m)) for m in job_params[0]]
+        p = part(table, where, digest(on, sql, job_params, extra, inputs))
         parts.append(p)
         jobs[p.key] = (sql, job_params, extra)
-        writers.setdefault(table, _by_job(con, lite, table, jobs, report, progress))
+        writers[table] = analyses_writer
     constants = (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
     parts += [part("sys_interval", {"metric": m}, digest(dims, constants, fp))
               for m, fp in by_metric.items()] or [part("sys_interval", {}, "no scores")]
     writers["sys_interval"] = lambda ps: write_intervals(con, lite, progress, [
         dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
     return parts, writers
+
+
+def _testbed_sources(con: Con) -> dict[str, dict[str, str]]:
+    """Per test bed, the fingerprints of its rows of the tables its analysis parts read
+    besides the scores (DIMENSIONS and JUDGED): a part of one test bed is fingerprinted by
+    its own test bed's, so adding or changing a test bed rewrites no other's parts."""
+    own: dict[str, dict[str, str]] = {}
+    for testbed, source, n, total in con.execute(
+            named_query("mirror_testbed_sources")).fetchall():
+        own.setdefault(testbed, {})[source] = fingerprint(n, total)
+    return own
 
 
 def _per_metric(view: str, by_metric: dict[str, list[str]], doc_metrics: list[str]
@@ -309,41 +342,46 @@ def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, col
     return write
 
 
-def _by_job(con: Con, lite: Lite, table: str,
-            jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
-            progress: Callable[[str], None]) -> Writer:
-    """Writes each part with its own macro call; a call that cannot run on this store is
-    reported, left out of the manifest (so retried next time) and the build goes on.  The
-    parts of one test bed run against its rows alone, sliced once (``testbed_slice``), and
-    those of one reference set too (meta_corr's, ``refset_slice``)."""
+def _analyses(con: Con, lite: Lite,
+              jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
+              progress: Callable[[str], None], tick: Callable[[int], None],
+              sliced: bool) -> Writer:
+    """Writes the analysis tables' parts (all of them at once, the writer they share), each
+    with its own macro call; a call that cannot run on this store is reported, left out of
+    the manifest (so retried next time) and the build goes on.  The work goes a test bed at
+    a time, then table by table: the parts of one test bed run against its rows alone,
+    sliced once for all its tables (``testbed_slice``; not at all unless ``sliced``: a store
+    of one test bed, whose views hold its rows alone), and those of one reference set too
+    (meta_corr's, ``refset_slice``)."""
     def write(parts: list[Part]) -> set[str]:
         failed: set[str] = set()
-        by_slice: dict[str | None, dict[str | None, list[Part]]] = {}
+        by_testbed: dict[str | None, dict[str | None, list[Part]]] = {}
         for p in parts:
             where = dict(p.where)
-            by_slice.setdefault(where.get("testbed"), {}).setdefault(
+            by_testbed.setdefault(where.get("testbed"), {}).setdefault(
                 where.get("refset"), []).append(p)
-        for testbed, by_refset in by_slice.items():
-            with testbed_slice(con, testbed):
+        for testbed, by_refset in by_testbed.items():
+            with testbed_slice(con, testbed if sliced else None):
                 for refset, group in by_refset.items():
-                    with refset_slice(con, refset if testbed is not None else None):
-                        failed |= _run_jobs(con, lite, table, group, jobs, report, progress)
+                    with refset_slice(con, testbed, refset):
+                        failed |= _run_jobs(con, lite, group, jobs, report, progress)
+            tick(sum(map(len, by_refset.values())))
         return failed
     return write
 
 
-def _run_jobs(con: Con, lite: Lite, table: str, group: list[Part],
+def _run_jobs(con: Con, lite: Lite, group: list[Part],
               jobs: dict[str, tuple[str, SqlParams, dict[str, str]]], report: MirrorReport,
               progress: Callable[[str], None]) -> set[str]:
     """One macro call per part; the keys of those that failed (reported, the build goes on)."""
     failed = set()
     for p in group:
         sql, params, extra = jobs[p.key]
-        progress(f"{table} {extra.get('metric_set') or extra.get('criterion') or ''}")
+        progress(f"{p.table} {extra.get('metric_set') or extra.get('criterion') or ''}")
         try:
-            copy_into(con, lite, table, sql, params, extra)
+            copy_into(con, lite, p.table, sql, params, extra)
         except duckdb.Error as exc:
-            report.skipped[f"{table} {extra}"] = str(exc).splitlines()[0]
+            report.skipped[f"{p.table} {extra}"] = str(exc).splitlines()[0]
             failed.add(p.key)
     return failed
 
@@ -377,8 +415,9 @@ def build_mirror(store_path: Path, out: Path | None = None,
         try:
             lite.execute("pragma journal_mode = off")
             lite.execute("pragma synchronous = off")
-            parts, writers = _plan(con, lite, report, progress, analyses)
-            writers = _counted(writers, parts, old or {}, on_parts)
+            tally = _Tally(on_parts)
+            parts, writers = _plan(con, lite, report, progress, analyses, tally.add)
+            writers = _counted(writers, parts, old or {}, tally)
             manifest, changed, report.rewritten = apply(lite, parts, writers, old or {})
             present = tables_of(lite)
             for table, sql, params, extra in EMPTY_ANALYSES:  # keep the canned queries runnable
@@ -409,21 +448,35 @@ def build_mirror(store_path: Path, out: Path | None = None,
     return report
 
 
+@dataclass
+class _Tally:
+    """How many of the build's parts are done, told to ``on_parts`` at each change."""
+
+    on_parts: Callable[[int, int], None]
+    done: int = 0
+    total: int = 0
+
+    def add(self, n: int) -> None:
+        self.done = min(self.done + n, self.total)
+        self.on_parts(self.done, self.total)
+
+
 def _counted(writers: dict[str, Writer], parts: list[Part], old: dict[str, str],
-             on_parts: Callable[[int, int], None]) -> dict[str, Writer]:
-    """The writers, each telling ``on_parts`` the parts done so far (those unchanged from
-    the last mirror count as done)."""
-    done = [sum(old.get(p.key) == p.fingerprint for p in parts)]
-    on_parts(done[0], len(parts))
+             tally: _Tally) -> dict[str, Writer]:
+    """The writers, each telling ``tally`` the parts done when it returns (those unchanged
+    from the last mirror count as done; a writer may tell it more often)."""
+    tally.total = len(parts)
+    tally.add(sum(old.get(p.key) == p.fingerprint for p in parts))
 
     def counting(write: Writer) -> Writer:
         def run(ps: list[Part]) -> set[str]:
+            start = tally.done
             failed = write(ps)
-            done[0] = min(done[0] + len(ps), len(parts))
-            on_parts(done[0], len(parts))
+            tally.add(start + len(ps) - tally.done)  # what the writer told it not counted twice
             return failed
         return run
-    return {table: counting(write) for table, write in writers.items()}
+    counted = {id(write): counting(write) for write in writers.values()}  # shared stay shared
+    return {table: counted[id(write)] for table, write in writers.items()}
 
 
 def has_manifest(out: Path) -> bool:

@@ -91,7 +91,7 @@ def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Ite
     """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
     (``scores`` those of ``refset`` too, when given): ``testbed_slice`` and
     ``refset_slice`` in one."""
-    with testbed_slice(con, testbed), refset_slice(con, None if testbed is None else refset):
+    with testbed_slice(con, testbed), refset_slice(con, testbed, refset):
         yield
 
 
@@ -101,39 +101,48 @@ def testbed_slice(con: Con, testbed: str | None) -> Iterator[None]:
     ``testbed`` only (temporary tables that shadow the views, each read once per test bed):
     every analysis part of a test bed (ULC, metric_corr and meta_corr's) then reads its own
     rows, not every test bed's once per call (time quadratic in the test beds).  Nothing
-    without a test bed."""
+    without a test bed (the mirror passes none when the store holds one test bed: the views
+    then hold its rows alone)."""
     if testbed is None:
         yield
         return
-    shadows = dict(con.execute("select view_name, sql from duckdb_views() where temporary "
-                               "and list_contains(?, view_name)", [list(PER_TESTBED)]
-                               ).fetchall())  # a read-only open of an older store's views
-    try:
+    with _shadowing(con, list(PER_TESTBED), [f"mirror_{name}" for name in PER_TESTBED]):
         for name in PER_TESTBED:
             con.execute(f"create or replace temp table mirror_{name} as "
                         f"select * from {name} where {PER_TESTBED[name]}", [testbed])
             con.execute(f"create or replace temp view {name} as select * from mirror_{name}")
         yield
-    finally:
-        for name in PER_TESTBED:
-            con.execute(f"drop view if exists temp.{name}")
-            con.execute(f"drop table if exists temp.mirror_{name}")
-            if name in shadows:
-                con.execute(shadows[name])
 
 
 @contextmanager
-def refset_slice(con: Con, refset: str | None) -> Iterator[None]:
-    """Inside ``testbed_slice``: ``scores`` narrowed to the rows of ``refset`` (taken from
-    the test bed's rows, not the store's).  Nothing without a reference set."""
+def refset_slice(con: Con, testbed: str | None, refset: str | None) -> Iterator[None]:
+    """``scores`` narrowed to the rows of ``testbed`` and ``refset``, read from ``scores`` as
+    it is (inside ``testbed_slice``, the test bed's rows: not the store's).  Nothing without
+    a reference set."""
     if refset is None:
         yield
         return
-    con.execute("create or replace temp table mirror_scores_refset as "
-                "select * from mirror_scores where refset = $1", [refset])
-    con.execute("create or replace temp view scores as select * from mirror_scores_refset")
+    with _shadowing(con, ["scores"], ["mirror_scores_refset"]):
+        con.execute("create or replace temp table mirror_scores_refset as select * from scores "
+                    "where testbed = $1 and refset = $2", [testbed, refset])
+        con.execute("create or replace temp view scores as select * from mirror_scores_refset")
+        yield
+
+
+@contextmanager
+def _shadowing(con: Con, views: list[str], tables: list[str]) -> Iterator[None]:
+    """Inside, ``views`` may be shadowed by temporary views over the temporary ``tables``;
+    afterwards those are dropped and the temporary views that were there before (a slice
+    around this one, or a read-only open's shipped views over an older store's) are back."""
+    before = dict(con.execute("select view_name, sql from duckdb_views() where temporary "
+                              "and list_contains(?, view_name)", [views]).fetchall())
     try:
         yield
     finally:
-        con.execute("create or replace temp view scores as select * from mirror_scores")
-        con.execute("drop table if exists temp.mirror_scores_refset")
+        for name in views:
+            con.execute(f"drop view if exists temp.{name}")
+        for table in tables:
+            con.execute(f"drop table if exists temp.{table}")
+        for name in views:
+            if name in before:
+                con.execute(before[name])

@@ -7,7 +7,8 @@ changed, deletes the parts that are gone, and appends the new ones.
 Fingerprints are DuckDB's ``hash`` of every row (doubles rounded to 9 decimals) summed
 (order-free, duplicates counted) with the row count: of the rows a part copies (tables,
 score batches), or of the scores an analysis reads plus the dimension tables (test beds,
-translators, reference sets, segments, schema).
+translators, reference sets, segments, schema; an analysis of one test bed reads only that
+test bed's rows of them).
 """
 
 from __future__ import annotations
@@ -128,7 +129,9 @@ def apply(lite: sqlite3.Connection, parts: Iterable[Part], writers: dict[str, Wr
           old: dict[str, str]) -> tuple[dict[str, str], set[str], int]:
     """Bring the mirror to ``parts``: tables of no part dropped, parts gone deleted, parts
     whose fingerprint is not ``old``'s rewritten (a table all of whose parts changed is
-    dropped and written anew).  Returns the new manifest, the tables changed and the number
+    dropped and written anew).  Tables that share one writer (the same object: the
+    analysis tables, written a test bed at a time) get one call with the stale parts of
+    them all, in table order.  Returns the new manifest, the tables changed and the number
     of parts written."""
     by_table: dict[str, list[Part]] = {}
     for p in parts:
@@ -136,29 +139,39 @@ def apply(lite: sqlite3.Connection, parts: Iterable[Part], writers: dict[str, Wr
     old_tables: dict[str, list[str]] = {}
     for key in old:
         old_tables.setdefault(json.loads(key)[0], []).append(key)
-    present = tables_of(lite)
     changed: set[str] = set()
-    written = 0
     for table in set(old_tables) - set(by_table):
         lite.execute(f'drop table if exists "{table}"')
         changed.add(table)
     manifest: dict[str, str] = {}
+    to_write: dict[int, tuple[Writer, list[Part]]] = {}
     for table, tparts in by_table.items():
-        keys = {p.key for p in tparts}
-        stale = [p for p in tparts if old.get(p.key) != p.fingerprint]
-        gone = [k for k in old_tables.get(table, []) if k not in keys]
-        manifest.update((p.key, p.fingerprint) for p in tparts if p not in stale)
-        if not stale and not gone:
-            continue
-        changed.add(table)
-        whole = len(stale) == len(tparts) or any(not p.where for p in stale)
-        if whole or table not in present:
-            lite.execute(f'drop table if exists "{table}"')
-            stale = tparts
-        else:
-            _delete(lite, table, [dict(p.where) for p in stale] +
-                    [json.loads(k)[1] for k in gone])
-        failed = writers[table](stale) if stale else set()
+        stale = _cleared(lite, table, tparts, old, old_tables.get(table, []))
+        rewritten = {p.key for p in stale or []}  # (a set: tables of thousands of parts)
+        manifest.update((p.key, p.fingerprint) for p in tparts if p.key not in rewritten)
+        if stale is not None:
+            changed.add(table)
+            to_write.setdefault(id(writers[table]), (writers[table], []))[1].extend(stale)
+    written = 0
+    for write, stale in to_write.values():
+        failed = write(stale) if stale else set()
         written += len(stale)
         manifest.update((p.key, p.fingerprint) for p in stale if p.key not in failed)
     return manifest, changed, written
+
+
+def _cleared(lite: sqlite3.Connection, table: str, tparts: list[Part], old: dict[str, str],
+             old_keys: list[str]) -> list[Part] | None:
+    """The parts of ``table`` to write, their old rows and those of parts gone deleted (the
+    table dropped when all its parts changed); None when the table is unchanged."""
+    keys = {p.key for p in tparts}
+    stale = [p for p in tparts if old.get(p.key) != p.fingerprint]
+    gone = [k for k in old_keys if k not in keys]
+    if not stale and not gone:
+        return None
+    whole = len(stale) == len(tparts) or any(not p.where for p in stale)
+    if whole or table not in tables_of(lite):
+        lite.execute(f'drop table if exists "{table}"')
+        return tparts
+    _delete(lite, table, [dict(p.where) for p in stale] + [json.loads(k)[1] for k in gone])
+    return stale
