@@ -31,9 +31,10 @@ of the figures measured before (queen/king are then refused).
 
 It then times, each as its own ``ulcdb`` process (peak RSS from wait4):
   ingest    ``ingest scores ROOT --format wmt20`` (scores/s, peak RSS, file bytes per score)
-  meta-sys  ``meta -t ONE -G sys -B 1000``;  meta-seg: the same at seg level
-  protocol  ``meta --protocol wmt24 -t ONE``;  protocol-all: over every pair (--testbeds,
-            reference A; not in the default list: its time is the one pair's times 4N)
+  meta-sys  ``meta -t ONE -G sys -B 1000 -r ref-A+ref-B``;  meta-seg: the same at seg level
+  protocol  ``meta --protocol wmt24 -t ONE -r ref-A+ref-B``;  protocol-all: over every
+            pair (--testbeds, reference A; not in the default list: its time is the one
+            pair's times 4N)
   queen, king  ``-G sys`` on ONE over the metrics ``qarla_metrics`` picks (up to 10)
   compare   ``compare -t ONE -m METRIC --pairs`` (every pair of systems)
   sql       leaderboard: best metric per language pair by system-level Kendall tau
@@ -62,6 +63,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,10 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ULCDB_SHARED", REPO.parent / "shared"))
 REAL = SHARED / "testbeds" / "wmt20_metrics"
 ONE = "newstest2020:de-en"
+# the release's own reference set of ONE (newstestM2020), what its metrics scored at every
+# level: the default, every reference, would take in the synthetic ref-C, which has no
+# segment scores against the whole set
+ONE_REFS = "ref-A+ref-B"
 COMMANDS = ("ingest", "meta-sys", "meta-seg", "protocol", "protocol-all", "queen", "king",
             "compare", "sql", "serve")
 DEFAULT = ("ingest", "meta-sys", "meta-seg", "protocol", "queen", "king", "compare", "sql",
@@ -329,7 +335,8 @@ def serve(db: Path, timeout: float, log: Path) -> dict[str, object]:
             if found["tables_s"] is None and (done or state.get("step") == "analyses"):
                 found["tables_s"] = round(time.perf_counter() - start, 1)
                 found["tables_mb"] = round(mirror.stat().st_size / 1e6, 1)
-            found["parts"] = f"{state.get('done', 0)}/{state.get('total', 0)}"
+            if state.get("total"):  # the last count seen (the final status has none)
+                found["parts"] = f"{state.get('done', 0)}/{state['total']}"
             if state.get("error") or done:
                 if done:
                     found["mirror_s"] = round(time.perf_counter() - start, 1)
@@ -408,6 +415,27 @@ def _read(db: Path, sql: str, params: list[object]) -> list[tuple[Any, ...]]:
         con.close()
 
 
+def command_args(db: Path, pairs: Iterable[str]) -> dict[str, list[str]]:
+    """The ulcdb arguments of each timed command on the store ``db`` of language pairs
+    ``pairs``."""
+    metrics = ",".join(qarla_metrics(db))
+    return {
+        "meta-sys": ["meta", "-t", ONE, "-G", "sys", "-c", "DA-z", "-B", "1000",
+                     "-r", ONE_REFS, "-f", "csv"],
+        "meta-seg": ["meta", "-t", ONE, "-G", "seg", "-c", "DA-z", "-B", "1000",
+                     "-r", ONE_REFS, "-f", "csv"],
+        "protocol": ["meta", "--protocol", "wmt24", "-t", ONE, "-c", "DA-z", "-r", ONE_REFS,
+                     "-f", "csv"],
+        "protocol-all": ["meta", "--protocol", "wmt24", "-c", "DA-z", "-r", "ref-A", "--testbeds",
+                         ",".join(f"newstest2020:{lp}" for lp in pairs), "-f", "csv"],
+        "queen": ["queen", "-t", ONE, "-m", metrics, "-G", "sys", "-f", "csv", "-j", "1"],
+        "king": ["king", "-t", ONE, "-m", metrics, "-G", "sys", "-f", "csv", "-j", "1"],
+        "compare": ["compare", "-t", ONE, *compare_args(db), "--pairs", "-j", "1",
+                    "-f", "csv"],
+        "sql": ["sql", LEADERBOARD.read_text(encoding="utf-8"), "-f", "csv"],
+    }
+
+
 def one_factor(factor: int, work: Path, only: list[str], timeout: float,
                qarla: bool = True) -> dict[str, object]:
     """Everything measured at one factor (run in its own process)."""
@@ -430,21 +458,7 @@ def one_factor(factor: int, work: Path, only: list[str], timeout: float,
     row["bytes_per_seg_score"] = round(db.stat().st_size / max(counts[0], 1), 1)
     ingest_s = float(row["ingest"]["s"])  # type: ignore[index]
     row["scores_per_s"] = round(sum(counts) / ingest_s)
-    metrics = ",".join(qarla_metrics(db))
-    commands = {
-        "meta-sys": ["meta", "-t", ONE, "-G", "sys", "-c", "DA-z", "-B", "1000",
-                     "-f", "csv"],
-        "meta-seg": ["meta", "-t", ONE, "-G", "seg", "-c", "DA-z", "-B", "1000",
-                     "-f", "csv"],
-        "protocol": ["meta", "--protocol", "wmt24", "-t", ONE, "-c", "DA-z", "-f", "csv"],
-        "protocol-all": ["meta", "--protocol", "wmt24", "-c", "DA-z", "-r", "ref-A", "--testbeds",
-                         ",".join(f"newstest2020:{lp}" for lp in pairs), "-f", "csv"],
-        "queen": ["queen", "-t", ONE, "-m", metrics, "-G", "sys", "-f", "csv", "-j", "1"],
-        "king": ["king", "-t", ONE, "-m", metrics, "-G", "sys", "-f", "csv", "-j", "1"],
-        "compare": ["compare", "-t", ONE, *compare_args(db), "--pairs", "-j", "1",
-                    "-f", "csv"],
-        "sql": ["sql", LEADERBOARD.read_text(encoding="utf-8"), "-f", "csv"],
-    }
+    commands = command_args(db, pairs)
     for name in only:
         if name in commands:
             row[name] = run(db, commands[name], timeout, log)

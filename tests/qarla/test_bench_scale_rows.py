@@ -174,3 +174,17 @@ def test_queen_of_one_pair_ignores_the_other_pairs(store: Path) -> None:
     hits = {r[1]: int(r[6]) for r in rows}
     assert hits["Huoshan_Translate.789"] == _queen_hits(store, bench.ONE,
                                                         "Huoshan_Translate.789", metrics)
+
+
+@pytest.mark.slow
+@pytest.mark.shared
+@pytest.mark.parametrize("name", ["meta-sys", "meta-seg", "protocol"])
+def test_the_benchmarks_meta_commands_run_on_the_campaign(store: Path, name: str) -> None:
+    """The commands bench_scale times succeed on its campaign (the third reference made the
+    default reference set one that no segment score is against: `meta -G seg` refused)."""
+    args = _bench().command_args(store, ["de-en"])[name]
+    args = ["10" if a == "1000" else a for a in args]  # bootstrap: 10 resamples do here
+    done = subprocess.run([sys.executable, "-m", "ulcdb", "--db", str(store), *args],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) >= 3  # a header and a row per metric (2 or more)
