@@ -440,18 +440,28 @@ def test_queen_matches_brute_force(strict, trans_topic):
         store.close()
 
 
+REFS4, SYSTEMS2, SEGS3, METRICS2 = ["R1", "R2", "R3", "R4"], ["S1", "S2"], [1, 2, 3], ["m1", "m2"]
+
+
+def two_testbeds(seed: int) -> tuple[Store, dict[str, Scores]]:
+    """Test beds 'toy' and 'toy2' with the same reference names and segment numbers and
+    random scores of each target against each reference."""
+    rng = random.Random(seed)
+    beds = {name: {(m, t, o, g): rng.randint(1, 5) / 10 for m in METRICS2
+                   for t in REFS4 + SYSTEMS2 for o in REFS4 if o != t for g in SEGS3}
+            for name in ("toy", "toy2")}
+    store = toy_store(beds["toy"], REFS4, SYSTEMS2, n_segments=3)
+    add_testbed(store, "toy2", beds["toy2"], REFS4, SYSTEMS2, n_segments=3)
+    return store, beds
+
+
 @pytest.mark.parametrize("strict,trans_topic", [(False, False), (True, False), (False, True)])
 def test_queen_of_a_test_bed_ignores_the_others(strict, trans_topic):
     """Two test beds with the same reference names and segment numbers: each test bed's
     QUEEN counts its own reference pairs only (they used to meet in one segment's pairs)."""
-    rng = random.Random(5)
-    refs, systems, segs, metrics = ["R1", "R2", "R3", "R4"], ["S1", "S2"], [1, 2, 3], \
-        ["m1", "m2"]
-    beds = {name: {(m, t, o, g): rng.randint(1, 5) / 10 for m in metrics for t in refs + systems
-                   for o in refs if o != t for g in segs} for name in ("toy", "toy2")}
-    store = toy_store(beds["toy"], refs, systems, n_segments=3)
+    refs, systems, segs, metrics = REFS4, SYSTEMS2, SEGS3, METRICS2
+    store, beds = two_testbeds(5)
     try:
-        add_testbed(store, "toy2", beds["toy2"], refs, systems, n_segments=3)
         rows = store.query("select testbed, translator, seg_id, hits, triples from queen(['m1', "
                            "'m2'], 'seg', strict := ?, trans_topic := ?)", [strict, trans_topic])
         assert len(rows) == 2 * (len(refs) + len(systems)) * len(segs)
@@ -470,14 +480,8 @@ def test_queen_of_a_test_bed_ignores_the_others(strict, trans_topic):
 def test_macros_restricted_to_a_test_bed_give_its_rows(macro):
     """testbeds := [...] (what the CLI and the API pass: one test bed's QUEEN does not
     compute every other test bed's first) gives exactly that test bed's rows."""
-    rng = random.Random(7)
-    refs, systems, segs, metrics = ["R1", "R2", "R3", "R4"], ["S1", "S2"], [1, 2, 3], \
-        ["m1", "m2"]
-    beds = {name: {(m, t, o, g): rng.randint(1, 5) / 10 for m in metrics for t in refs + systems
-                   for o in refs if o != t for g in segs} for name in ("toy", "toy2")}
-    store = toy_store(beds["toy"], refs, systems, n_segments=3)
+    store, _ = two_testbeds(7)
     try:
-        add_testbed(store, "toy2", beds["toy2"], refs, systems, n_segments=3)
         every = store.query(f"select * from {macro.format('')} where testbed = 'toy2' "
                             "order by all")
         one = store.query(f"select * from {macro.format(', testbeds := [$$toy2$$]')} "
