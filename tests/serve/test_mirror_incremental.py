@@ -180,7 +180,7 @@ def _contents_of(con: duckdb.DuckDBPyConnection, sql: str, params: list[str]) ->
 def test_a_meta_evaluation_slice_reads_its_reference_set_alone(built: tuple[Path, Path]) -> None:
     """meta_corr's parts of one test bed and reference set run on those rows of `scores`
     only (a temporary table shadowing the view), and the view is back afterwards."""
-    from ulcdb.serve.mirror_analyses import one_testbed
+    from ulcdb.serve.mirror_analyses import refset_slice, testbed_slice
     from ulcdb.store.database import Store
 
     with Store(built[0], read_only=True) as store:
@@ -190,7 +190,7 @@ def test_a_meta_evaluation_slice_reads_its_reference_set_alone(built: tuple[Path
                                          ).fetchone()
         corr = "select * from meta_corr($1, 'seg', $2, 'ref-A') order by metric, variant"
         outside = _contents_of(con, corr, [testbed, criterion])
-        with one_testbed(con, testbed, "ref-A"):
+        with testbed_slice(con, testbed), refset_slice(con, testbed, "ref-A"):
             inside = con.execute("select distinct testbed, refset from scores").fetchall()
             assert _contents_of(con, corr, [testbed, criterion]) == outside
         assert con.execute("select count(*), count(distinct refset) from scores"

@@ -87,15 +87,6 @@ PER_TESTBED = {
 
 
 @contextmanager
-def one_testbed(con: Con, testbed: str | None, refset: str | None = None) -> Iterator[None]:
-    """While inside, ``scores`` and ``judged_assessments`` hold the rows of ``testbed`` only
-    (``scores`` those of ``refset`` too, when given): ``testbed_slice`` and
-    ``refset_slice`` in one."""
-    with testbed_slice(con, testbed), refset_slice(con, testbed, refset):
-        yield
-
-
-@contextmanager
 def testbed_slice(con: Con, testbed: str | None) -> Iterator[None]:
     """While inside, ``score_rows``, ``scores`` and ``judged_assessments`` hold the rows of
     ``testbed`` only (temporary tables that shadow the views, each read once per test bed):
