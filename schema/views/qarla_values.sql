@@ -8,6 +8,8 @@
 -- ('<x>-b', '<x>-i'), `ling_backoff`.  With the names and the level known when the query is
 -- planned, the other parts drop out of the plan (`score_rows` would keep every part's joins
 -- in it).  Only doc rows are joined (with their translator and document).
+-- Besides, `reference_rows`: a reference's scores against the other references that a
+-- release stores as a human system's (WMT20's Human-B.0 against newstest2020 is ref-B's).
 -- Usage: select * from qarla_values(['BLEU', 'NIST'], 'seg');
 create or replace macro qarla_values(metric_names, lvl, segs := null) as table
 with metrics as (
@@ -33,6 +35,10 @@ stored as (
     select metric_id, translator_id, refset_id, variant, null, null, value
     from sys_score
     where lvl not in ('seg', 'doc')
+    union all
+    select metric_id, translator_id, refset_id, variant, doc_id, seg_id, value
+    from reference_rows
+    where level = case when lvl in ('seg', 'doc') then lvl else 'sys' end
     union all
     select * from derived
 ),
