@@ -32,7 +32,7 @@ from ulcdb.qarla.measures import (
 )
 from ulcdb.scoring.report import signature_lines
 from ulcdb.scoring.scorer import variant_of
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 
 @dataclass(frozen=True)
@@ -108,8 +108,22 @@ def scoped(access: Access, request: Request, scoring: Scoring, over: Over, *,
     with scored(access, request, scoring, pairs=all_pairs(jack), check=check) as done:
         scope = _scope(done, over)
         check_scores(done.store, scope)
-        yield done.store, Qarla(scope, done.summary, done.selection.notes,
+        notes = (*done.selection.notes, *_copies_note(done.store, scope))
+        yield done.store, Qarla(scope, done.summary, notes,
                                 signature_lines(used_signatures(done.store, scope)), levels)
+
+
+def _copies_note(store: Store, scope: Scope) -> list[str]:
+    """A note naming the systems compared that are a reference's own text (WMT20's
+    Human-A.0 is ref-A).  With ref-B held out, KING compares ref-B with Human-A.0 against
+    ref-A, a score the release does not have: Human-A.0 is never beaten, and KING is 0."""
+    rows = store.query(named_query("qarla_reference_copies"),
+                       [scope.testbed, list(scope.systems), list(scope.refs)])
+    if not rows:
+        return []
+    pairs = ", ".join(f"{system} (= {ref})" for system, ref in rows)
+    return [f"systems that are a reference's own text are compared as systems: {pairs}; "
+            "leave them out with -s to compare the references with the other systems"]
 
 
 def _scope(done: Scored, over: Over) -> Scope:
