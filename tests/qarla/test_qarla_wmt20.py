@@ -146,6 +146,14 @@ def test_king_and_orange_from_the_release_rows(tiny) -> None:
     for metric in METRICS:
         king, orange = _king(scores, metric, list(refs), MT, range(1, N_SEGS + 1))
         assert got[metric] == (pytest.approx(king), pytest.approx(orange), 2 * N_SEGS)
+    # system level: the sys files' values (each the mean of the target's segment values)
+    sys = {r.measure: (r.king, r.orange, r.cases)
+           for r in king_rows(store, _scope(METRICS, refs), "sys", ["single"])}
+    for metric in METRICS:
+        means = {(m, t, r, 0): sum(scores[m, t, r, s] for s in range(1, N_SEGS + 1)) / N_SEGS
+                 for m, t, r, _ in scores}
+        king, orange = _king(means, metric, list(refs), MT, range(1))
+        assert sys[metric] == (pytest.approx(king), pytest.approx(orange), 2)
 
 
 def test_human_rows_stay_the_systems_and_self_scores_are_left_out(tiny) -> None:
