@@ -94,6 +94,21 @@ def restore_optimizers(store: Store, before: str, quiet: bool = False) -> None:
             raise
 
 
+def file_spans(counts: Iterable[tuple[int, int]], limit: int, whole: bool
+               ) -> list[tuple[int, int]]:
+    """(first, last) file numbers of parts of consecutive files of about ``limit`` rows each
+    (a part ends before the file that would take it past ``limit``; a file bigger than
+    ``limit`` is a part alone), from each file's (number, rows) in order; one part where
+    ``whole`` (a stored key has rows in two files: the loader finds duplicates only within
+    the rows it holds)."""
+    spans: list[list[int]] = []  # first file, last file, rows
+    for file_no, n in counts:
+        if not spans or (n and spans[-1][2] and spans[-1][2] + n > limit and not whole):
+            spans.append([file_no, file_no, 0])
+        spans[-1][1:] = [file_no, spans[-1][2] + n]
+    return [(first, last) for first, last, _ in spans]
+
+
 def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[], R],
                   work_tables: Iterable[str]) -> R:
     """``fast()`` (its own transaction), else ``exact()``: when ``fast`` declines (``None``)

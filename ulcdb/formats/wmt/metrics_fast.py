@@ -30,7 +30,7 @@ import duckdb
 
 from ulcdb.errors import InputError
 from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
-from ulcdb.interchange.fast import joins_as_written
+from ulcdb.interchange.fast import file_spans, joins_as_written
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
@@ -104,15 +104,11 @@ def file_parts(store: Store) -> list[Callable[[], None]]:
     a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' keys."""
     counts = store.query(named_query("wmt_fast_file_counts"))
     shared = bool(counts and counts[0][2])
-    spans: list[list[int]] = []  # first file, last file, rows
-    for file_no, n, _ in counts:
-        if not spans or (n and spans[-1][2] and spans[-1][2] + n > PART_ROWS and not shared):
-            spans.append([file_no, file_no, 0])
-        spans[-1][1:] = [file_no, spans[-1][2] + n]
 
     def part(first: int, last: int) -> None:
         store.con.execute(named_query("wmt_fast_part"), {"first": first, "last": last})
-    return [partial(part, first, last) for first, last, _ in spans]
+    return [partial(part, first, last) for first, last in
+            file_spans([(f, n) for f, n, _ in counts], PART_ROWS, shared)]
 
 
 def read_part(store: Store, paths: list[Path]) -> None:
