@@ -385,3 +385,26 @@ def test_a_file_changed_between_the_two_reads_is_read_line_by_line(
     assert changed and stores[0] == stores[1]
     assert readers == [([True], 1), ([False], 1)]  # the fast path gave up: the line reader read
     assert len(said) == 1 and str(path) in said[0] and "changed while it was read" in said[0]
+
+
+def test_a_bad_line_appended_between_the_two_reads_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line the scan never saw, appended before the second read, with a score that is not
+    a number: named by the line reader (before, its row was dropped and the import said
+    nothing), the store left as it was."""
+    root = _release(tmp_path / "release")
+    path = root / "metrics" / "sys" / "MetricX.sys.tsv"
+    second_read = metrics_fast.read_part
+
+    def change_then_read(*args: Any) -> None:
+        _rewrite(path, lambda lines: lines.append(NEW_SYSTEM.replace("0.5", "x")))
+        second_read(*args)
+
+    monkeypatch.setattr(metrics_fast, "read_part", change_then_read)
+    used = ReaderSpy(monkeypatch, *READERS)
+    with Store(tmp_path / "s.duckdb") as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError, match="score 'x' is not a number") as caught:
+            wmt20.ingest_wmt20(store, root)
+        assert store_contents(store, TABLES) == before
+    assert f"{path}:7:" in str(caught.value) and used.fast == [True] and used.exact == 1
