@@ -121,8 +121,8 @@ def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[]
             found = fast()
         except (UlcdbError, duckdb.Error):
             found = None  # rolled back: the line-by-line reader names the file and line
-            restore_optimizers(store, optimizers)
         finally:
+            restore_optimizers(store, optimizers, quiet=True)
             drop_work_tables(store, work_tables)
         return exact() if found is None else found
 
