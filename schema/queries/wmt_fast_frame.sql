@@ -16,7 +16,7 @@ left join _wmt_refsets s on s.refset = k.refset
 where k.lp in (select lp from _wmt_lps);
 
 create or replace temp table _wmt_part as
-select file_no, key_id, valued, h
+select file_no, key_id, n, valued, h
 from _wmt_file_keys
 limit 0;
 

@@ -4,7 +4,7 @@
 -- them (schema/queries/wmt_fast_rows.sql), so no more than one part's rows are held at a
 -- time (issue 30: tens of millions of rows spilled past DuckDB's memory limit).
 create or replace temp table _wmt_part as
-select file_no, key_id, valued, h
+select file_no, key_id, n, valued, h
 from _wmt_file_keys
 where file_no between $first and $last
   and key_id in (select key_id from _wmt_named)

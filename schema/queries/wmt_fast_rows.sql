@@ -1,8 +1,11 @@
 -- The rows of the WMT files $files (one part, scanned before: every row plain) read again
 -- into the loader's _imp_res (the columns of schema/queries/import_resolved.sql), each row's
 -- key found by its hash (_wmt_ids, schema/queries/wmt_fast_ids.sql; rows of language pairs
--- not imported have none) and its unit in the test bed: a segment by its document and
+-- not imported are left out) and its unit in the test bed: a segment by its document and
 -- position, a document by its name.  unit_ok is false where the test bed lacks the unit.
+-- A row of a key the scan did not find (its file changed since) is an error: the caller
+-- compares what was read with the scan's counts (schema/queries/wmt_fast_part_check.sql)
+-- and reads the files line by line where they differ.
 -- No row number (rid) and no line: a problem sends the files to the line-by-line reader.
 insert into _imp_res
 with cells as (
@@ -15,7 +18,10 @@ with cells as (
              'c5': 'varchar', 'c6': 'varchar', 'c7': 'varchar', 'c8': 'varchar'},
          delim = '\t', header = false, quote = '', escape = '', auto_detect = false,
          null_padding = true, filename = true) c
-    join _wmt_ids k on k.h = hash(c.filename, c.c1, c.c2, c.c3, c.c4, c.c5)
+    left join _wmt_ids k on k.h = hash(c.filename, c.c1, c.c2, c.c3, c.c4, c.c5)
+    where case when k.h is null then error(c.filename || ' changed while it was read: a row '
+                                           || 'of a key the first read did not find')
+               else k.imported end
 )
 
 select null::bigint as rid, i.file_no, null::integer as line, i.metric_id, i.translator_id,

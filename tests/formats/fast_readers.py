@@ -11,15 +11,30 @@ import pytest
 
 from ulcdb.store.database import Store
 
+# the tables whose rows number their ids from a sequence (DuckDB's sequences are not rolled
+# back: an import rolled back leaves a gap before the ids of the next)
+NUMBERED = {"testbed_id": "testbed", "translator_id": "translator", "refset_id": "refset",
+            "metric_id": "metric", "batch_id": "score_batch", "set_id": "named_set"}
 
-def store_contents(store: Store, tables: Sequence[str]) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of ``tables``, timestamps left out (they differ between two imports)."""
+
+def store_contents(store: Store, tables: Sequence[str], renumber: bool = False
+                   ) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of ``tables``, timestamps left out (they differ between two imports); with
+    ``renumber`` each id of ``NUMBERED`` as its rank among its table's (the same store
+    whatever gaps rolled-back imports left in the ids)."""
+    ranks = {column: {v: n for n, (v,) in enumerate(store.query(
+        f"select {column} from {table} order by 1"), 1)}
+        for column, table in NUMBERED.items()} if renumber else {}
     out = {}
     for table in tables:
         cols = [r[0] for r in store.query(
             "select column_name from information_schema.columns where table_name = ? "
             "and data_type not like 'TIMESTAMP%' order by ordinal_position", [table])]
-        out[table] = store.query(f"select {', '.join(cols)} from {table} order by all")
+        rows = store.query(f"select {', '.join(cols)} from {table} order by all")
+        if renumber:  # ranks keep the order of the ids: the rows stay in order
+            rows = [tuple(ranks[c].get(v, v) if c in ranks else v for c, v in
+                          zip(cols, row, strict=True)) for row in rows]
+        out[table] = rows
     return out
 
 

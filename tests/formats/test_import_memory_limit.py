@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 
-from ulcdb.interchange.fast import MEMORY_LIMIT, bounded_memory, joins_as_written, lower_limit
+from ulcdb.interchange.fast import (
+    MEMORY_LIMIT,
+    bounded_memory,
+    fast_or_exact,
+    joins_as_written,
+    lower_limit,
+)
 from ulcdb.store.database import Store
 
 
@@ -51,3 +58,27 @@ def test_joins_as_written_adds_one_optimizer_and_restores_the_user_s(tmp_path: P
         with joins_as_written(store):
             assert store.scalar(setting) == "build_side_probe_side"
         assert store.scalar(setting) == ""
+
+
+def test_a_statement_failing_inside_joins_as_written_in_a_transaction(tmp_path: Path) -> None:
+    """After an error inside a transaction DuckDB refuses every statement until the rollback:
+    the error comes out as it was (not "transaction is aborted", the setting's restore
+    refused), and ``fast_or_exact`` restores the optimizers after the rollback (before, the
+    connection kept build_side_probe_side off)."""
+    with Store(tmp_path / "s.duckdb") as store:
+        store.con.execute("set disabled_optimizers = 'late_materialization'")
+        said: list[str] = []
+
+        def fast() -> str | None:
+            try:
+                with store.transaction(), joins_as_written(store):
+                    store.con.execute("select error('the second read failed')")
+            except duckdb.Error as error:
+                said.append(str(error))
+                raise
+            return None
+
+        assert fast_or_exact(store, fast, lambda: "line by line", []) == "line by line"
+        assert said == ["Invalid Input Error: the second read failed"]
+        assert store.scalar("select current_setting('disabled_optimizers')") == \
+            "late_materialization"

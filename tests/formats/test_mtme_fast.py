@@ -145,3 +145,56 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pyt
         assert store_contents(store, TABLES) == before  # the store as it was
     assert f"{path}:{line}:" in str(caught.value) and message in str(caught.value)
     assert used.fast == [False] and used.exact >= 1  # declined, then named by the line reader
+
+
+def _spy_parts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many parts each fast import loaded its files in (one part a file here)."""
+    counts: list[int] = []
+    plan = mtme_fast.file_parts
+
+    def spy(store: Store, shared: bool) -> Any:
+        parts = plan(store, shared)
+        counts.append(len(parts))
+        return parts
+
+    monkeypatch.setattr(mtme_fast, "PART_ROWS", 1)
+    monkeypatch.setattr(mtme_fast, "file_parts", spy)
+    return counts
+
+
+def test_files_loaded_in_parts_give_the_same_store(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loader holds one part of the files at a time (as the WMT files' parts, issue 30),
+    in one transaction: the same store as the files loaded at once."""
+    root = _folder(tmp_path / "wmt99", 3, 7)
+    stores, reports = [], []
+    for one_by_one in (False, True):
+        with monkeypatch.context() as patch:
+            parts = _spy_parts(patch) if one_by_one else []
+            used = ReaderSpy(patch, *READERS)
+            with _store(tmp_path / f"{one_by_one}.duckdb", 3, 7) as store:
+                report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
+                stores.append(store_contents(store, TABLES))
+                reports.append((report.stored, report.metrics_added, report.files))
+            assert parts == ([4] if one_by_one else []) and used.fast == [True]
+    assert stores[0] == stores[1] and reports[0] == reports[1]
+    assert reports[1] == ({"seg": 62, "doc": 8, "sys": 5}, ["BLEU-x", "COMET"], 5)
+    assert len(stores[1]["score_batch"]) == 4  # a batch a file
+
+
+def test_two_files_of_one_stored_key_are_one_part_and_the_duplicate_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files that --rename makes one metric (same reference set and level): one part, so
+    the loader finds the duplicate (the line reader then names it), not "already there"."""
+    root = _folder(tmp_path / "wmt99", 3, 7)
+    folder = root / "metric-scores" / "en-de"
+    (folder / "COMETX-refB.sys.score").write_text((folder / "COMET-refB.sys.score").read_text())
+    parts = _spy_parts(monkeypatch)
+    used = ReaderSpy(monkeypatch, *READERS)
+    with _store(tmp_path / "s.duckdb", 3, 7) as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError, match="duplicate score"):
+            import_scores(store, ScoreImport([root], rename={"COMETX": "COMET",
+                                                             "BLEU": "BLEU-x"}))
+        assert store_contents(store, TABLES) == before
+    assert parts == [1] and used.fast == [True] and used.exact >= 1

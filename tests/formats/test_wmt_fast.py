@@ -8,10 +8,11 @@ import gzip
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 from fast_readers import ReaderSpy, store_contents
 
-from ulcdb.errors import Conflict, InputError
+from ulcdb.errors import Conflict, InputError, UlcdbError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
 from ulcdb.interchange import load
 from ulcdb.store.database import Store, named_query
@@ -326,3 +327,84 @@ def test_a_bad_unit_in_the_last_part_leaves_the_store_as_it_was(
             wmt20.ingest_wmt20(store, root)
         assert store_contents(store, TABLES) == before
     assert parts == [3] and used.exact == 1 and f"{path}:5:" in str(caught.value)
+
+
+NEW_SYSTEM = "MetricX\tde-en\tnewstest2020\tnewstest2020\tsysC\t0.5"
+OLD_SYS_A = float(_value("newstest2020", "sysA"))  # sysA's system score against ref-A
+CHANGED = [  # (what, how the system file changes between the two reads, its system scores
+    # then, sysC's score against ref-A then)
+    ("new system appended", lambda lines: lines.append(NEW_SYSTEM), 7, 0.5),
+    ("a row of a key gone", lambda lines: lines.pop(0), 5, None),
+    ("a key's row as a new key", lambda lines: lines.__setitem__(
+        0, lines[0].replace("\tsysA\t", "\tsysC\t")), 6, OLD_SYS_A),
+]
+
+
+@pytest.mark.parametrize(("change", "sys_scores", "sys_c"), [c[1:] for c in CHANGED],
+                         ids=[c[0] for c in CHANGED])
+@pytest.mark.parametrize("part_rows", [metrics_fast.PART_ROWS, 1], ids=["one part", "3 parts"])
+def test_a_file_changed_between_the_two_reads_is_read_line_by_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any, sys_scores: int,
+        sys_c: float | None, part_rows: int) -> None:
+    """A file rewritten by another process after the scan counted its keys' rows and before
+    its rows are read again: the second read must find the rows the scan counted, else the
+    fast path gives up and the line reader reads the files as they now are (before, the
+    rows of a system the scan had not seen were dropped without a word)."""
+    root = _release(tmp_path / "release")
+    path = root / "metrics" / "sys" / "MetricX.sys.tsv"
+    second_read = metrics_fast.read_part
+    changed: list[bool] = []
+    said: list[str] = []  # why the fast path gave up
+
+    def change_then_read(*args: Any) -> None:
+        if not changed:
+            _rewrite(path, change)
+            changed.append(True)
+        try:
+            second_read(*args)
+        except (UlcdbError, duckdb.Error) as error:
+            said.append(str(error))
+            raise
+
+    stores, readers = [], []
+    for fast in (True, False):  # the change, then the line reader alone on the files as changed
+        with monkeypatch.context() as patch:
+            patch.setattr(metrics_fast, "PART_ROWS", part_rows)
+            if fast:
+                patch.setattr(metrics_fast, "read_part", change_then_read)
+            used = ReaderSpy(patch, *READERS, fast)
+            with Store(tmp_path / f"{fast}.duckdb") as store:
+                optimizers = store.scalar(named_query("disabled_optimizers"))
+                report = wmt20.ingest_wmt20(store, root)
+                # as before, though the second read failed with a setting changed
+                assert store.scalar(named_query("disabled_optimizers")) == optimizers
+                stores.append(store_contents(store, TABLES, renumber=True))
+                assert _score(store, "sys", "sysC", "ref-A", None) == sys_c
+            assert report.stored["sys"] == sys_scores
+            readers.append((used.fast, used.exact))
+    assert changed and stores[0] == stores[1]
+    assert readers == [([True], 1), ([False], 1)]  # the fast path gave up: the line reader read
+    assert len(said) == 1 and str(path) in said[0] and "changed while it was read" in said[0]
+
+
+def test_a_bad_line_appended_between_the_two_reads_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line the scan never saw, appended before the second read, with a score that is not
+    a number: named by the line reader (before, its row was dropped and the import said
+    nothing), the store left as it was."""
+    root = _release(tmp_path / "release")
+    path = root / "metrics" / "sys" / "MetricX.sys.tsv"
+    second_read = metrics_fast.read_part
+
+    def change_then_read(*args: Any) -> None:
+        _rewrite(path, lambda lines: lines.append(NEW_SYSTEM.replace("0.5", "x")))
+        second_read(*args)
+
+    monkeypatch.setattr(metrics_fast, "read_part", change_then_read)
+    used = ReaderSpy(monkeypatch, *READERS)
+    with Store(tmp_path / "s.duckdb") as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError, match="score 'x' is not a number") as caught:
+            wmt20.ingest_wmt20(store, root)
+        assert store_contents(store, TABLES) == before
+    assert f"{path}:7:" in str(caught.value) and used.fast == [True] and used.exact == 1

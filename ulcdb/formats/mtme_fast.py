@@ -3,16 +3,19 @@
 The fast path of ``mtme.read_mtme_metric`` (the pattern of ``ulcdb.interchange.fast``): each
 file's lines go by DuckDB's ``read_csv`` into ``_mtme_cells`` in line order (one statement a
 file, so the rows are read file by file), and the import's rows are the view ``_imp``
-(``schema/queries/mtme_fast_frame.sql``) that the loader checks and stores in SQL.  A file
-whose name, reference token or lines are not plain (one space between SYSTEM and SCORE, a
-score that is ``None`` or a plain finite number, each system with as many lines as the test
-bed has units, names the test bed knows) gives ``None``: the caller then reads the files
-line by line, which names the file and line of the problem.
+(``schema/queries/mtme_fast_frame.sql``) that the loader checks and stores in SQL, part by
+part: the lines of consecutive files of about ``PART_ROWS`` lines at a time
+(``mtme_fast_part.sql``, as the WMT files' parts of issue 30).  A file whose name,
+reference token or lines are not plain (one space between SYSTEM and SCORE, a score that is
+``None`` or a plain finite number, each system with as many lines as the test bed has
+units, names the test bed knows) gives ``None``: the caller then reads the files line by
+line, which names the file and line of the problem.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -20,10 +23,14 @@ import duckdb
 from ulcdb.errors import InputError
 from ulcdb.formats.mtme import parse_metric_file_name, refs_of
 from ulcdb.ingest.mtme_testbeds import match_translator
+from ulcdb.interchange.fast import file_spans
 from ulcdb.interchange.model import Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
 WORK_TABLES = ("_mtme_files", "_mtme_cells", "_mtme_names", "_mtme_rows")
+# lines the loader holds at once: whole files up to about this many (issue 30: the WMT files'
+# parts; a language pair of mt-metrics-eval holds millions of segment scores)
+PART_ROWS = 3_000_000
 
 
 def read_mtme_sql(store: Store, paths: list[Path], testbed: str, roles: Mapping[str, str],
@@ -55,7 +62,20 @@ def read_mtme_sql(store: Store, paths: list[Path], testbed: str, roles: Mapping[
         return None
     store.insert_columns("_mtme_names", {"system": names, "target": targets})
     store.con.execute(named_query("mtme_fast_frame"))
-    return SqlFrame([Source(str(p), "mtme") for p in paths])
+    keys = [(rename.get(f[0], f[0]), tuple(sorted(f[1])), f[2]) for f in files]
+    return SqlFrame([Source(str(p), "mtme") for p in paths],
+                    parts=file_parts(store, shared=len(set(keys)) < len(keys)))
+
+
+def file_parts(store: Store, shared: bool) -> list[Callable[[], None]]:
+    """The files in parts of consecutive files of about ``PART_ROWS`` lines (one part where
+    ``shared``: two files of one stored metric, reference set and level), each a call that
+    fills ``_mtme_rows`` with its files' lines (``mtme_fast_part.sql``)."""
+    counts = [(int(f), int(n)) for f, n in store.query(named_query("mtme_fast_file_counts"))]
+
+    def part(first: int, last: int) -> None:
+        store.con.execute(named_query("mtme_fast_part"), {"first": first, "last": last})
+    return [partial(part, first, last) for first, last in file_spans(counts, PART_ROWS, shared)]
 
 
 def _files(paths: list[Path], roles: Mapping[str, str], counts: Mapping[str, int],

@@ -70,27 +70,59 @@ def joins_as_written(store: Store) -> Iterator[None]:
     """DuckDB's hash joins built on the side written second inside the block (the setting
     restored): for a statement joining files read by ``read_csv`` to small tables, whose
     rows DuckDB estimates so low that it built a hash table of every row of the files
-    instead of the few of the table (issue 30: 1.2 s of 4.8 at 2.9M rows, and memory)."""
+    instead of the few of the table (issue 30: 1.2 s of 4.8 at 2.9M rows, and memory).
+    After an error inside a transaction DuckDB takes no statement until the rollback: the
+    error is raised as it was and ``fast_or_exact`` restores the setting after it."""
     before = store.scalar(named_query("disabled_optimizers"))
     off = ",".join(n for n in (before, "build_side_probe_side") if n)
     store.con.execute(f"set disabled_optimizers = '{off}'")
     try:
         yield
-    finally:
+    except BaseException:
+        restore_optimizers(store, before, quiet=True)
+        raise
+    restore_optimizers(store, before)
+
+
+def restore_optimizers(store: Store, before: str, quiet: bool = False) -> None:
+    """DuckDB's disabled optimizers set back to ``before``; with ``quiet`` not an error where
+    the transaction is aborted (the statement is refused)."""
+    try:
         store.con.execute(f"set disabled_optimizers = '{before}'")
+    except duckdb.Error:
+        if not quiet:
+            raise
+
+
+def file_spans(counts: Iterable[tuple[int, int]], limit: int, whole: bool
+               ) -> list[tuple[int, int]]:
+    """(first, last) file numbers of parts of consecutive files of about ``limit`` rows each
+    (a part ends before the file that would take it past ``limit``; a file bigger than
+    ``limit`` is a part alone), from each file's (number, rows) in order; one part where
+    ``whole`` (a stored key has rows in two files: the loader finds duplicates only within
+    the rows it holds)."""
+    spans: list[list[int]] = []  # first file, last file, rows
+    for file_no, n in counts:
+        if not spans or (n and spans[-1][2] and spans[-1][2] + n > limit and not whole):
+            spans.append([file_no, file_no, 0])
+        spans[-1][1:] = [file_no, spans[-1][2] + n]
+    return [(first, last) for first, last, _ in spans]
 
 
 def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[], R],
                   work_tables: Iterable[str]) -> R:
     """``fast()`` (its own transaction), else ``exact()``: when ``fast`` declines (``None``)
     or raises, after its transaction rolled back; ``work_tables`` (and the view ``_imp``)
-    are dropped either way."""
+    are dropped either way, and DuckDB's disabled optimizers are as before (a statement
+    that switched one off may have failed: ``joins_as_written``)."""
     with bounded_memory(store):
+        optimizers = store.scalar(named_query("disabled_optimizers"))
         try:
             found = fast()
         except (UlcdbError, duckdb.Error):
             found = None  # rolled back: the line-by-line reader names the file and line
         finally:
+            restore_optimizers(store, optimizers, quiet=True)
             drop_work_tables(store, work_tables)
         return exact() if found is None else found
 

@@ -10,9 +10,12 @@ one row per file and key (``wmt_fast_frame.sql``), which ``ulcdb.interchange.loa
 its rows are read again, part by part, straight into the loader's resolved rows, each row's
 key found by a hash (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): issue 30, materialising
 the rows' text columns cost more than reading the files twice, and no part holds more than
-its own rows.  Anything else gives ``None``, and a problem the loader finds is an error
-without a line: the caller then rolls back and reads the files line by line
-(``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
+its own rows.  The rows read again must be those the scan counted, file by file and key by
+key (``wmt_fast_part_check.sql``; a row of a key the scan did not find fails the read): a
+file changed between the two reads, by another process, is read again line by line as it
+then is, rather than half of it lost.  Anything else gives ``None``, and a problem the
+loader finds is an error without a line: the caller then rolls back and reads the files
+line by line (``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
 ``ulcdb.interchange.fast``).  Both give the same store (``tests/formats/test_wmt_fast.py``).
 """
 
@@ -25,8 +28,9 @@ from pathlib import Path
 
 import duckdb
 
+from ulcdb.errors import InputError
 from ulcdb.formats.wmt.metrics_task import FirstRow, WmtKeys, level_from_name
-from ulcdb.interchange.fast import joins_as_written
+from ulcdb.interchange.fast import file_spans, joins_as_written
 from ulcdb.interchange.model import MetricInfo, Source, SqlFrame
 from ulcdb.store.database import Store, named_query
 
@@ -100,26 +104,29 @@ def file_parts(store: Store) -> list[Callable[[], None]]:
     a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' keys."""
     counts = store.query(named_query("wmt_fast_file_counts"))
     shared = bool(counts and counts[0][2])
-    spans: list[list[int]] = []  # first file, last file, rows
-    for file_no, n, _ in counts:
-        if not spans or (n and spans[-1][2] and spans[-1][2] + n > PART_ROWS and not shared):
-            spans.append([file_no, file_no, 0])
-        spans[-1][1:] = [file_no, spans[-1][2] + n]
 
     def part(first: int, last: int) -> None:
         store.con.execute(named_query("wmt_fast_part"), {"first": first, "last": last})
-    return [partial(part, first, last) for first, last, _ in spans]
+    return [partial(part, first, last) for first, last in
+            file_spans([(f, n) for f, n, _ in counts], PART_ROWS, shared)]
 
 
 def read_part(store: Store, paths: list[Path]) -> None:
     """The rows of the part in ``_wmt_part`` read again into the loader's ``_imp_res``
-    (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): the loader's ``resolve`` step."""
+    (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): the loader's ``resolve`` step.  They must
+    be the rows the scan counted, file by file and key by key (``wmt_fast_part_check.sql``):
+    a file changed between the two reads (by another process) is an error, and the caller
+    reads the files again line by line, as they are then."""
     store.con.execute(named_query("wmt_fast_ids"))
     files = [r[0] for r in store.query(named_query("wmt_fast_part_files"))]
     if files:
         with joins_as_written(store):
             store.con.execute(named_query("wmt_fast_rows"),
                               {"files": largest_first([paths[f] for f in files])})
+    changed = store.scalar(named_query("wmt_fast_part_check"))
+    if changed is not None:
+        raise InputError(paths[changed], None, "changed while it was read: its rows differ "
+                         "from those the first read counted")
 
 
 def largest_first(paths: list[Path]) -> list[str]:
