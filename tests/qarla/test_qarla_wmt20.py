@@ -99,7 +99,8 @@ def _king(scores: Scores, metric: str, refs: list[str], systems: tuple[str, ...]
             q_h = _pair(scores, metric, h, other, seg)
             if q_h is None:
                 continue
-            n = sum(scores[metric, s, other, seg] <= q_h for s in systems)
+            # a system without a score is not beaten (Human-A.0 against ref-A alone)
+            n = sum(scores.get((metric, s, other, seg), float("inf")) <= q_h for s in systems)
             cases += 1
             beaten += n
             beaten_all += n == len(systems)
@@ -201,9 +202,11 @@ def test_a_test_bed_without_human_systems_is_unchanged(tmp_path: Path) -> None:
         assert queen_rows(store, _scope(METRICS, ("ref-A", "ref-B", "ref-P")), "sys") == []
 
 
-def test_cli_king_names_the_references_own_texts(tmp_path: Path) -> None:
-    """`ulcdb king` on the release: the human systems compared are named as the references'
-    texts; with -s naming the MT systems, KING and ORANGE are the hand-counted ones."""
+def test_cli_king_leaves_the_references_own_texts_out_unless_named(tmp_path: Path) -> None:
+    """`ulcdb king` on the release: the human systems that are the references' texts are
+    left out of the systems compared by default (as mt-metrics-eval does), and the note says
+    so; KING and ORANGE are then the hand-counted ones over the MT systems.  Named with -s,
+    they are compared, and the note says what they are."""
     scores = _release(tmp_path / "release")
     db = tmp_path / "s.duckdb"
     with Store(db) as store:
@@ -212,11 +215,26 @@ def test_cli_king_names_the_references_own_texts(tmp_path: Path) -> None:
             "--orange", "--format", "csv"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "Human-A.0 (= ref-A), Human-B.0 (= ref-B); leave them out with -s" in " ".join(
-        result.output.split())
+    assert ("left out of the systems compared, as a reference's own text: Human-A.0 (= ref-A), "
+            "Human-B.0 (= ref-B); name them with -s") in " ".join(result.output.split())
+    # Human-P.0 stays: reference P is not among the references used
+    king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], (*MT, "Human-P.0"),
+                         range(1, N_SEGS + 1))
+    row = next(r for r in result.output.splitlines() if r.startswith("seg,MetricX,"))
+    assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
+                                                        pytest.approx(orange)]
     result = CliRunner().invoke(app, [*args, "-s", ",".join(MT)])
     assert result.exit_code == 0 and "own text" not in result.output, result.output
     king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], MT, range(1, N_SEGS + 1))
+    row = next(r for r in result.output.splitlines() if r.startswith("seg,MetricX,"))
+    assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
+                                                        pytest.approx(orange)]
+    result = CliRunner().invoke(app, [*args, "-s", ",".join([*MT, "Human-A.0"])])
+    assert result.exit_code == 0, result.output
+    assert ("compared as systems: Human-A.0 (= ref-A); leave them out with -s"
+            in " ".join(result.output.split()))
+    king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], (*MT, "Human-A.0"),
+                         range(1, N_SEGS + 1))
     row = next(r for r in result.output.splitlines() if r.startswith("seg,MetricX,"))
     assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
                                                         pytest.approx(orange)]

@@ -106,31 +106,38 @@ def scoped(access: Access, request: Request, scoring: Scoring, over: Over, *,
     scores of every metric; the store and what every QARLA command reports."""
     levels = levels_of(over.level)
     with scored(access, request, scoring, pairs=all_pairs(jack), check=check) as done:
-        scope = _scope(done, over)
+        scope, copies_note = _scope(done, over, explicit=request.systems is not None)
         check_scores(done.store, scope)
-        notes = (*done.selection.notes, *_copies_note(done.store, scope))
+        notes = (*done.selection.notes, *copies_note)
         yield done.store, Qarla(scope, done.summary, notes,
                                 signature_lines(used_signatures(done.store, scope)), levels)
 
 
-def _copies_note(store: Store, scope: Scope) -> list[str]:
-    """A note naming the systems compared that are a reference's own text (WMT20's
-    Human-A.0 is ref-A).  With ref-B held out, KING compares ref-B with Human-A.0 against
-    ref-A, a score the release does not have: Human-A.0 is never beaten, and KING is 0."""
-    rows = store.query(named_query("qarla_reference_copies"),
-                       [scope.testbed, list(scope.systems), list(scope.refs)])
-    if not rows:
-        return []
-    pairs = ", ".join(f"{system} (= {ref})" for system, ref in rows)
-    return [f"systems that are a reference's own text are compared as systems: {pairs}; "
-            "leave them out with -s to compare the references with the other systems"]
-
-
-def _scope(done: Scored, over: Over) -> Scope:
+def _scope(done: Scored, over: Over, explicit: bool) -> tuple[Scope, list[str]]:
+    """The scope, and a note where systems of the selection are a reference's own text
+    (WMT20's Human-A.0 is ref-A).  Unless the systems were named (-s), they are left out, as
+    mt-metrics-eval leaves out the systems that are the references in use: with ref-B held
+    out, KING would compare ref-B with Human-A.0 against ref-A, a score the release does not
+    have, so Human-A.0 would never be beaten and KING would be 0."""
     sel = done.selection
-    return Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics), tuple(sel.systems),
-                 tuple(sel.refs), tuple(sel.segments) if sel.segments is not None else None,
-                 over.strict, over.trans_topic)
+    systems = tuple(sel.systems)
+    copies = done.store.query(named_query("qarla_reference_copies"),
+                              [sel.testbed, list(systems), list(sel.refs)])
+    named = ", ".join(f"{system} (= {ref})" for system, ref in copies)
+    if not copies:
+        note = []
+    elif explicit:
+        note = [f"systems that are a reference's own text are compared as systems: {named}; "
+                "leave them out with -s to compare the references with the other systems"]
+    else:
+        left_out = {system for system, _ in copies}
+        systems = tuple(s for s in systems if s not in left_out)
+        note = [f"left out of the systems compared, as a reference's own text: {named}; "
+                "name them with -s to compare them"]
+    scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics), systems,
+                  tuple(sel.refs), tuple(sel.segments) if sel.segments is not None else None,
+                  over.strict, over.trans_topic)
+    return scope, note
 
 
 def queen(access: Access, request: Request, scoring: Scoring = SCORING, over: Over = Over(),
