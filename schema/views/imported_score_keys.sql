@@ -37,7 +37,7 @@ keys as (
 ),
 final as (
     select k.metric_id, k.translator_id, k.refset_id, k.variant,
-           list(distinct i.origin order by i.origin) as origins
+           list_sort(list_distinct(list(i.origin))) as origins
     from keys k
     join imported i using (batch_id)
     group by all
