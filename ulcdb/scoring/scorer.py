@@ -262,7 +262,7 @@ class Scorer:
 
     def imported(self, metric_ids: list[int]) -> set[ScoreKey]:
         """(metric, target, reference set, variant) keys holding imported scores."""
-        return {tuple(r) for r in self.store.query(named_query("imported_score_keys"),
+        return {tuple(r) for r in self.store.query(named_query("testbed_imported_keys"),
                                                    [self.tid, self.variant, metric_ids])}
 
     def _note_imported(self, report: ScoreReport, metrics: list[str], pairs: list[Pair],

@@ -117,6 +117,7 @@ def _within(con: Con, level: str, wanted: list[str], budget: int,
 
 # Id-keyed tables and views whose rows the named `scores` view already holds: not mirrored
 # (segment scores twice, with their statistics as JSON, tripled the mirror).  sys_score stays:
-# it is small and the canned queries read its variants.
+# it is small and the canned queries read its variants.  scored_keys is a table macro now; a
+# store made before keeps its old view of that name, which is not mirrored either.
 NOT_MIRRORED = {"score_rows", "stored_scores", "scored_metrics", "imported_keys", "scored_keys",
                 "seg_score", "doc_score", "ling_backoff"}
