@@ -201,3 +201,21 @@ def test_meta_names_the_imported_metrics_of_one_reference_set(store_path: Path) 
         assert imported_metrics(store, one, "ref-A", ["COMET"]) == ["COMET"]
         assert imported_metrics(store, two, "ref-A", wanted) == []
         assert imported_metrics(store, two, "ref-B", wanted) == ["BLEU", "COMET"]
+
+
+def test_a_store_made_before_loses_its_stale_scored_keys_view(tmp_path: Path) -> None:
+    """A store whose `scored_keys` is still the view of earlier versions: the next writable
+    open drops it (schema/retired.sql), leaving the macro; a read-only open changes
+    nothing and still gets the macro."""
+    db = tmp_path / "old.duckdb"
+    with Store(db) as store:
+        store.con.execute("create view scored_keys as select 1 as stale")
+        store.con.execute("update schema_info set value = 'old' where key = 'schema_hash'")
+    with Store(db, read_only=True) as store:
+        assert store.scalar("select count(*) from duckdb_views() "
+                            "where view_name = 'scored_keys'") == 1
+        assert store.query("select * from scored_keys()") == []
+    with Store(db) as store:
+        assert store.scalar("select count(*) from duckdb_views() "
+                            "where view_name = 'scored_keys'") == 0
+        assert store.query("select * from scored_keys()") == []
