@@ -217,6 +217,9 @@ def test_cli_king_leaves_the_references_own_texts_out_unless_named(tmp_path: Pat
     assert result.exit_code == 0, result.output
     assert ("left out of the systems compared, as a reference's own text: Human-A.0 (= ref-A), "
             "Human-B.0 (= ref-B); name them with -s") in " ".join(result.output.split())
+    # the release has no scores against ref-A+ref-B, so no bounds for ULC: said, not silent
+    assert ("no KING of ULC at seg level: MetricX has no seg scores against ref-A+ref-B"
+            in " ".join(result.output.split()))
     # Human-P.0 stays: reference P is not among the references used
     king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], (*MT, "Human-P.0"),
                          range(1, N_SEGS + 1))

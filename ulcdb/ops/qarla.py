@@ -167,10 +167,29 @@ def king(access: Access, request: Request, scoring: Scoring = SCORING,
             measures.append("queen")
         rows = {lv: king_rows(store, q.scope, lv, measures, doc_cumulative=asiya_doc)
                 for lv in q.levels}
+        q.notes = (*q.notes, *_no_ulc_notes(store, q.scope, rows))
         # KING reads the leave-one-out reference sets R - {h}: their signatures
         q.signatures = signature_lines(used_signatures(
             store, q.scope, [r for level_rows in rows.values() for r in level_rows]))
     return King(**vars(q), rows=rows)
+
+
+def _no_ulc_notes(store: Store, scope: Scope, rows: dict[str, list[KingRow]]) -> list[str]:
+    """Why a KING table has metrics but no ULC row: ULC's bounds come from the systems'
+    scores against the whole reference set R, which an imported metric may not have."""
+    full = "+".join(sorted(scope.refs))
+    notes = []
+    for level, level_rows in rows.items():
+        if not level_rows or any(r.measure == "ULC" for r in level_rows):
+            continue
+        have = {m for (m,) in store.query(named_query("qarla_scored_metrics"), [
+            scope.testbed, scope.variant, list(scope.metrics), level, [full]])}
+        lacking = [m for m in scope.metrics if m not in have]
+        why = (f"{', '.join(lacking)} {'has' if len(lacking) == 1 else 'have'} no {level} "
+               f"scores against {full}, whose system scores bound ULC's normalisation"
+               if lacking else "no unit has a score of every metric against R - {h}")
+        notes.append(f"no KING of ULC at {level} level: {why}")
+    return notes
 
 
 def jack(access: Access, request: Request, scoring: Scoring = SCORING,
