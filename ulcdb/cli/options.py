@@ -84,6 +84,19 @@ class SelectionOpts:
     refs: RefsOpt = None
 
 
+QarlaSystemsOpt = Annotated[str | None, typer.Option(
+    "-s", "--systems", help="System set or names, comma-separated (default: all systems but "
+    "those that are the text of a reference used, such as WMT20's Human-A.0 with ref-A).")]
+
+
+@dataclasses.dataclass(frozen=True)
+class QarlaSelectionOpts(SelectionOpts):
+    """-t -m -s -r of the QARLA commands: by default they leave out a system that is a
+    reference's own text (``ulcdb.ops.qarla``)."""
+
+    systems: QarlaSystemsOpt = None
+
+
 def grouped(command: Callable[..., None]) -> Callable[..., None]:
     """A command whose parameters include option groups, as Typer and Python callers see it.
 

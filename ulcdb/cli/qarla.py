@@ -16,6 +16,7 @@ from ulcdb.cli.options import (
     FmtOpt,
     JobsOpt,
     LevelOpt,
+    QarlaSelectionOpts,
     RemakeOpt,
     SelectionOpts,
     grouped,
@@ -82,7 +83,7 @@ def _args(picked: SelectionOpts, opts: ScopeOpts, run: RunOpts) -> tuple[Request
 
 @grouped
 def queen(
-    picked: SelectionOpts,
+    picked: QarlaSelectionOpts,
     opts: ScopeOpts = SYS_LEVEL,
     asiya_doc: AsiyaDocOpt = False,
     doref: Annotated[bool, typer.Option(
@@ -132,7 +133,7 @@ def _print_queen(result: Queen, fmt: Fmt) -> None:
 
 @grouped
 def king(
-    picked: SelectionOpts,
+    picked: QarlaSelectionOpts,
     opts: ScopeOpts,
     asiya_doc: AsiyaDocOpt = False,
     orange: Annotated[bool, typer.Option("--orange", help="Also show ORANGE.")] = False,
@@ -182,7 +183,7 @@ def _print_king(result: King, orange: bool, fmt: Fmt) -> None:
 
 
 @grouped
-def jack(picked: SelectionOpts, opts: ScopeOpts, *, run: RunOpts) -> None:
+def jack(picked: QarlaSelectionOpts, opts: ScopeOpts, *, run: RunOpts) -> None:
     """JACK of the test set: how reliable its references are for the metric set (QARLA).
 
     The share of (reference, unit) cases with two systems of QUEEN > 0 that are closer to
