@@ -143,7 +143,8 @@ class Database:
               strict: bool = False, trans_topic: bool = False, asiya_doc: bool = False,
               doref: bool = False, jobs: int | None = 1) -> pa.Table:
         """QUEEN of every system over the metric set (3+ references; scores computed first),
-        as `ulcdb queen -f json`."""
+        as `ulcdb queen -f json`.  Without ``systems``, a system that is the text of a
+        reference used (WMT20's Human-A.0 with ref-A) is left out, as the command does."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
         result = qarla_op.queen(self._access, request, Scoring(jobs=jobs),
@@ -158,7 +159,9 @@ class Database:
              orange: bool = False, search: str | None = None, asiya_doc: bool = False,
              jobs: int | None = 1) -> pa.Table:
         """KING (with ``orange``, ORANGE) of each metric, ULC and QUEEN, or with ``search``
-        (optimize, exhaustive) the metric set of highest KING, as `ulcdb king -f json`."""
+        (optimize, exhaustive) the metric set of highest KING, as `ulcdb king -f json`.
+        Without ``systems``, a system that is the text of a reference used (WMT20's
+        Human-A.0 with ref-A) is left out, as the command does."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
         result = qarla_op.king(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level),
