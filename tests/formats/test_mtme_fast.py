@@ -4,6 +4,7 @@ line, however deep in a big file, with the store left as it was."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from ulcdb.errors import Conflict, InputError
 from ulcdb.formats import mtme, mtme_fast
 from ulcdb.ingest.load import load_testbed
 from ulcdb.ingest.model import Document, SourceSegment, TestbedData, TranslatorText
+from ulcdb.interchange import importer
 from ulcdb.interchange.importer import ScoreImport, import_scores
 from ulcdb.store.database import Store
 
@@ -152,8 +154,8 @@ def _spy_parts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     plan = mtme_fast.file_parts
 
-    def spy(store: Store, shared: bool) -> Any:
-        parts = plan(store, shared)
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        parts = plan(*args, **kwargs)
         counts.append(len(parts))
         return parts
 
@@ -198,3 +200,86 @@ def test_two_files_of_one_stored_key_are_one_part_and_the_duplicate_named(
                                                              "BLEU": "BLEU-x"}))
         assert store_contents(store, TABLES) == before
     assert parts == [1] and used.fast == [True] and used.exact >= 1
+
+
+def _all_none(path: Path) -> None:
+    """Every score of the mt-metrics-eval file ``path`` written ``None``."""
+    path.write_text("".join(f"{ln.split()[0]} None\n" for ln in path.read_text().splitlines()))
+
+
+def test_a_part_of_only_none_scores_loads_on_the_fast_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part (here COMET's segment file) whose every score is None, the import's other
+    parts holding scores: stored as the line reader stores it, without it (before, the
+    loader refused the part as "no scores found" and the line reader read everything
+    again)."""
+    root = _folder(tmp_path / "wmt99", 3, 7)
+    _all_none(root / "metric-scores" / "en-de" / "COMET-refB.seg.score")
+    stores, readers = [], []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            parts = _spy_parts(patch)
+            used = ReaderSpy(patch, *READERS, fast)
+            with _store(tmp_path / f"{fast}.duckdb", 3, 7) as store:
+                report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
+                stores.append(store_contents(store, TABLES))
+            assert report.stored == {"seg": 0, "doc": 8, "sys": 5}
+            readers.append((used.fast, used.exact, parts))
+    assert readers == [([True], 0, [4]), ([False], 4, [])]
+    assert stores[0] == stores[1]
+    assert len(stores[0]["score_batch"]) == 3  # the file without a score records none
+
+
+NO_SCORE = [  # (how the files are read, the parts the fast path made, errors it raised)
+    ("fast path", [], 1),  # refused by the lines' counts before the first part
+    ("fast path, lines not counted", [1, 2, 3, 4], 1),  # refused after the last part
+    ("line reader", [], 0),
+]
+
+
+@pytest.mark.parametrize(("how", "made", "fast_errors"), NO_SCORE,
+                         ids=[n[0] for n in NO_SCORE])
+def test_an_import_whose_every_score_is_none_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, made: list[int],
+        fast_errors: int) -> None:
+    """Every score of every metric file None: "no scores found", naming the first file, the
+    store (human scores too) as it was.  The fast path refuses it from the lines' counts
+    before making a part, or, where a reader gives no counts, after its last part (a part
+    alone may hold only None); the line reader then names it."""
+    root = _folder(tmp_path / "wmt99", 3, 7)
+    folder = root / "metric-scores" / "en-de"
+    for path in folder.iterdir():
+        _all_none(path)
+    made_parts: list[int] = []
+    plan, read_sql, store_sql = mtme_fast.file_parts, mtme_fast.read_mtme_sql, importer.store_frame
+
+    def counted(make: Any, number: int) -> Any:
+        return lambda: (made_parts.append(number), make())
+
+    monkeypatch.setattr(mtme_fast, "PART_ROWS", 1)  # a part a file
+    monkeypatch.setattr(mtme_fast, "file_parts", lambda *args, **kwargs: [
+        counted(make, n) for n, make in enumerate(plan(*args, **kwargs), 1)])
+    if how == "fast path, lines not counted":
+        monkeypatch.setattr(mtme_fast, "read_mtme_sql", lambda *args: dataclasses.replace(
+            read_sql(*args), scored=None))
+    said: list[str] = []  # what the loader raised, on the fast path and the line reader's
+
+    def store_frame(*args: Any) -> Any:
+        try:
+            return store_sql(*args)
+        except InputError as error:
+            said.append(str(error))
+            raise
+
+    monkeypatch.setattr(importer, "store_frame", store_frame)
+    used = ReaderSpy(monkeypatch, *READERS, how != "line reader")
+    with _store(tmp_path / "s.duckdb", 3, 7) as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError) as caught:
+            import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
+        assert store_contents(store, TABLES) == before
+    first = sorted(folder.iterdir())[0]
+    message = f"{first}: no scores found: every score is marked missing"
+    assert str(caught.value) == message and used.exact >= 1
+    assert used.fast == [how != "line reader"] and made_parts == made
+    assert said == [message] * (fast_errors + 1)  # the fast path's, then the line reader's

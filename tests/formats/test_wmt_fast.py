@@ -262,8 +262,8 @@ def _spy_parts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     plan = metrics_fast.file_parts
 
-    def spy(store: Store) -> Any:
-        parts = plan(store)
+    def spy(*args: Any) -> Any:
+        parts = plan(*args)
         counts.append(len(parts))
         return parts
 
@@ -408,3 +408,55 @@ def test_a_bad_line_appended_between_the_two_reads_is_named(
             wmt20.ingest_wmt20(store, root)
         assert store_contents(store, TABLES) == before
     assert f"{path}:7:" in str(caught.value) and used.fast == [True] and used.exact == 1
+
+
+def _all_none(path: Path) -> None:
+    """Every score of the WMT file ``path`` written ``None``."""
+    _rewrite(path, lambda lines: lines.__setitem__(
+        slice(None), [ln.rsplit("\t", 1)[0] + "\tNone" for ln in lines]))
+
+
+def test_a_part_of_only_none_scores_loads_on_the_fast_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part (here MetricY's segment file) whose every score is None, the import's other
+    parts holding scores: stored as the line reader stores it, without it (before, the
+    loader refused the part as "no scores found" and the line reader read everything
+    again)."""
+    root = _release(tmp_path / "release")
+    _second_metric(root, "MetricY")
+    _all_none(root / "metrics" / "seg" / "MetricY.seg.tsv.gz")
+    stores, readers = [], []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            parts = _spy_parts(patch)
+            used = ReaderSpy(patch, *READERS, fast)
+            with Store(tmp_path / f"{fast}.duckdb") as store:
+                report = wmt20.ingest_wmt20(store, root)
+                stores.append(store_contents(store, TABLES))
+            assert report.stored == {"seg": 296, "doc": 24, "sys": 12}  # MetricY's seg: none
+            readers.append((used.fast, used.exact, parts))
+    assert readers == [([True], 0, [6]), ([False], 1, [])]
+    assert stores[0] == stores[1]
+    assert len(stores[0]["score_batch"]) == 5  # the file without a score records none
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast path", "line reader"])
+def test_an_import_whose_every_score_is_none_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fast: bool) -> None:
+    """Every score of every file None: "no scores found", naming the first file, the store
+    as it was; the fast path refuses it from the scan's counts before reading a part."""
+    root = _release(tmp_path / "release")
+    for path in wmt20.metric_files(root):
+        _all_none(path)
+    parts = _spy_parts(monkeypatch)
+    monkeypatch.setattr(metrics_fast, "read_part", lambda *args: pytest.fail("part read"))
+    used = ReaderSpy(monkeypatch, *READERS, fast)
+    with Store(tmp_path / "s.duckdb") as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError) as caught:
+            wmt20.ingest_wmt20(store, root)
+        assert store_contents(store, TABLES) == before
+    first = wmt20.metric_files(root)[0]
+    assert str(caught.value) == f"{first}: no scores found: every score is marked missing"
+    assert (used.fast, used.exact) == ([fast], 1)
+    assert parts == ([3] if fast else [])

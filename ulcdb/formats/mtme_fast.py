@@ -3,13 +3,14 @@
 The fast path of ``mtme.read_mtme_metric`` (the pattern of ``ulcdb.interchange.fast``): each
 file's lines go by DuckDB's ``read_csv`` into ``_mtme_cells`` in line order (one statement a
 file, so the rows are read file by file), and the import's rows are the view ``_imp``
-(``schema/queries/mtme_fast_frame.sql``) that the loader checks and stores in SQL, part by
-part: the lines of consecutive files of about ``PART_ROWS`` lines at a time
-(``mtme_fast_part.sql``, as the WMT files' parts of issue 30).  A file whose name,
-reference token or lines are not plain (one space between SYSTEM and SCORE, a score that is
-``None`` or a plain finite number, each system with as many lines as the test bed has
-units, names the test bed knows) gives ``None``: the caller then reads the files line by
-line, which names the file and line of the problem.
+(``schema/queries/mtme_fast_frame.sql``) that the loader checks and stores in SQL, part by part:
+the lines of consecutive files of about ``PART_ROWS`` lines at a time (``mtme_fast_part.sql``,
+as the WMT files' parts of issue 30); by the lines' counts of scores the loader refuses an
+import whose every score is ``None`` before it makes a part, a part of only ``None`` loading as
+the others.  A file whose name, reference token or lines are not plain (one space between SYSTEM
+and SCORE, a score that is ``None`` or a plain finite number, each system with as many lines as
+the test bed has units, names the test bed knows) gives ``None``: the caller then reads the
+files line by line, which names the file and line of the problem.
 """
 
 from __future__ import annotations
@@ -63,19 +64,23 @@ def read_mtme_sql(store: Store, paths: list[Path], testbed: str, roles: Mapping[
     store.insert_columns("_mtme_names", {"system": names, "target": targets})
     store.con.execute(named_query("mtme_fast_frame"))
     keys = [(rename.get(f[0], f[0]), tuple(sorted(f[1])), f[2]) for f in files]
+    lines = [(int(f), int(n), int(v)) for f, n, v in store.query(
+        named_query("mtme_fast_file_counts"))]
     return SqlFrame([Source(str(p), "mtme") for p in paths],
-                    parts=file_parts(store, shared=len(set(keys)) < len(keys)))
+                    parts=file_parts(store, lines, shared=len(set(keys)) < len(keys)),
+                    scored=(sum(c[1] for c in lines), sum(c[2] for c in lines)))
 
 
-def file_parts(store: Store, shared: bool) -> list[Callable[[], None]]:
+def file_parts(store: Store, lines: list[tuple[int, int, int]], shared: bool
+               ) -> list[Callable[[], None]]:
     """The files in parts of consecutive files of about ``PART_ROWS`` lines (one part where
     ``shared``: two files of one stored metric, reference set and level), each a call that
-    fills ``_mtme_rows`` with its files' lines (``mtme_fast_part.sql``)."""
-    counts = [(int(f), int(n)) for f, n in store.query(named_query("mtme_fast_file_counts"))]
-
+    fills ``_mtme_rows`` with its files' lines (``mtme_fast_part.sql``); ``lines``: each
+    file's (number, lines, lines with a score) (``mtme_fast_file_counts.sql``)."""
     def part(first: int, last: int) -> None:
         store.con.execute(named_query("mtme_fast_part"), {"first": first, "last": last})
-    return [partial(part, first, last) for first, last in file_spans(counts, PART_ROWS, shared)]
+    return [partial(part, first, last)
+            for first, last in file_spans([c[:2] for c in lines], PART_ROWS, shared)]
 
 
 def _files(paths: list[Path], roles: Mapping[str, str], counts: Mapping[str, int],

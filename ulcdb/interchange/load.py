@@ -6,7 +6,9 @@ a segment in another document than the file says, duplicate scores, values outsi
 catalogue range of their metric.  Then coverage: the segment (document) scores of a metric,
 target and reference set must cover every segment (document) of the test bed; the error
 names the file and the first unit without a score.  A row whose value is null is a score
-the file marks missing (``None``): it covers its unit but is not stored.  Scores already
+the file marks missing (``None``): it covers its unit but is not stored; an import whose
+every score is missing is refused (the whole import: a part of it may hold only ``None``,
+as a metric's file all ``None`` in a release where others have scores).  Scores already
 stored for the same metric, target, reference set, variant and level with exactly the file's
 values are left as they are ("already there"); with other values they are a Conflict unless
 ``replace``; then they are replaced (all units of that level, not only the ones the file
@@ -87,29 +89,50 @@ def store_frame(store: Store, frame: ScoreFrame | SqlFrame, variant: str = DEFAU
                 advance: Advance | None = None) -> ScoreImportReport:
     """``load_scores`` inside a transaction the caller holds; ``advance`` is told each of
     the ``STAGES`` as it ends.  A ``SqlFrame``'s rows are the store's view ``_imp`` already;
-    with ``parts``, each part in turn (``advance`` told the stages of the last)."""
+    with ``parts``, each part in turn (``advance`` told the stages of the last).  Some score
+    must have a value in the whole import, not in each part (a part may hold only ``None``):
+    checked before the first part where the reader counted them (``SqlFrame.scored``), and
+    after the last."""
     if not isinstance(frame, SqlFrame) or not frame.parts:
-        return _load(store, frame, variant, replace, flags, advance)
+        return _load(store, frame, variant, replace, flags, advance)[0]
+    if frame.scored is not None:
+        _check_scored(frame, *frame.scored)
     total = ScoreImportReport(files=len(frame.sources))
+    rows = valued = 0
     for number, make_part in enumerate(frame.parts, 1):
         make_part()
         last = number == len(frame.parts)
-        report = _load(store, frame, variant, replace, flags, advance if last else None)
+        report, (n_rows, n_valued) = _load(store, frame, variant, replace, flags,
+                                           advance if last else None, part=True)
+        rows, valued = rows + n_rows, valued + n_valued
         for level, n in report.stored.items():
             total.stored[level] = total.stored.get(level, 0) + n
         total.replaced += report.replaced
         total.unchanged += report.unchanged
         total.metrics_added += report.metrics_added
+    _check_scored(frame, rows, valued)
     return total
 
 
 def _load(store: Store, frame: ScoreFrame | SqlFrame, variant: str, replace: bool,
-          flags: MetricInfo | None, advance: Advance | None) -> ScoreImportReport:
-    loader = _Loader(store, frame, variant, replace, flags, advance)
+          flags: MetricInfo | None, advance: Advance | None, part: bool = False
+          ) -> tuple[ScoreImportReport, tuple[int, int]]:
+    """The report of ``frame`` (or of one ``part`` of it, which may hold no valued score)
+    loaded, and its rows and rows with a value."""
+    loader = _Loader(store, frame, variant, replace, flags, advance, part)
     try:
-        return loader.run()
+        return loader.run(), loader.scored
     finally:
         loader.close()
+
+
+def _check_scored(frame: ScoreFrame | SqlFrame, rows: int, valued: int) -> None:
+    """An import of no rows, or whose every score is marked missing, refused: the error
+    names its first file."""
+    if rows == 0 or valued == 0:
+        where = frame.sources[0].path if frame.sources else "input"
+        raise InputError(where, None, "no scores found" if rows == 0
+                         else "no scores found: every score is marked missing")
 
 
 def is_builtin_name(name: str) -> bool:
@@ -126,8 +149,11 @@ def builtin_entry(name: str) -> tuple[Family, MetricSpec] | None:
 
 class _Loader:
     def __init__(self, store: Store, frame: ScoreFrame | SqlFrame, variant: str, replace: bool,
-                 flags: MetricInfo | None, advance: Advance | None = None) -> None:
+                 flags: MetricInfo | None, advance: Advance | None = None,
+                 part: bool = False) -> None:
         self.store = store
+        self.part = part  # one part of an import: store_frame checks the whole has scores
+        self.scored = (0, 0)  # rows, rows with a value
         self.advance = advance
         self.con = store.con
         self.frame = frame
@@ -187,17 +213,18 @@ class _Loader:
         return InputError(self.frame.sources[row[0]].path, row[1], message)
 
     def _check_names(self) -> None:
-        """Some rows with a value; metric, test bed and target names the store can hold."""
+        """Some rows with a value (unless a part); metric, test bed and target names the
+        store can hold."""
         if isinstance(self.frame, ScoreFrame):  # names in the order the rows have them
             table = self.frame.table
             rows, valued = table.num_rows, table.num_rows - table["value"].null_count
             names = [pc.unique(table[c]).to_pylist() for c in ("metric", "testbed", "target")]
         else:
             rows, valued, *names = self.store.query(named_query("import_frame_facts"))[0]
+        self.scored = (int(rows), int(valued))
+        if not self.part:
+            _check_scored(self.frame, *self.scored)
         where = self.frame.sources[0].path if self.frame.sources else "input"
-        if rows == 0 or valued == 0:
-            raise InputError(where, None, "no scores found" if rows == 0
-                             else "no scores found: every score is marked missing")
         self.names = dict(zip(("metric", "testbed", "target"), names, strict=True))
         for what, column in (("metric", "metric"), ("test bed", "testbed"), ("target", "target")):
             for name in self.names[column]:

@@ -202,12 +202,16 @@ class SqlFrame:
     ``resolve``: where given, ``_imp`` holds one row per file and key only (what the loader
     checks by name) and the call fills the loader's resolved rows ``_imp_res`` itself
     (``ulcdb.formats.wmt.metrics_fast.read_part``), after the loader has made the test bed
-    and reference set ids (``_imp_refset``) and the catalogue's metrics."""
+    and reference set ids (``_imp_refset``) and the catalogue's metrics.  ``scored``: the
+    rows of all parts and those with a score, as the reader counted them, by which the
+    loader refuses an import without a score before it makes a part (a part alone may hold
+    only ``None``)."""
 
     sources: list[Source]
     metrics: dict[str, MetricInfo] = field(default_factory=dict)
     parts: list[Callable[[], None]] = field(default_factory=list)
     resolve: Callable[[], None] | None = None
+    scored: tuple[int, int] | None = None
 
 
 # --- helpers shared by readers ----------------------------------------------------------------

@@ -5,17 +5,19 @@ The fast path of ``metrics_task``: plain files (each named ``*.seg.*``, ``*.doc.
 scores that are ``None`` or plain finite numbers) are read twice by DuckDB's ``read_csv`` and
 never pass through Python.  The first read keeps no row: each file's distinct keys (metric,
 language pair, test set, reference set, system) with their counts and whether some row is not
-plain (``schema/queries/wmt_fast_scan.sql``).  The import's names are then the view ``_imp``,
-one row per file and key (``wmt_fast_frame.sql``), which ``ulcdb.interchange.load`` checks;
-its rows are read again, part by part, straight into the loader's resolved rows, each row's
-key found by a hash (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): issue 30, materialising
-the rows' text columns cost more than reading the files twice, and no part holds more than
-its own rows.  The rows read again must be those the scan counted, file by file and key by
-key (``wmt_fast_part_check.sql``; a row of a key the scan did not find fails the read): a
-file changed between the two reads, by another process, is read again line by line as it
-then is, rather than half of it lost.  Anything else gives ``None``, and a problem the
-loader finds is an error without a line: the caller then rolls back and reads the files
-line by line (``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
+plain (``schema/queries/wmt_fast_scan.sql``).  The import's names are then the view ``_imp``, one
+row per file and key (``wmt_fast_frame.sql``), which ``ulcdb.interchange.load`` checks; its rows
+are read again, part by part, straight into the loader's resolved rows, each row's key found by
+a hash (``wmt_fast_ids.sql``, ``wmt_fast_rows.sql``): issue 30, materialising the rows' text
+columns cost more than reading the files twice, and no part holds more than its own rows.  By the
+scan's counts of rows with a score the loader refuses an import whose every score is ``None``
+before it reads a part; a part of only ``None`` (a metric's file all ``None``) loads as the
+others.  The rows read again must be those the scan counted, file by file and key by key
+(``wmt_fast_part_check.sql``; a row of a key the scan did not find fails the read): a file
+changed between the two reads, by another process, is read again line by line as it then is,
+rather than half of it lost.  Anything else gives ``None``, and a problem the loader finds is an
+error without a line: the caller then rolls back and reads the files line by line
+(``metrics_task.read_wmt_raw``), which names the file and line (the pattern of
 ``ulcdb.interchange.fast``).  Both give the same store (``tests/formats/test_wmt_fast.py``).
 """
 
@@ -94,21 +96,24 @@ def sql_frame(store: Store, rows: WmtRows, testbeds: Mapping[tuple[str, str], st
     store.insert_columns("_wmt_refsets", {"refset": list(refsets),
                                           "refs": [sorted(v) for v in refsets.values()]})
     store.con.execute(named_query("wmt_fast_frame"))
-    return SqlFrame(rows.sources, dict(metrics), parts=file_parts(store),
-                    resolve=partial(read_part, store, rows.paths))
+    counts = store.query(named_query("wmt_fast_file_counts"))
+    return SqlFrame(rows.sources, dict(metrics), parts=file_parts(store, counts),
+                    resolve=partial(read_part, store, rows.paths),
+                    scored=(sum(c[1] for c in counts), sum(c[2] for c in counts)))
 
 
-def file_parts(store: Store) -> list[Callable[[], None]]:
+def file_parts(store: Store, counts: list[tuple[int, int, int, bool]]
+               ) -> list[Callable[[], None]]:
     """The files in parts of consecutive files of about ``PART_ROWS`` rows (one part when
     a stored key has rows in two files: the loader finds duplicates within a part), each
-    a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' keys."""
-    counts = store.query(named_query("wmt_fast_file_counts"))
-    shared = bool(counts and counts[0][2])
+    a call that fills ``_wmt_part`` (``wmt_fast_part.sql``) with its files' keys; ``counts``
+    as ``wmt_fast_file_counts.sql`` gives them."""
+    shared = bool(counts and counts[0][3])
 
     def part(first: int, last: int) -> None:
         store.con.execute(named_query("wmt_fast_part"), {"first": first, "last": last})
     return [partial(part, first, last) for first, last in
-            file_spans([(f, n) for f, n, _ in counts], PART_ROWS, shared)]
+            file_spans([(f, n) for f, n, _, _ in counts], PART_ROWS, shared)]
 
 
 def read_part(store: Store, paths: list[Path]) -> None:
