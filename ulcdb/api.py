@@ -208,7 +208,8 @@ class Database:
         metric and variant, each coefficient with its interval and n. ``systems``/``exclude``
         name translators or sets, ``reading`` is metric, seg_mean or doc_mean (DR'),
         ``where`` an SQL predicate over the segments (as `ulcdb meta --where`); ``settings``
-        are MetaTask's other fields (grouping, threshold, resample, ci_levels...)."""
+        are MetaTask's other fields (grouping, threshold, resample, ci_levels...).  Its notes:
+        the command's on stderr, then its summary's lines on what was left out."""
         done = meta_op.meta(self._access, level=level, sort=sort, testbed=testbed,
                             criterion=criterion, refs=refs, metrics=metrics, systems=systems,
                             exclude=tuple(exclude), exclude_human=exclude_human,
@@ -216,7 +217,7 @@ class Database:
                             reading=reading, where=where, n_resamples=n_resamples, seed=seed,
                             **settings)
         return _noted(pa.Table.from_pylist(done.report.records(sort, fisher)), done.notes(),
-                      done.report.warnings)
+                      done.report.warnings, done.report.left_out_lines())
 
     def meta_protocol(self, protocol: str, criterion: str | None = None, *,
                       testbeds: Sequence[str] = (), metrics: str | None = None,

@@ -70,8 +70,9 @@ def _api(db: Path, call: Callable[[Database], pa.Table]) -> tuple[pa.Table, list
     with warnings.catch_warnings(record=True) as caught, ulcdb.open(db) as database:
         warnings.simplefilter("always")
         table = call(database)
-    assert all(w.filename == __file__ for w in caught)  # the caller's line, not ulcdb's
-    return table, [str(w.message) for w in caught if w.category is ulcdb.UlcdbNote]
+    ours = [w for w in caught if w.category is ulcdb.UlcdbNote]
+    assert all(w.filename == __file__ for w in ours)  # the caller's line, not ulcdb's
+    return table, [str(w.message) for w in ours]
 
 
 def _split(stderr: str) -> tuple[list[str], str]:
@@ -143,6 +144,21 @@ def test_meta_notes_are_the_commands(sample: Path) -> None:
     assert warned == notes(table) == said == [
         "not scored yet, left out (run `ulcdb score` first): -WER", IMPORTED + "Ximp"]
     assert [r["metric"] for r in table.to_pylist()] == ["BLEU", "Ximp"]
+
+
+def test_meta_notes_say_the_human_translations_left_out(sample: Path) -> None:
+    """Against ref-A alone, ref-B is a human translation, left out: `meta` says so in its
+    summary (the table format's header, `-f json`'s run.summary), which the API's table has
+    no place for; its notes follow the stderr ones."""
+    done = _ok(cli(sample, "meta", "-c", "DA-raw", "-G", "sys", "-m", "BLEU,-WER", "-r",
+                   "ref-A", "--coef", "pearson", "-B", "100", "-f", "json"))
+    summary = json.loads(done.stdout)["run"]["summary"]
+    table, warned = _api(sample, lambda d: d.meta("DA-raw", level="sys", metrics="BLEU,-WER",
+                                                  refs="ref-A", coefficients=["pearson"],
+                                                  n_resamples=100))
+    assert warned == notes(table) == [*done.stderr.splitlines(), summary[-1]] == [
+        "not scored yet, left out (run `ulcdb score` first): -WER",
+        "left out: ref-B (human translation); --include-human brings human translations in"]
 
 
 def test_meta_protocol_notes_are_the_commands(sample: Path) -> None:
