@@ -205,13 +205,16 @@ def test_notes_can_be_errors_or_silenced(release: Path) -> None:
 
 NOTHING_TO_SAY = [
     lambda d: d.score("BLEU", level="all"),
+    lambda d: d.queen("BLEU", level="sys"),
     lambda d: d.king("BLEU", level="sys"),
+    lambda d: d.jack("BLEU", level="sys"),
     lambda d: d.compare("BLEU", baseline="sysA", resamples=200),
     lambda d: d.meta("DA-raw", metrics="BLEU", coefficients=["pearson"], n_resamples=100),
 ]
 
 
-@pytest.mark.parametrize("call", NOTHING_TO_SAY, ids=["score", "king", "compare", "meta"])
+@pytest.mark.parametrize("call", NOTHING_TO_SAY, ids=["score", "queen", "king", "jack", "compare",
+                                                  "meta"])
 def test_nothing_to_note_warns_nothing(sample: Path, call: Callable[[Database], pa.Table]
                                        ) -> None:
     table, warned = _api(sample, call)
