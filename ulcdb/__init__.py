@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ulcdb.errors import UlcdbNote as UlcdbNote  # warned with the notes of a command
+
 if TYPE_CHECKING:
     from ulcdb.api import Database
 

@@ -18,18 +18,28 @@ command prints with ``-f json``, and a mistake raises the ``ulcdb.errors`` excep
 message the command prints.  Tables come back as pyarrow Tables (``.to_pandas()`` gives a
 DataFrame where pandas is installed); store entities as the dataclasses of ``ulcdb.store.models``.
 A store opened ``read_only`` raises ``ReadOnly`` where scores are missing.
+
+The notes a command prints on stderr (systems or metrics left out, imported scores used as
+they are, a KING without ULC) come as ``ulcdb.UlcdbNote`` warnings, pointing at the caller's
+line, and travel with the table in its schema metadata (``notes(table)``)::
+
+    import warnings
+    warnings.simplefilter("error", ulcdb.UlcdbNote)   # a note stops the notebook
+    ulcdb.api.notes(db.king("BLEU,chrF"))              # what `ulcdb king` notes
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import json
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import pyarrow as pa
 
-from ulcdb.errors import ChoiceError
+from ulcdb.errors import ChoiceError, UlcdbNote
 from ulcdb.ingest.assessment_input import (
     AssessmentFormat,
     check_against_testbed,
@@ -54,6 +64,7 @@ from ulcdb.store import models
 from ulcdb.store.database import Store
 
 PathLike = str | Path
+NOTES = b"ulcdb.notes"  # the schema metadata key of a table's notes (a JSON list)
 
 
 def open(path: PathLike = "ulcdb.duckdb", read_only: bool = False) -> Database:  # noqa: A001
@@ -62,7 +73,11 @@ def open(path: PathLike = "ulcdb.duckdb", read_only: bool = False) -> Database: 
 
 
 class Database:
-    """One ulcdb store.  Use it as a context manager, or call ``close()``."""
+    """One ulcdb store.  Use it as a context manager, or call ``close()``.
+
+    ``score``, ``queen``, ``king``, ``jack``, ``compare``, ``meta`` and ``meta_protocol``
+    warn the notes their commands print on stderr as ``ulcdb.UlcdbNote`` and attach them to
+    the table they return (``ulcdb.api.notes(table)``)."""
 
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
@@ -133,8 +148,9 @@ class Database:
                           annotator_model)
         with score_op.score(self._access, request, Scoring(remake, jobs, progress=progress),
                             level=level, ulc=ulc, queen=queen, jack=jack,
-                            sort=sort) as (_, report):
-            return _table(report.columns, report.rows())
+                            sort=sort) as (done, report):
+            table = _table(report.columns, report.rows())
+        return _noted(table, done.selection.notes, done.imported)
 
     def queen(self, metrics: str | None = None, *, level: str = "sys",
               testbed: str | None = None, systems: str | None = None, refs: str | None = None,
@@ -150,7 +166,7 @@ class Database:
         result = qarla_op.queen(self._access, request, Scoring(jobs=jobs),
                                 qarla_op.Over(level, strict, trans_topic),
                                 asiya_doc=asiya_doc, doref=doref)
-        return _table(result.COLUMNS, result.records())
+        return _noted(_table(result.COLUMNS, result.records()), result.notes, result.imported)
 
     def king(self, metrics: str | None = None, *, level: str = "seg",
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
@@ -166,7 +182,8 @@ class Database:
                           annotator_model)
         result = qarla_op.king(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level),
                                by=by, asiya_doc=asiya_doc, search=search)
-        return _table(result.columns(orange), result.records(orange))
+        return _noted(_table(result.columns(orange), result.records(orange)), result.notes,
+                      result.imported)
 
     def jack(self, metrics: str | None = None, *, level: str = "seg",
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
@@ -177,7 +194,7 @@ class Database:
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
         result = qarla_op.jack(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level))
-        return _table(result.COLUMNS, result.records())
+        return _noted(_table(result.COLUMNS, result.records()), result.notes, result.imported)
 
     def meta(self, criterion: str | None = None, *, level: str = "sys",
              metrics: str | None = None, testbed: str | None = None, refs: str | None = None,
@@ -191,14 +208,16 @@ class Database:
         metric and variant, each coefficient with its interval and n. ``systems``/``exclude``
         name translators or sets, ``reading`` is metric, seg_mean or doc_mean (DR'),
         ``where`` an SQL predicate over the segments (as `ulcdb meta --where`); ``settings``
-        are MetaTask's other fields (grouping, threshold, resample, ci_levels...)."""
+        are MetaTask's other fields (grouping, threshold, resample, ci_levels...).  Its notes:
+        the command's on stderr, then its summary's lines on what was left out."""
         done = meta_op.meta(self._access, level=level, sort=sort, testbed=testbed,
                             criterion=criterion, refs=refs, metrics=metrics, systems=systems,
                             exclude=tuple(exclude), exclude_human=exclude_human,
                             include_human=include_human, coefficients=tuple(coefficients),
                             reading=reading, where=where, n_resamples=n_resamples, seed=seed,
                             **settings)
-        return pa.Table.from_pylist(done.report.records(sort, fisher))
+        return _noted(pa.Table.from_pylist(done.report.records(sort, fisher)), done.notes(),
+                      done.report.warnings, done.report.left_out_lines())
 
     def meta_protocol(self, protocol: str, criterion: str | None = None, *,
                       testbeds: Sequence[str] = (), metrics: str | None = None,
@@ -216,8 +235,9 @@ class Database:
         beds = meta_op.Beds(tuple(testbeds), metrics, systems, refs, criterion,
                             tuple(exclude), False, include_human, variant, reading,
                             human_from, min_segments)
-        report, _ = meta_op.protocol(self._access, protocol, beds, n_resamples, seed, progress)
-        return pa.Table.from_pylist(records(report))
+        report, told = meta_op.protocol(self._access, protocol, beds, n_resamples, seed,
+                                        progress)
+        return _noted(pa.Table.from_pylist(records(report)), told)
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
@@ -241,12 +261,14 @@ class Database:
                                                         None, lowercase),
                                   tests, Scoring(jobs=jobs, progress=progress), analysis,
                                   progress)
+        said = (done.notes, done.imported)
         if done.analysis is not None:
-            return _table(done.analysis.columns, done.analysis.rows)
+            return _noted(_table(done.analysis.columns, done.analysis.rows), *said,
+                          done.analysis.notes)
         assert done.report is not None  # a report where no analysis was asked
-        if pairs and baseline is None:
-            return _table(*compare_op.pairs(done.report))
-        return _table(*compare_op.results(done.report))
+        table = _table(*(compare_op.pairs if pairs and baseline is None
+                         else compare_op.results)(done.report))
+        return _noted(table, *said, done.report.notes)
 
     def tune(self, metric: str = "TINE", *, criterion: str | None = None, level: str = "seg",
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
@@ -337,6 +359,21 @@ class Database:
 def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> pa.Table:
     """Rows as an Arrow table with these columns (also when there is no row)."""
     return pa.Table.from_pydict({c: [r[i] for r in rows] for i, c in enumerate(columns)})
+
+
+def notes(table: pa.Table) -> list[str]:
+    """The notes ``table`` came with (its command's stderr notes; none when it has none)."""
+    return list(json.loads((table.schema.metadata or {}).get(NOTES, b"[]")))
+
+
+def _noted(table: pa.Table, *told: Iterable[str]) -> pa.Table:
+    """``table`` carrying the notes of ``told`` (the fields its command prints on stderr)
+    in its schema metadata, each also warned as a ``UlcdbNote`` from the caller's line."""
+    said = [note for lines in told for note in lines]
+    for note in said:
+        warnings.warn(note, UlcdbNote, stacklevel=3)
+    metadata = {**(table.schema.metadata or {}), NOTES: json.dumps(said).encode()}
+    return table.replace_schema_metadata(metadata)
 
 
 def _path(value: PathLike | None) -> Path | None:

@@ -52,3 +52,10 @@ class QueryError(StoreError):
 
 class ReadOnly(StoreError):
     """The command must write to a store opened read-only."""
+
+
+class UlcdbNote(UserWarning):
+    """A note the command prints on stderr, given to Python callers (``ulcdb.api``) as a
+    warning: systems or metrics left out, imported scores used as they are, a measure that
+    could not be computed.  ``warnings.simplefilter("error", UlcdbNote)`` turns them into
+    errors, ``"ignore"`` silences them; the returned table carries them either way."""

@@ -111,7 +111,7 @@ def compare(
     print_notes(done.notes, done.summary if done.computed else None)
     if done.analysis is not None:
         table = done.analysis
-        for line in table.notes:
+        for line in [table.caption, *table.notes]:
             err_console.print(line, style="dim", highlight=False, soft_wrap=True)
         wide = fmt == Fmt.table
         render(table.wide_columns if wide else table.columns,

@@ -33,12 +33,14 @@ _AGGREGATES = ("*", "**")
 
 @dataclass
 class AnalysisTable:
-    """An analysis as long records (csv/json) and as a side-by-side table."""
+    """An analysis as long records (csv/json) and as a side-by-side table; ``caption``: what
+    the numbers are, ``notes``: what was left out (both said above the table)."""
 
     columns: list[str]
     rows: list[list[Any]]
     wide_columns: list[str]
     wide_rows: list[list[Any]]
+    caption: str
     notes: list[str] = field(default_factory=list)
 
 
@@ -108,11 +110,12 @@ def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...],
         wide.append(row)
     if len(systems) == 2:
         wide_cols += [f"{systems[1]} - {systems[0]}", "p-value"]
-    return AnalysisTable(long_cols, long_rows, wide_cols, wide, [
-        "word accuracy (F-measure of matched words) by frequency in the reference, "
-        "compare-mt's buckets, 13a tokens; [95%]: compare-mt's bootstrap interval (1000 "
-        f"samples of half the segments, seed {seed}); p-value: paired bootstrap against "
-        f"{systems[0]} (sacrebleu's draws)"])
+    return AnalysisTable(long_cols, long_rows, wide_cols, wide,
+                         "word accuracy (F-measure of matched words) by frequency in the "
+                         "reference, compare-mt's buckets, 13a tokens; [95%]: compare-mt's "
+                         "bootstrap interval (1000 samples of half the segments, seed "
+                         f"{seed}); p-value: paired bootstrap against {systems[0]} "
+                         "(sacrebleu's draws)")
 
 
 def _f_cell(r: WordAccuracy) -> str:
@@ -181,10 +184,10 @@ def category_table(report: CompareReport, families: str | None) -> AnalysisTable
                     "" if p is None else f"{p:.4f}{mark}"]
         wide.append(row)
     dropped = len(by_metric) - len(kept)
-    notes = [f"per-category scores (mean of segment scores) against {t.baseline}"]
-    if dropped:
-        notes.append(f"{dropped} categories left out: no occurrence (every score 0)")
-    return AnalysisTable(long_cols, long_rows, wide_cols, wide, notes)
+    notes = [f"{dropped} categories left out: no occurrence (every score 0)"] if dropped else []
+    return AnalysisTable(long_cols, long_rows, wide_cols, wide,
+                         f"per-category scores (mean of segment scores) against {t.baseline}",
+                         notes)
 
 
 def analyse(store: Store, task: CompareTask, kind: str, families: str | None = None,

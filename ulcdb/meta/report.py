@@ -174,7 +174,7 @@ class MetaReport:
 
     def summary_lines(self) -> list[str]:
         """What was correlated with what: the header of every rendering."""
-        t, cov, labels = self.task, self.coverage, self.labels()
+        t, cov = self.task, self.coverage
         reading = {"metric": "", "seg_mean": "; metric doc/sys scores: mean of segment scores",
                    "doc_mean": "; metric sys scores: mean of document scores (DR')"}[t.reading]
         first = (f"meta-evaluation: {t.level} level, {t.criterion} ({self.human_source}) vs "
@@ -199,6 +199,14 @@ class MetaReport:
                          "targets, so they are not comparable")
         targets = self.targets
         lines.append(f"{len(targets)} targets: {', '.join(targets)}")
+        return lines + self.left_out_lines() + self.notes
+
+    def left_out_lines(self) -> list[str]:
+        """The summary's lines on what was left out: targets dropped for lack of scores or
+        of a human score, items, human translations (``Database.meta`` gives them as
+        notes)."""
+        cov, labels, keys = self.coverage, self.labels(), self.metrics()
+        lines = []
         if cov.lacking:
             lines.append("dropped for lack of scores: " + "; ".join(
                 f"{', '.join(ts)} (not scored by {', '.join(labels.get(k, k[0]) for k in ks)})"
@@ -215,7 +223,7 @@ class MetaReport:
             lines.append("left out: " + ", ".join(f"{n} ({why})"
                                                   for n, why in cov.left_out.items())
                          + _human_hint(cov.left_out))
-        return lines + self.notes
+        return lines
 
     # -- records (CSV, JSON) ----------------------------------------------------------------
 

@@ -39,7 +39,8 @@ class Tests:
 
 @dataclass
 class Compared:
-    """The tests' report, or the analysis table; how scoring went."""
+    """The tests' report, or the analysis table; how scoring went (``imported``: the
+    summary's note on imported scores used as they are)."""
 
     task: CompareTask
     report: CompareReport | None
@@ -47,6 +48,7 @@ class Compared:
     summary: str
     computed: bool
     notes: tuple[str, ...]
+    imported: tuple[str, ...] = ()
 
 
 def compare(access: Access, request: Request, tests: Tests = Tests(),
@@ -79,13 +81,14 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
         if analysis is not None:
             table = analyse(done.store, task, analysis, families, progress)
             return Compared(task, None, table, done.summary, done.computed,
-                            done.selection.notes)
+                            done.selection.notes, done.imported)
         if tests.by:
             report = run_by(done.store, task, tests.by, progress)
         else:
             with (progress or silent)(task.steps) as tick:
                 report = run(done.store, task, tick=tick)
-    return Compared(task, report, None, done.summary, done.computed, done.selection.notes)
+    return Compared(task, report, None, done.summary, done.computed, done.selection.notes,
+                    done.imported)
 
 
 RESULT_COLUMNS = ["system", "baseline", "metric", "score", "mean", "ci", "ci_low", "ci_high",

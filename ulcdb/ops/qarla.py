@@ -49,13 +49,15 @@ class Over:
 @dataclass
 class Qarla:
     """What a QARLA command read: the scope, the scoring summary, the selection's notes and
-    the signatures of the scores it was computed from."""
+    the signatures of the scores it was computed from; ``imported``: the summary's note on
+    imported scores used as they are."""
 
     scope: Scope
     summary: str
     notes: tuple[str, ...]
     signatures: list[str]
     levels: tuple[str, ...] = ()
+    imported: tuple[str, ...] = ()
 
 
 @dataclass
@@ -110,7 +112,8 @@ def scoped(access: Access, request: Request, scoring: Scoring, over: Over, *,
         check_scores(done.store, scope)
         notes = (*done.selection.notes, *copies_note)
         yield done.store, Qarla(scope, done.summary, notes,
-                                signature_lines(used_signatures(done.store, scope)), levels)
+                                signature_lines(used_signatures(done.store, scope)), levels,
+                                done.imported)
 
 
 def _scope(done: Scored, over: Over, explicit: bool) -> tuple[Scope, list[str]]:

@@ -20,6 +20,7 @@ from ulcdb.scoring.engines import Engine
 from ulcdb.scoring.progress import Progress, scoring_steps
 from ulcdb.scoring.report import Matrix, higher_is_better, score_matrix
 from ulcdb.scoring.scorer import Pair, Scorer, plan_pairs, variant_of
+from ulcdb.scoring.scorer import ScoreReport as ScoringReport
 from ulcdb.scoring.selection import ScoreSelection, select
 from ulcdb.store.database import Store
 
@@ -66,6 +67,7 @@ class Scored(NamedTuple):
     pairs: list[Pair]
     summary: str
     computed: bool  # some scores were missing (and are now stored)
+    imported: tuple[str, ...] = ()  # the summary's note on imported scores used as they are
 
 
 def all_pairs(jack: bool = False) -> PairPlan:
@@ -86,13 +88,14 @@ def scored(access: Access, request: Request, scoring: Scoring = SCORING, *,
         planned = (pairs or all_pairs())(store, sel)
         scorer = Scorer(store, sel.testbed, sel.params, scoring.jobs)
         if not scorer.pending(sel.metrics, planned, scoring.remake):
-            yield Scored(store, sel, planned, scorer.run(sel.metrics, planned).summary(), False)
+            stored = scorer.run(sel.metrics, planned)
+            yield Scored(store, sel, planned, stored.summary(), False, tuple(stored.notes()))
             return
         what = _missing(scorer, sel.metrics, planned, scoring.remake)
     with access.write(what) as store:
-        summary = _compute(store, sel, planned, scoring)
+        done = _compute(store, sel, planned, scoring)
     with access.read() as store:
-        yield Scored(store, sel, planned, summary, True)
+        yield Scored(store, sel, planned, done.summary(), True, tuple(done.notes()))
 
 
 def _missing(scorer: Scorer, metrics: list[str], pairs: list[Pair], remake: bool) -> str:
@@ -103,14 +106,14 @@ def _missing(scorer: Scorer, metrics: list[str], pairs: list[Pair], remake: bool
     return f"the missing scores of {', '.join(names or metrics)}"
 
 
-def _compute(store: Store, sel: ScoreSelection, pairs: list[Pair], scoring: Scoring) -> str:
-    """Compute what is missing, advancing ``scoring.progress``; the summary line."""
+def _compute(store: Store, sel: ScoreSelection, pairs: list[Pair], scoring: Scoring
+             ) -> ScoringReport:
+    """Compute what is missing, advancing ``scoring.progress``; what was computed."""
     scorer = Scorer(store, sel.testbed, sel.params, scoring.jobs, scoring.engine)
     if scoring.progress is None:
-        return scorer.run(sel.metrics, pairs, remake=scoring.remake).summary()
+        return scorer.run(sel.metrics, pairs, remake=scoring.remake)
     with scoring.progress(scoring_steps(sel.metrics, len(pairs))) as advance:
-        report = scorer.run(sel.metrics, pairs, remake=scoring.remake, progress=advance)
-    return report.summary()
+        return scorer.run(sel.metrics, pairs, remake=scoring.remake, progress=advance)
 
 
 def queen_check(queen: bool) -> Check | None:

@@ -63,11 +63,16 @@ class ScoreReport:
 
     def summary(self) -> str:
         done = ", ".join(f"{f}: {n} pairs" for f, n in self.computed.items()) or "nothing new"
-        text = f"computed {done}; {self.skipped} family-pairs already stored"
-        if self.imported:
-            used = ", ".join(f"{m} ({n} pairs)" for m, n in self.imported.items())
-            text += f"; imported scores used as they are: {used}"
-        return text
+        return "; ".join([f"computed {done}; {self.skipped} family-pairs already stored",
+                          *self.notes()])
+
+    def notes(self) -> list[str]:
+        """What the scores used have to be read with: the imported ones, used as they are
+        (the summary's last clause)."""
+        if not self.imported:
+            return []
+        used = ", ".join(f"{m} ({n} pairs)" for m, n in self.imported.items())
+        return [f"imported scores used as they are: {used}"]
 
 
 def imported_metrics(store: Store, testbed_id: int, refset: str, metrics: Iterable[str]
