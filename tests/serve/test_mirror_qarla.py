@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sqlite3
 from pathlib import Path
 
@@ -86,3 +87,36 @@ def test_the_references_texts_have_no_queen_rows(tmp_path: Path) -> None:
                          pytest.approx(float(r["QUEEN"]))) for r in cli]
     assert [r[0] for r in mirrored] == list(MT) and all(r[2] == 18 * N_SEGS for r in mirrored)
     assert _mirror(db, "select count(*) from queen where translator like 'Human-%'") == [(0,)]
+
+
+def test_each_test_bed_gets_queen_and_king_by_its_own_references(tmp_path: Path) -> None:
+    """The reference counts are each test bed's: with en-de (references A, B and P) and
+    de-en (A and B; the same release written as de-en) in one store, QUEEN is computed for
+    en-de alone (it needs 3; a store-wide count gave de-en QUEEN rows from 2 references),
+    and KING for both (en-de's has no rows: the release has no scores against two
+    references), de-en's as in a store of its own."""
+    two = {"newstest2020": "ref-A", "newstestB2020": "ref-B"}
+    release(tmp_path / "release", SEED)
+    release(tmp_path / "de-en", SEED, two)
+    root = tmp_path / "release"
+    (root / "input_details" / "de-en.txt").write_text(
+        (tmp_path / "de-en" / "input_details" / "en-de.txt").read_text()
+        .replace("\ten-de\t", "\tde-en\t"))
+    for path in (tmp_path / "de-en" / "metrics").rglob("*.tsv"):
+        mine = root / path.relative_to(tmp_path / "de-en")
+        mine.write_text(mine.read_text() + path.read_text().replace("\ten-de\t", "\tde-en\t"))
+    db = tmp_path / "s.duckdb"
+    with Store(db) as store:
+        wmt20.ingest_wmt20(store, root)
+    queen = _mirror(db, "select distinct testbed from queen")
+    king = _mirror(db, "select testbed, measure, king, orange, n_systems from king "
+                       "where level = 'sys' order by 1, 2")
+    alone, _ = _store(tmp_path / "alone", two)
+    assert queen == [(TESTBED,)]
+    assert [r[1:] for r in king if r[0] == "newstest2020:de-en"] == _mirror(
+        alone, "select measure, king, orange, n_systems from king where level = 'sys' "
+               "order by 1") != []
+    parts = _mirror(db, "select key from ulcdb_mirror_parts where key like '[\"king\"%' "
+                        "or key like '[\"queen\"%'")
+    assert sorted((json.loads(k)[0], json.loads(k)[1]["testbed"]) for (k,) in parts) == [
+        ("king", "newstest2020:de-en")] * 2 + [("king", TESTBED)] * 2 + [("queen", TESTBED)]
