@@ -10,56 +10,19 @@ three-reference release written to tmp_path, and en-de of the real release
 from __future__ import annotations
 
 import gzip
-import random
 from collections import defaultdict
 from itertools import permutations
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
+from wmt20_release import HUMANS, METRICS, MT, N_SEGS, REFSETS, VARIANT, Scores
+from wmt20_release import release as _release
 
 from ulcdb.cli.main import app
 from ulcdb.formats.wmt import wmt20
 from ulcdb.qarla.measures import Scope, king_rows, queen_rows
 from ulcdb.store.database import Store
-
-REFSETS = {"newstest2020": "ref-A", "newstestB2020": "ref-B", "newstestP2020": "ref-P"}
-HUMANS = {"Human-A.0": "ref-A", "Human-B.0": "ref-B", "Human-P.0": "ref-P"}
-MT = ("sysA", "sysB", "sysC")
-METRICS = ("MetricX", "MetricY")
-N_SEGS = 6
-VARIANT = "case:mixed"
-Scores = dict[tuple[str, str, str, int], float]  # (metric, target, reference, seg) -> value
-
-
-def _release(root: Path, seed: int = 7) -> Scores:
-    """en-de with references A, B, P: every system and human translation against every single
-    reference (the human ones against their own reference too, at 1.0, as WMT20's parbleu
-    file has them), values from a few levels so that ties are common; two documents."""
-    rng = random.Random(seed)
-    (root / "input_details").mkdir(parents=True)
-    units = [("d1", k) for k in range(1, 4)] + [("d2", k) for k in range(1, N_SEGS - 2)]
-    (root / "input_details" / "en-de.txt").write_text("".join(
-        f"{sid}\tnewstest2020\ten-de\t{doc}\t{k}\n" for sid, (doc, k) in enumerate(units, 1)))
-    scores: Scores = {}
-    for metric in METRICS:
-        seg, sys_rows = [], []
-        for refset, ref in REFSETS.items():
-            for target in (*MT, *HUMANS):
-                head = f"{metric}\ten-de\tnewstest2020\t{refset}\t{target}"
-                values = []
-                for seg_id, (doc, k) in enumerate(units, 1):
-                    own = HUMANS.get(target) == ref
-                    value = 1.0 if own else rng.choice([0.2, 0.4, 0.5, 0.6, 0.8])
-                    scores[metric, target, ref, seg_id] = value
-                    values.append(value)
-                    seg.append(f"{head}\t{doc}\t{k}\t{value}")
-                sys_rows.append(f"{head}\t{sum(values) / len(values)}")
-        for level, rows in (("seg", seg), ("sys", sys_rows)):
-            folder = root / "metrics" / level
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{metric}.{level}.tsv").write_text("\n".join(rows) + "\n")
-    return scores
 
 
 def _pair(scores: Scores, metric: str, r1: str, r2: str, seg: int) -> float | None:

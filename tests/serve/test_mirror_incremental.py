@@ -297,13 +297,14 @@ def test_a_new_test_bed_rewrites_no_other_test_beds_analyses(
         built: tuple[Path, Path], two_testbeds: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 30: an analysis part of one test bed is fingerprinted by its own test bed's
-    dimension rows and judgments, so after a test bed is added only its ULC, meta_corr and
-    metric_corr parts are computed (only it is sliced), the first test bed's keep their rows
-    (same rowids), and the mirror holds what a full build holds."""
+    dimension rows and judgments, so after a test bed is added only its ULC, meta_corr,
+    metric_corr, QUEEN and KING parts are computed (only it is sliced), the first test bed's
+    keep their rows (same rowids), and the mirror holds what a full build holds.  (QUEEN and
+    KING were one part per metric set and level over every test bed: all rewritten.)"""
     mirror = tmp_path / "m.sqlite"
     shutil.copy(built[1], mirror)
     own = "select rowid, * from {} where testbed = 'sample' order by rowid"
-    tables = ("ulc", "meta_corr", "metric_corr")
+    tables = ("ulc", "meta_corr", "metric_corr", "queen", "king")
     before = {t: _rowids(mirror, own.format(t)) for t in tables}
     made = _counting_slices(monkeypatch)
     steps: list[str] = []
@@ -315,6 +316,10 @@ def test_a_new_test_bed_rewrites_no_other_test_beds_analyses(
     added = [w for t, w in keys if t in tables and w.get("testbed") == "other"]
     computed = [s for s in steps if s.split(" ")[0] in tables and " " in s]
     assert [t for t, _ in made] == ["other"] and len(computed) == len(added) > 20
+    qarla = [w for t, w in keys if t in ("queen", "king")]
+    assert sorted(s.split(" ")[0] for s in computed if s.startswith(("queen ", "king "))) == (
+        sorted(t for t, w in keys if t in ("queen", "king") and w["testbed"] == "other"))
+    assert len(qarla) == 2 * len([s for s in computed if s.startswith(("queen ", "king "))]) > 4
     assert {t: _rowids(mirror, own.format(t)) for t in tables} == before
     assert all(before.values()) and 0 < report.rewritten < report.parts
     assert _contents(mirror) == _contents(build_mirror(two_testbeds, tmp_path / "full.sqlite",

@@ -22,6 +22,7 @@ from ulcdb.qarla.measures import (
     Search,
     check_refs,
     check_scores,
+    compared_systems,
     exhaustive_king,
     jack_value,
     king_measure,
@@ -118,23 +119,19 @@ def scoped(access: Access, request: Request, scoring: Scoring, over: Over, *,
 
 def _scope(done: Scored, over: Over, explicit: bool) -> tuple[Scope, list[str]]:
     """The scope, and a note where systems of the selection are a reference's own text
-    (WMT20's Human-A.0 is ref-A).  Unless the systems were named (-s), they are left out, as
-    mt-metrics-eval leaves out the systems that are the references in use: with ref-B held
-    out, KING would compare ref-B with Human-A.0 against ref-A, a score the release does not
-    have, so Human-A.0 would never be beaten and KING would be 0."""
+    (WMT20's Human-A.0 is ref-A).  Unless the systems were named (-s), they are left out
+    (``compared_systems``: the rule the serve mirror applies too)."""
     sel = done.selection
+    compared = compared_systems(done.store.con, sel.testbed, sel.systems, sel.refs)
+    named = ", ".join(f"{system} (= {ref})" for system, ref in compared.copies)
     systems = tuple(sel.systems)
-    copies = done.store.query(named_query("qarla_reference_copies"),
-                              [sel.testbed, list(systems), list(sel.refs)])
-    named = ", ".join(f"{system} (= {ref})" for system, ref in copies)
-    if not copies:
+    if not compared.copies:
         note = []
     elif explicit:
         note = [f"systems that are a reference's own text are compared as systems: {named}; "
                 "leave them out with -s to compare the references with the other systems"]
     else:
-        left_out = {system for system, _ in copies}
-        systems = tuple(s for s in systems if s not in left_out)
+        systems = compared.systems
         note = [f"left out of the systems compared, as a reference's own text: {named}; "
                 "name them with -s to compare them"]
     scope = Scope(sel.testbed, variant_of(sel.params), tuple(sel.metrics), systems,

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
+import duckdb
+
 from ulcdb.errors import NotFound, StoreError
 from ulcdb.store.database import Store, named_query
 
@@ -124,6 +126,31 @@ def king_measure(refs: Iterable[str], measure: str) -> str:
     else:
         check_refs(refs, KING_MIN_REFS, "KING")
     return measure
+
+
+# -- the systems compared ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Compared:
+    """The systems QARLA compares by default over some references: those asked for, less
+    the systems that are the text of one of the references (``copies``: system, reference;
+    WMT20's Human-A.0 is ref-A, `reference_copies`), as mt-metrics-eval leaves out the
+    systems that are the references in use (with ref-B held out, KING would compare ref-B
+    with Human-A.0 against ref-A, a score the release does not have, so Human-A.0 would
+    never be beaten and KING would be 0)."""
+
+    systems: tuple[str, ...]
+    copies: tuple[tuple[str, str], ...]
+
+
+def compared_systems(con: duckdb.DuckDBPyConnection, testbed: str, systems: Iterable[str],
+                     refs: Iterable[str]) -> Compared:
+    """The rule `ulcdb queen`, `king` and `jack` and the serve mirror share."""
+    systems = list(systems)
+    copies = [(str(s), str(r)) for s, r in con.execute(
+        named_query("qarla_reference_copies"), [testbed, systems, list(refs)]).fetchall()]
+    left_out = {s for s, _ in copies}
+    return Compared(tuple(s for s in systems if s not in left_out), tuple(copies))
 
 
 # -- what a table was computed from ----------------------------------------------------------

@@ -23,6 +23,12 @@ import duckdb
 from ulcdb import __version__
 from ulcdb.errors import StoreError
 from ulcdb.metrics import backoff_interpolation
+from ulcdb.qarla.measures import (
+    KING_MIN_REFS,
+    KING_QUEEN_MIN_REFS,
+    QUEEN_MIN_REFS,
+    compared_systems,
+)
 from ulcdb.serve import mirror_sets
 from ulcdb.serve.mirror_analyses import (
     BOOTSTRAP_RESAMPLES,
@@ -88,22 +94,20 @@ class MirrorReport:
     rewritten: int = 0  # parts written by this build (all of them on a full build)
 
 
-
-def _n_refs(con: Con) -> int:
-    return int(con.sql(named_query("mirror_max_references")).fetchall()[0][0])
-
-
 Job = tuple[str, str, SqlParams, dict[str, str], dict[str, str]]
 
-# The table macro calls of the analysis tables' parts; every value is a parameter.  ULC and
-# metric_corr are computed per test bed ($3; their rows of one test bed depend on its scores
-# alone), each call inside its test bed's slice of `scores` (testbed_slice, made once per
-# build for all the test bed's parts) when the store holds several.
+# The table macro calls of the analysis tables' parts; every value is a parameter.  ULC,
+# metric_corr, QUEEN and KING are computed per test bed (their rows of one test bed depend on
+# its scores alone), each call inside its test bed's slice of `scores` (testbed_slice, made
+# once per build for all the test bed's parts) when the store holds several.  QUEEN and KING
+# compare the test bed's systems but the references' own texts ($4 and $5: as `ulcdb queen`
+# and `ulcdb king` do by default, ulcdb.qarla.measures.compared_systems).
 ULC_CALL = "select * from ulc($1::varchar[], $2) where testbed = $3"
 # QUEEN's three levels come from one computation of its hits (level 'all'), $2 the levels kept.
-QUEEN_CALL = ("select * from queen($1::varchar[], 'all') "
-              "where list_contains($2::varchar[], level)")
-KING_CALL = "select * from king($1::varchar[], $2, measures := $3::varchar[])"
+QUEEN_CALL = ("select * from queen($1::varchar[], 'all', systems := $4::varchar[], "
+              "testbeds := [$3]) where list_contains($2::varchar[], level)")
+KING_CALL = ("select * from king($1::varchar[], $2, measures := $3::varchar[], "
+             "systems := $5::varchar[], testbeds := [$4])")
 META_CORR_CALL = "select * from meta_corr($1, $2, $3, $4, grouping_by := $5)"
 METRIC_CORR_CALL = "select * from metric_corr($1::varchar[], $2) where testbed = $3"
 
@@ -114,24 +118,18 @@ def _testbeds(con: Con) -> list[str]:
 
 def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
-    the column values that tell the part's rows in the table, its test bed among them when
-    it has one).  The first parameter is the metric set's members, or meta_corr's test bed:
-    what the part's fingerprint reads."""
-    n_refs = _n_refs(con)
+    the column values that tell the part's rows in the table, its test bed among them).
+    The first parameter is the metric set's members, or meta_corr's test bed: what the
+    part's fingerprint reads."""
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
         for lvl in levels:
             jobs += [("ulc", ULC_CALL, [members, lvl, tb], {"metric_set": name},
                       {"metric_set": name, "level": lvl, "testbed": tb}) for tb in testbeds]
-        if n_refs >= 3:
-            jobs.append(("queen", QUEEN_CALL, [members, list(levels)],
-                         {"metric_set": name}, {"metric_set": name}))
-        if n_refs >= 2:
-            measures = ["single", "ulc", "queen"] if n_refs >= 4 else ["single", "ulc"]
-            for lvl in ("sys", "doc"):
-                jobs.append(("king", KING_CALL, [members, lvl, measures],
-                             {"metric_set": name}, {"metric_set": name, "level": lvl}))
+    for tb, systems, refs in con.execute(named_query("mirror_translators")).fetchall():
+        if tb in testbeds:
+            jobs += _qarla_jobs(con, sets, tb, systems, refs)
     criteria = dict(con.execute(named_query("mirror_criteria")).fetchall())
     for tb in testbeds:
         crits = criteria.get(tb, [])
@@ -152,13 +150,32 @@ def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job
     return jobs
 
 
+def _qarla_jobs(con: Con, sets: dict[str, list[str]], testbed: str, systems: list[str],
+                refs: list[str]) -> list[Job]:
+    """QUEEN's and KING's parts of one test bed, over all its references (QUEEN from 3, KING
+    from 2, KING's QUEEN measure from 4), comparing its systems but the references' texts."""
+    compared = list(compared_systems(con, testbed, systems, refs).systems)
+    measures = ["single", "ulc", "queen"][:3 if len(refs) >= KING_QUEEN_MIN_REFS else 2]
+    jobs: list[Job] = []
+    for name, members in sets.items():
+        levels = ["sys", "doc"] if name == "all" else ["sys", "doc", "seg"]
+        if len(refs) >= QUEEN_MIN_REFS:
+            jobs.append(("queen", QUEEN_CALL, [members, levels, testbed, compared],
+                         {"metric_set": name}, {"metric_set": name, "testbed": testbed}))
+        if len(refs) >= KING_MIN_REFS:
+            jobs += [("king", KING_CALL, [members, lvl, measures, testbed, compared],
+                      {"metric_set": name}, {"metric_set": name, "level": lvl,
+                                             "testbed": testbed}) for lvl in ("sys", "doc")]
+    return jobs
+
+
 # The analysis tables with their columns, for stores where they cannot be computed (fewer
 # than 3 references for QUEEN, 2 for KING, no human scores for meta_corr, no test bed).
 EMPTY_ANALYSES: tuple[tuple[str, str, SqlParams, dict[str, str]], ...] = (
     ("ulc", ULC_CALL + " limit 0", [["-"], "sys", ""], {"metric_set": ""}),
     ("metric_corr", METRIC_CORR_CALL + " limit 0", [["-"], "sys", ""], {}),
-    ("queen", QUEEN_CALL + " limit 0", [["-"], ["sys"]], {"metric_set": ""}),
-    ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"]], {"metric_set": ""}),
+    ("queen", QUEEN_CALL + " limit 0", [["-"], ["sys"], "", []], {"metric_set": ""}),
+    ("king", KING_CALL + " limit 0", [["-"], "sys", ["single"], "", []], {"metric_set": ""}),
     ("meta_corr", META_CORR_CALL + " limit 0", ["", "seg", "", "", "flat"],
      {"testbed": "", "criterion": "", "level": "", "refset": "", "grouping_by": ""}),
 )
@@ -194,7 +211,7 @@ DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "do
 JUDGED = ("assessment", "criterion")  # what meta_corr reads besides the scores
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
-MIRROR_FORMAT = f"3:{__version__}"
+MIRROR_FORMAT = f"4:{__version__}"
 SCHEMA = schema_hash()  # the views and macros the parts are computed with
 
 
@@ -276,11 +293,9 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     dims_of = {tb: digest(MIRROR_FORMAT, SCHEMA, [of.get(d) for d in DIMENSIONS])
                for tb, of in own.items()}  # what a part of one test bed is computed on
     for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
-        bed = where.get("testbed")
+        bed = where["testbed"]
         inputs: list[Any]  # the fingerprints of what the part reads
-        if bed is None:  # QUEEN and KING: every test bed's rows
-            on, inputs = dims, [by_metric.get(m) for m in job_params[0]]
-        elif table == "meta_corr":
+        if table == "meta_corr":
             on, inputs = dims_of[bed], [*by_testbed.get(bed, []),
                                         *(own[bed].get(s) for s in JUDGED)]
         else:
