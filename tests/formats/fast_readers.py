@@ -61,3 +61,19 @@ class ReaderSpy:
 
         monkeypatch.setattr(*fast_reader, spy_sql)
         monkeypatch.setattr(*line_reader, spy_lines)
+
+
+def spy_parts(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[int]:
+    """How many parts each fast import of ``module`` (``metrics_fast``, ``mtme_fast``) loaded
+    its files in, with a part of one file each (PART_ROWS 1)."""
+    counts: list[int] = []
+    plan = module.file_parts
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        parts = plan(*args, **kwargs)
+        counts.append(len(parts))
+        return parts
+
+    monkeypatch.setattr(module, "PART_ROWS", 1)
+    monkeypatch.setattr(module, "file_parts", spy)
+    return counts

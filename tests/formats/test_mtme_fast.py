@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fast_readers import ReaderSpy, store_contents
+from fast_readers import ReaderSpy, spy_parts, store_contents
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats import mtme, mtme_fast
@@ -149,21 +149,6 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path: Path, monkeypatch: pyt
     assert used.fast == [False] and used.exact >= 1  # declined, then named by the line reader
 
 
-def _spy_parts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many parts each fast import loaded its files in (one part a file here)."""
-    counts: list[int] = []
-    plan = mtme_fast.file_parts
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        parts = plan(*args, **kwargs)
-        counts.append(len(parts))
-        return parts
-
-    monkeypatch.setattr(mtme_fast, "PART_ROWS", 1)
-    monkeypatch.setattr(mtme_fast, "file_parts", spy)
-    return counts
-
-
 def test_files_loaded_in_parts_give_the_same_store(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The loader holds one part of the files at a time (as the WMT files' parts, issue 30),
@@ -172,7 +157,7 @@ def test_files_loaded_in_parts_give_the_same_store(tmp_path: Path,
     stores, reports = [], []
     for one_by_one in (False, True):
         with monkeypatch.context() as patch:
-            parts = _spy_parts(patch) if one_by_one else []
+            parts = spy_parts(patch, mtme_fast) if one_by_one else []
             used = ReaderSpy(patch, *READERS)
             with _store(tmp_path / f"{one_by_one}.duckdb", 3, 7) as store:
                 report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
@@ -191,7 +176,7 @@ def test_two_files_of_one_stored_key_are_one_part_and_the_duplicate_named(
     root = _folder(tmp_path / "wmt99", 3, 7)
     folder = root / "metric-scores" / "en-de"
     (folder / "COMETX-refB.sys.score").write_text((folder / "COMET-refB.sys.score").read_text())
-    parts = _spy_parts(monkeypatch)
+    parts = spy_parts(monkeypatch, mtme_fast)
     used = ReaderSpy(monkeypatch, *READERS)
     with _store(tmp_path / "s.duckdb", 3, 7) as store:
         before = store_contents(store, TABLES)
@@ -218,7 +203,7 @@ def test_a_part_of_only_none_scores_loads_on_the_fast_path(
     stores, readers = [], []
     for fast in (True, False):
         with monkeypatch.context() as patch:
-            parts = _spy_parts(patch)
+            parts = spy_parts(patch, mtme_fast)
             used = ReaderSpy(patch, *READERS, fast)
             with _store(tmp_path / f"{fast}.duckdb", 3, 7) as store:
                 report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))

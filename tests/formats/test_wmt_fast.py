@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from fast_readers import ReaderSpy, store_contents
+from fast_readers import ReaderSpy, spy_parts, store_contents
 
 from ulcdb.errors import Conflict, InputError, UlcdbError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
@@ -257,21 +257,6 @@ def _second_metric(root: Path, name: str) -> None:
             out.write(fh.read().replace("MetricX\t", f"{name}\t"))
 
 
-def _spy_parts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many parts each fast import loaded its files in (one part a file here)."""
-    counts: list[int] = []
-    plan = metrics_fast.file_parts
-
-    def spy(*args: Any) -> Any:
-        parts = plan(*args)
-        counts.append(len(parts))
-        return parts
-
-    monkeypatch.setattr(metrics_fast, "PART_ROWS", 1)
-    monkeypatch.setattr(metrics_fast, "file_parts", spy)
-    return counts
-
-
 def test_files_loaded_in_parts_give_the_same_store(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 30: the loader holds one part of the files at a time, in one transaction."""
@@ -280,7 +265,7 @@ def test_files_loaded_in_parts_give_the_same_store(tmp_path: Path,
     stores, reports = [], []
     for one_by_one in (False, True):
         with monkeypatch.context() as patch:
-            parts = _spy_parts(patch) if one_by_one else []
+            parts = spy_parts(patch, metrics_fast) if one_by_one else []
             with Store(tmp_path / f"{one_by_one}.duckdb") as store:
                 report = wmt20.ingest_wmt20(store, root)
                 stores.append(store_contents(store, TABLES))
@@ -302,7 +287,7 @@ def test_a_key_in_two_files_is_one_part_and_its_duplicate_named(
     if how == "same metric column":
         _rewrite(seg, lambda lines: lines.__setitem__(
             slice(None), [ln.replace("MetricY\t", "MetricX\t") for ln in lines]))
-    parts = _spy_parts(monkeypatch)
+    parts = spy_parts(monkeypatch, metrics_fast)
     used = ReaderSpy(monkeypatch, *READERS)
     rename = {"MetricY": "MetricX"} if how == "renamed" else None
     with Store(tmp_path / "s.duckdb") as store:
@@ -319,7 +304,7 @@ def test_a_bad_unit_in_the_last_part_leaves_the_store_as_it_was(
     root = _release(tmp_path / "release")
     path = _seg_file(root)
     _rewrite(path, lambda lines: lines.__setitem__(4, lines[4].replace("\t5\t", "\t999\t")))
-    parts = _spy_parts(monkeypatch)
+    parts = spy_parts(monkeypatch, metrics_fast)
     used = ReaderSpy(monkeypatch, *READERS)
     with Store(tmp_path / "s.duckdb") as store:
         before = store_contents(store, TABLES)
@@ -428,7 +413,7 @@ def test_a_part_of_only_none_scores_loads_on_the_fast_path(
     stores, readers = [], []
     for fast in (True, False):
         with monkeypatch.context() as patch:
-            parts = _spy_parts(patch)
+            parts = spy_parts(patch, metrics_fast)
             used = ReaderSpy(patch, *READERS, fast)
             with Store(tmp_path / f"{fast}.duckdb") as store:
                 report = wmt20.ingest_wmt20(store, root)
@@ -448,7 +433,7 @@ def test_an_import_whose_every_score_is_none_is_refused(
     root = _release(tmp_path / "release")
     for path in wmt20.metric_files(root):
         _all_none(path)
-    parts = _spy_parts(monkeypatch)
+    parts = spy_parts(monkeypatch, metrics_fast)
     monkeypatch.setattr(metrics_fast, "read_part", lambda *args: pytest.fail("part read"))
     used = ReaderSpy(monkeypatch, *READERS, fast)
     with Store(tmp_path / "s.duckdb") as store:
