@@ -3,7 +3,7 @@ a store's rows table by table, and a spy telling which reader ran."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -77,3 +77,27 @@ def spy_parts(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[int]:
     monkeypatch.setattr(module, "PART_ROWS", 1)
     monkeypatch.setattr(module, "file_parts", spy)
     return counts
+
+
+Readers = tuple[tuple[ModuleType, str], tuple[ModuleType, str]]  # fast reader, line reader
+Used = tuple[list[bool], int, list[int]]  # fast answers, line-reader runs, parts made
+
+
+def fast_then_exact(monkeypatch: pytest.MonkeyPatch, module: ModuleType, readers: Readers,
+                    run: Callable[[bool], tuple[Any, dict[str, Any]]]
+                    ) -> tuple[list[Any], list[dict[str, Any]], list[Used]]:
+    """``run(fast)`` (an import into a new store: its report and the store's contents) once
+    with the fast reader of ``module`` (a part a file) and once with the line reader alone:
+    the reports, the contents, and per run (fast answers, line-reader runs, parts made)."""
+    reports: list[Any] = []
+    stores: list[dict[str, Any]] = []
+    used_readers: list[Used] = []
+    for fast in (True, False):
+        with monkeypatch.context() as patch:
+            parts = spy_parts(patch, module)
+            used = ReaderSpy(patch, *readers, fast)
+            report, contents = run(fast)
+            reports.append(report)
+            stores.append(contents)
+            used_readers.append((used.fast, used.exact, parts))
+    return reports, stores, used_readers

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fast_readers import ReaderSpy, spy_parts, store_contents
+from fast_readers import ReaderSpy, fast_then_exact, spy_parts, store_contents
 
 from ulcdb.errors import Conflict, InputError
 from ulcdb.formats import mtme, mtme_fast
@@ -200,16 +200,13 @@ def test_a_part_of_only_none_scores_loads_on_the_fast_path(
     again)."""
     root = _folder(tmp_path / "wmt99", 3, 7)
     _all_none(root / "metric-scores" / "en-de" / "COMET-refB.seg.score")
-    stores, readers = [], []
-    for fast in (True, False):
-        with monkeypatch.context() as patch:
-            parts = spy_parts(patch, mtme_fast)
-            used = ReaderSpy(patch, *READERS, fast)
-            with _store(tmp_path / f"{fast}.duckdb", 3, 7) as store:
-                report = import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
-                stores.append(store_contents(store, TABLES))
-            assert report.stored == {"seg": 0, "doc": 8, "sys": 5}
-            readers.append((used.fast, used.exact, parts))
+    def run(fast: bool) -> tuple[Any, dict[str, Any]]:
+        with _store(tmp_path / f"{fast}.duckdb", 3, 7) as store:
+            return (import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"})),
+                    store_contents(store, TABLES))
+
+    reports, stores, readers = fast_then_exact(monkeypatch, mtme_fast, READERS, run)
+    assert all(r.stored == {"seg": 0, "doc": 8, "sys": 5} for r in reports)
     assert readers == [([True], 0, [4]), ([False], 4, [])]
     assert stores[0] == stores[1]
     assert len(stores[0]["score_batch"]) == 3  # the file without a score records none

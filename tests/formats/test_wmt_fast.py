@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from fast_readers import ReaderSpy, spy_parts, store_contents
+from fast_readers import ReaderSpy, fast_then_exact, spy_parts, store_contents
 
 from ulcdb.errors import Conflict, InputError, UlcdbError
 from ulcdb.formats.wmt import metrics_fast, metrics_task, wmt20
@@ -410,16 +410,13 @@ def test_a_part_of_only_none_scores_loads_on_the_fast_path(
     root = _release(tmp_path / "release")
     _second_metric(root, "MetricY")
     _all_none(root / "metrics" / "seg" / "MetricY.seg.tsv.gz")
-    stores, readers = [], []
-    for fast in (True, False):
-        with monkeypatch.context() as patch:
-            parts = spy_parts(patch, metrics_fast)
-            used = ReaderSpy(patch, *READERS, fast)
-            with Store(tmp_path / f"{fast}.duckdb") as store:
-                report = wmt20.ingest_wmt20(store, root)
-                stores.append(store_contents(store, TABLES))
-            assert report.stored == {"seg": 296, "doc": 24, "sys": 12}  # MetricY's seg: none
-            readers.append((used.fast, used.exact, parts))
+    def run(fast: bool) -> tuple[Any, dict[str, Any]]:
+        with Store(tmp_path / f"{fast}.duckdb") as store:
+            return wmt20.ingest_wmt20(store, root), store_contents(store, TABLES)
+
+    reports, stores, readers = fast_then_exact(monkeypatch, metrics_fast, READERS, run)
+    # MetricY's seg: none
+    assert all(r.stored == {"seg": 296, "doc": 24, "sys": 12} for r in reports)
     assert readers == [([True], 0, [6]), ([False], 1, [])]
     assert stores[0] == stores[1]
     assert len(stores[0]["score_batch"]) == 5  # the file without a score records none

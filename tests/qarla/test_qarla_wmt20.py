@@ -165,6 +165,15 @@ def test_a_test_bed_without_human_systems_is_unchanged(tmp_path: Path) -> None:
         assert queen_rows(store, _scope(METRICS, ("ref-A", "ref-B", "ref-P")), "sys") == []
 
 
+def _king_row_is(output: str, scores: Scores, systems: tuple[str, ...]) -> None:
+    """The CSV row of MetricX in `ulcdb king`'s output holds the KING and ORANGE counted by
+    hand over ``systems`` with references A and B."""
+    king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], systems, range(1, N_SEGS + 1))
+    row = next(r for r in output.splitlines() if r.startswith("seg,MetricX,"))
+    assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
+                                                        pytest.approx(orange)]
+
+
 def test_cli_king_leaves_the_references_own_texts_out_unless_named(tmp_path: Path) -> None:
     """`ulcdb king` on the release: the human systems that are the references' texts are
     left out of the systems compared by default (as mt-metrics-eval does), and the note says
@@ -184,26 +193,15 @@ def test_cli_king_leaves_the_references_own_texts_out_unless_named(tmp_path: Pat
     assert ("no KING of ULC at seg level: MetricX has no seg scores against ref-A+ref-B"
             in " ".join(result.output.split()))
     # Human-P.0 stays: reference P is not among the references used
-    king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], (*MT, "Human-P.0"),
-                         range(1, N_SEGS + 1))
-    row = next(r for r in result.output.splitlines() if r.startswith("seg,MetricX,"))
-    assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
-                                                        pytest.approx(orange)]
+    _king_row_is(result.output, scores, (*MT, "Human-P.0"))
     result = CliRunner().invoke(app, [*args, "-s", ",".join(MT)])
     assert result.exit_code == 0 and "own text" not in result.output, result.output
-    king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], MT, range(1, N_SEGS + 1))
-    row = next(r for r in result.output.splitlines() if r.startswith("seg,MetricX,"))
-    assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
-                                                        pytest.approx(orange)]
+    _king_row_is(result.output, scores, MT)
     result = CliRunner().invoke(app, [*args, "-s", ",".join([*MT, "Human-A.0"])])
     assert result.exit_code == 0, result.output
     assert ("compared as systems: Human-A.0 (= ref-A); leave them out with -s"
             in " ".join(result.output.split()))
-    king, orange = _king(scores, "MetricX", ["ref-A", "ref-B"], (*MT, "Human-A.0"),
-                         range(1, N_SEGS + 1))
-    row = next(r for r in result.output.splitlines() if r.startswith("seg,MetricX,"))
-    assert [float(v) for v in row.split(",")[2:4]] == [pytest.approx(king),
-                                                        pytest.approx(orange)]
+    _king_row_is(result.output, scores, (*MT, "Human-A.0"))
 
 
 # -- the real release: en-de, references A, B and P --------------------------------------------
