@@ -84,6 +84,17 @@ def _score(store: Store, level: str, target: str, refset: str, seg: int | None) 
 
 
 
+def _refused(db: Path, root: Path, match: str, **kwargs: Any) -> InputError:
+    """The WMT20 import of ``root`` into the store ``db`` refused with an error matching
+    ``match``, the store left as it was."""
+    with Store(db) as store:
+        before = store_contents(store, TABLES)
+        with pytest.raises(InputError, match=match) as caught:
+            wmt20.ingest_wmt20(store, root, **kwargs)
+        assert store_contents(store, TABLES) == before
+    return caught.value
+
+
 def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     root = _release(tmp_path / "release")
@@ -306,12 +317,8 @@ def test_a_bad_unit_in_the_last_part_leaves_the_store_as_it_was(
     _rewrite(path, lambda lines: lines.__setitem__(4, lines[4].replace("\t5\t", "\t999\t")))
     parts = spy_parts(monkeypatch, metrics_fast)
     used = ReaderSpy(monkeypatch, *READERS)
-    with Store(tmp_path / "s.duckdb") as store:
-        before = store_contents(store, TABLES)
-        with pytest.raises(InputError, match="999") as caught:
-            wmt20.ingest_wmt20(store, root)
-        assert store_contents(store, TABLES) == before
-    assert parts == [3] and used.exact == 1 and f"{path}:5:" in str(caught.value)
+    caught = _refused(tmp_path / "s.duckdb", root, "999")
+    assert parts == [3] and used.exact == 1 and f"{path}:5:" in str(caught)
 
 
 NEW_SYSTEM = "MetricX\tde-en\tnewstest2020\tnewstest2020\tsysC\t0.5"
@@ -387,12 +394,8 @@ def test_a_bad_line_appended_between_the_two_reads_is_named(
 
     monkeypatch.setattr(metrics_fast, "read_part", change_then_read)
     used = ReaderSpy(monkeypatch, *READERS)
-    with Store(tmp_path / "s.duckdb") as store:
-        before = store_contents(store, TABLES)
-        with pytest.raises(InputError, match="score 'x' is not a number") as caught:
-            wmt20.ingest_wmt20(store, root)
-        assert store_contents(store, TABLES) == before
-    assert f"{path}:7:" in str(caught.value) and used.fast == [True] and used.exact == 1
+    caught = _refused(tmp_path / "s.duckdb", root, "score 'x' is not a number")
+    assert f"{path}:7:" in str(caught) and used.fast == [True] and used.exact == 1
 
 
 def _all_none(path: Path) -> None:
