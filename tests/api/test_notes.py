@@ -124,14 +124,14 @@ def test_king_says_what_it_left_out_and_why_there_is_no_ulc(release: Path) -> No
 
 
 def test_score_notes_are_the_commands(release: Path) -> None:
-    """`score -f json` prints the selection's notes on stderr; the imported clause is in the
-    summary the table format prints above the table."""
+    """`score -f json` prints the selection's notes and the imported scores' note on stderr;
+    the table format has the imported clause in the summary it prints above the table."""
     args = ("score", "-m", "mine", "-r", "ref-A")
     said = _ok(cli(release, *args, "-f", "json")).stderr.splitlines()
     shown = " ".join(_ok(cli(release, *args)).stdout.split())
     table, warned = _api(release, lambda d: d.score("mine", refs="ref-A"))
     assert said and said[0].startswith("left out for target language de: RG-1")
-    assert warned == notes(table) == [*said, IMPORTED + "MetricX (6 pairs)"]
+    assert warned == notes(table) == said and said[-1] == IMPORTED + "MetricX (6 pairs)"
     assert f"family-pairs already stored; {IMPORTED}MetricX (6 pairs) " in shown
 
 
@@ -225,3 +225,17 @@ def test_nothing_to_note_warns_nothing(sample: Path, call: Callable[[Database], 
 def test_tables_without_a_command_note_have_none(sample: Path) -> None:
     table, warned = _api(sample, lambda d: d.sql("select 1 as one"))
     assert warned == [] and notes(table) == [] and table.schema.metadata is None
+
+
+def test_compare_of_imported_scores_says_so_when_it_computes_nothing(release: Path) -> None:
+    """Only imported scores, nothing computed: the command still names the imported scores
+    it used as they are (before, only its summary did, printed when it computed something),
+    and the API says the same."""
+    said = _ok(cli(release, "compare", "-m", "MetricX", "-b", "sysA", "-r", "ref-A", "-n",
+                   "100", "-f", "json")).stderr.splitlines()
+    table, warned = _api(release, lambda d: d.compare("MetricX", baseline="sysA", refs="ref-A",
+                                                      resamples=100))
+    told = [line for line in said if line.startswith(IMPORTED)]
+    assert told == [IMPORTED + "MetricX (6 pairs)"]
+    assert not any(line.startswith("computed") for line in said)
+    assert warned == notes(table) and told[0] in warned

@@ -108,7 +108,9 @@ def compare(
                                        case=case),
                    Tests(baseline, method, resamples, seed, unit, where, by, variant, alpha),
                    scoring(jobs=jobs), analysis, partial(progress_bar, verb="testing"))
-    print_notes(done.notes, done.summary if done.computed else None)
+    # the summary names imported scores used as they are; without it, its note does
+    print_notes([*done.notes, *(() if done.computed else done.imported)],
+                done.summary if done.computed else None)
     if done.analysis is not None:
         table = done.analysis
         for line in [table.caption, *table.notes]:

@@ -136,7 +136,9 @@ def score(
     with ops.score(store_file, request(picked, segments, case, (annotator, annotator_model)),
                    scoring(remake, jobs, runner), level=level, ulc=ulc, queen=queen,
                    jack=jack, sort=sort, sort_last=fmt == "table") as (scored, report):
-        print_notes(scored.selection.notes)
+        # a table prints the summary above it; other formats keep stdout for the rows, so
+        # the summary's note on imported scores used as they are goes to stderr
+        print_notes([*scored.selection.notes, *(scored.imported if fmt != "table" else ())])
         console.print(scored.summary, style="dim", highlight=False) if fmt == "table" else None
         if fmt == "scr":
             for path in write_scr(scored.store, scored.selection.testbed, report.matrices,
