@@ -122,3 +122,22 @@ def test_ulcdb_refusals_are_not_retried_and_read_as_locally() -> None:
         list(RayEngine(1).map(parse_scale, ["0:100", "bad"]))
     assert str(remote.value) == str(local.value) == (
         "--scale: give the scale as MIN:MAX (e.g. 0:100), not 'bad'")
+
+
+def test_a_refusal_cancels_no_task_whose_result_is_there(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    # Cancelling a finished task races with Ray recording its completion, and the losing
+    # side is a failed check that ends the driver's process without a word (it ended a
+    # full test run here): after a refusal only the tasks not done are cancelled.
+    import ray
+
+    from ulcdb.errors import InputError
+    from ulcdb.formats.assessments import parse_scale
+    from ulcdb.scoring.engines import RayEngine
+
+    engine = RayEngine(1)
+    cancelled: list[object] = []
+    monkeypatch.setattr(ray, "cancel", lambda ref, **kwargs: cancelled.append(ref))
+    with pytest.raises(InputError):
+        list(engine.map(parse_scale, ["0:100", "bad"]))  # both done when "bad" is read
+    assert cancelled == []

@@ -174,8 +174,14 @@ class RayEngine:
             yield result
 
     def _cancel(self, refs: list[Any]) -> None:
-        for pending in refs:
-            self.ray.cancel(pending, force=True)
+        """Stop the tasks whose results are not there yet.  A task whose result is there is
+        left alone: its completion may not yet be recorded in this process, and cancelling
+        it then trips a check in Ray's core worker that ends the process (a race between
+        cancellation and completion, ray-project/ray#54846; seen here as a refused task's
+        run ending with no message)."""
+        _, pending = self.ray.wait(refs, num_returns=len(refs), timeout=0)
+        for ref in pending:
+            self.ray.cancel(ref, force=True)
 
     def close(self, cancel: bool = False) -> None:
         """The cluster stays up for the next call in this process (ray.shutdown at exit);
