@@ -14,6 +14,7 @@ from itertools import combinations
 import duckdb
 
 from ulcdb.errors import NotFound, StoreError
+from ulcdb.scoring.remedy import remedy
 from ulcdb.store.database import Store, named_query
 
 QUEEN_MIN_REFS = 3
@@ -110,7 +111,8 @@ def check_scores(store: Store, scope: Scope) -> None:
     missing = [m for m in scope.metrics if m not in have]
     if missing:
         raise NotFound(f"no segment scores of {', '.join(missing)} against single references in "
-                       f"test bed {scope.testbed!r} ({scope.variant}): score them first")
+                       f"test bed {scope.testbed!r} ({scope.variant}): "
+                       + remedy(store, scope.testbed, missing, scope.refs, "seg"))
 
 
 def king_measure(refs: Iterable[str], measure: str) -> str:
