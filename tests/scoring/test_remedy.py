@@ -55,9 +55,10 @@ def scores_only(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return root / "r.duckdb", root / "release"
 
 
-def _ximp(table: Path, level: str, against: str, have: str = "") -> str:
+def _ximp(table: Path, scores: str, against: str, have: str = "") -> str:
+    """The clause on Ximp: no ``scores`` (e.g. 'seg-level scores') against ``against``."""
     return (f"Ximp is imported only, not computed by ulcdb: its import ({table}) holds no "
-            f"{level}-level scores against {against} in test bed 'sample'; import a file that "
+            f"{scores} against {against} in test bed 'sample'; import a file that "
             "has them" + (f", or name a reference set it has with -r ({have})" if have else ""))
 
 
@@ -77,10 +78,10 @@ def test_a_computed_metric_keeps_run_score_an_imported_one_names_its_file(sample
         assert remedy(store, "sample", [], ["ref-B"]) == "run `ulcdb score -t sample` first"
         assert remedy(store, "sample", ["-WER", "Ximp"], ["ref-B"], "sys") == (
             "run `ulcdb score -t sample -m -WER` first; "
-            + _ximp(table, "sys", "'ref-B'", f"ref-A, {FULL}"))
+            + _ximp(table, "sys-level scores", "'ref-B'", f"ref-A, {FULL}"))
         # scores at another level than the one asked are no reference set to offer
         assert remedy(store, "sample", ["Ximp"], ["ref-A"], "seg") == _ximp(
-            table, "seg", "'ref-A'")
+            table, "seg-level scores", "'ref-A'")
 
 
 def test_compare_variant(sample) -> None:
@@ -114,7 +115,7 @@ def test_meta_selection_refused(sample) -> None:
     said = _error(cli(db, "meta", "-c", "DA-raw", "-G", "seg", "-m", "Ximp,-WER"))
     assert said == (f"Error: none of Ximp, -WER has seg-level scores against '{FULL}': run "
                     "`ulcdb score -t sample -m -WER` first; "
-                    + _ximp(table, "seg", f"'{FULL}'"))
+                    + _ximp(table, "seg-level scores", f"'{FULL}'"))
 
 
 def test_meta_notes(sample) -> None:
@@ -124,7 +125,7 @@ def test_meta_notes(sample) -> None:
     assert done.exit_code == 0, done.output
     assert done.stderr.splitlines()[0] == (
         "not scored at sys level, left out: Ximp, -WER; run `ulcdb score -t sample -m -WER` "
-        "first; " + _ximp(table, "sys", "'ref-B'", f"ref-A, {FULL}"))
+        "first; " + _ximp(table, "sys-level scores", "'ref-B'", f"ref-A, {FULL}"))
 
 
 def test_meta_protocol_notes(sample) -> None:
@@ -133,7 +134,8 @@ def test_meta_protocol_notes(sample) -> None:
                "-f", "json")
     assert done.exit_code == 0, done.output
     assert [n for n in done.stderr.splitlines() if "Ximp" in n] == [
-        "sample: not scored at seg level, left out: Ximp; " + _ximp(table, "seg", f"'{FULL}'")]
+        "sample: not scored at seg level, left out: Ximp; "
+        + _ximp(table, "seg-level scores", f"'{FULL}'")]
 
 
 def test_meta_evaluation_with_no_scores(sample) -> None:
@@ -143,7 +145,7 @@ def test_meta_evaluation_with_no_scores(sample) -> None:
         evaluate(store, MetaTask("sample", "seg", "DA-raw", FULL, metrics=("Ximp",),
                                  n_resamples=0))
     assert str(caught.value) == (f"no stored seg-level scores of Ximp against '{FULL}' in test "
-                                 "bed 'sample': " + _ximp(table, "seg", f"'{FULL}'"))
+                                 "bed 'sample': " + _ximp(table, "seg-level scores", f"'{FULL}'"))
 
 
 def test_qarla_check(sample) -> None:
@@ -152,7 +154,8 @@ def test_qarla_check(sample) -> None:
     said = _error(cli(db, "queen", "-m", "Ximp,BLEU", "-G", "seg"))
     assert said == ("Error: no segment scores of Ximp against single references in test bed "
                     "'sample' (case:mixed): "
-                    + _ximp(table, "seg", "any of 'ref-A', 'ref-B', 'ref-C'"))
+                    + _ximp(table, "seg-level scores (case:mixed)",
+                            "any of 'ref-A', 'ref-B', 'ref-C'"))
 
 
 def test_scores_only_test_bed(scores_only) -> None:
@@ -171,3 +174,36 @@ def test_scores_only_test_bed(scores_only) -> None:
             "import scores against 'ref-A+ref-B'")
     said = _error(cli(db, "compare", "-m", "MetricX", "-r", "ref-A,ref-B"))
     assert said == f"Error: MetricX has no scores against 'ref-A+ref-B' in '{BED}': {metricx}"
+
+
+def test_another_variant_is_no_reference_set_to_offer(sample) -> None:
+    """Ximp's scores are case:mixed ones: asked for case:lc, the import has none anywhere."""
+    db, table = sample
+    with Store(db, read_only=True) as store:
+        assert remedy(store, "sample", ["Ximp"], ["ref-B"], "sys", variant="case:lc") == _ximp(
+            table, "sys-level scores (case:lc)", "'ref-B'")
+        assert remedy(store, "sample", ["Ximp"], ["ref-B"], "sys", variant="case:mixed") == (
+            _ximp(table, "sys-level scores (case:mixed)", "'ref-B'", f"ref-A, {FULL}"))
+
+
+def test_jack_without_system_vs_system_scores(scores_only) -> None:
+    """The release has MetricX and MetricY against references only: `ulcdb jack` computes
+    nothing, and says where the metrics' scores come from (three files named, one counted)."""
+    db, root = scores_only
+    said = _error(cli(db, "jack", "-m", "MetricX,MetricY", "-G", "sys"))
+    files = [str(root / "metrics" / lv / f"{m}.{lv}.tsv")
+             for lv in ("seg", "sys") for m in ("MetricX", "MetricY")]
+    assert said == (
+        "Error: JACK needs system-vs-system scores of every metric, and MetricX, MetricY have "
+        "none: MetricX, MetricY are imported only, not computed by ulcdb: their imports "
+        f"({', '.join(files[:3])} and 1 more) hold no sys-level scores (case:mixed) against "
+        f"any of 'sysA', 'sysB', 'sysC' in test bed '{BED}'; import a file that has them")
+    with Store(db, read_only=True) as store:  # no texts: BLEU cannot be computed either
+        assert "ulcdb score" not in remedy(store, BED, ["BLEU"], ["sysA"], "sys", jack=True)
+
+
+def test_jack_of_a_computed_metric_says_score_jack(sample) -> None:
+    db, _ = sample
+    with Store(db, read_only=True) as store:
+        assert remedy(store, "sample", ["BLEU"], ["sysA", "sysB"], "seg", jack=True) == (
+            "run `ulcdb score --jack -t sample -m BLEU` first")

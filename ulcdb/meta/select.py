@@ -104,7 +104,7 @@ def metrics(store: Store, testbed: str, refset_name: str, level: str,
     if not kept:
         raise MetaError(f"none of {', '.join(wanted)} has {level}-level scores against "
                         f"{refset_name!r}: " + remedy(store, testbed, wanted, [refset_name],
-                                                      level, spec))
+                                                      level, spec=spec))
     return kept, [m for m in wanted if m not in scored]
 
 

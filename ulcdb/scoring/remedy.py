@@ -12,6 +12,7 @@ it does hold scores against.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from ulcdb.metrics import registry
@@ -26,85 +27,97 @@ def catalogue_names() -> frozenset[str]:
     return frozenset(spec.name for spec in registry.catalogue().specs)
 
 
-@cache
-def catalogue_families() -> frozenset[str]:
-    return frozenset(spec.family for spec in registry.catalogue().specs)
-
-
 def has_texts(store: Store, testbed: str) -> bool:
     """Whether ulcdb can compute metrics in ``testbed``: a scores-only test bed has no texts."""
     return bool(store.scalar(named_query("testbed_has_texts"), [store.testbed_id(testbed)]))
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """The scores asked for: against any of ``refsets`` (names) in ``testbed``, at ``level``
+    and under ``variant`` (None: any); ``jack``: system-vs-system scores (the refsets are
+    systems), which `ulcdb score --jack` computes."""
+
+    testbed: str
+    refsets: tuple[str, ...]
+    level: str | None = None
+    variant: str | None = None
+    jack: bool = False
+
+    def scores(self) -> str:
+        return " ".join(filter(None, (f"{self.level}-level" if self.level else "", "scores",
+                                      f"({self.variant})" if self.variant else "")))
+
+    def against(self) -> str:
+        if not self.refsets:
+            return "any reference set"
+        if len(self.refsets) == 1:
+            return repr(self.refsets[0])
+        return "any of " + ", ".join(map(repr, self.refsets))
+
+
 def remedy(store: Store, testbed: str, metrics: Sequence[str], refsets: Sequence[str],
-           level: str | None = None, spec: str | None = None) -> str:
-    """One line's clause on how to get scores of ``metrics`` against ``refsets`` (names; any
-    of them) in ``testbed`` at ``level`` (None: any level).  Metrics ulcdb computes: run
-    `ulcdb score` (``-m spec``, as the user named them, when every one is computed; no
-    metrics: the default selection).  The others: the files their scores were imported from,
-    which hold none there, and the reference sets they do hold scores against (``-r``)."""
+           level: str | None = None, *, spec: str | None = None, variant: str | None = None,
+           jack: bool = False) -> str:
+    """One line's clause on how to get scores of ``metrics`` (see ``Wanted`` for the rest).
+    Metrics ulcdb computes: run `ulcdb score` (``-m spec``, as the user named them, when
+    every one is computed; no metrics: the default selection).  The others: the files their
+    scores were imported from, which hold none there, and the reference sets they do hold
+    scores against (``-r``)."""
+    wanted = Wanted(testbed, tuple(refsets), level, variant, jack)
     texts = has_texts(store, testbed)
     names = list(dict.fromkeys(metrics))
     known = [m for m in names if m in catalogue_names()]
     computed = known if texts else []
     if not names and not texts:
         return (f"test bed {testbed!r} has no texts (scores only), so ulcdb computes no "
-                f"metric there: import scores against {_against(refsets)}")
+                f"metric there: import scores against {wanted.against()}")
     clauses = []
     if computed or not names:
         which = spec if spec and len(computed) == len(names) else ",".join(computed)
-        clauses.append(f"run `ulcdb score -t {testbed}{f' -m {which}' if which else ''}` "
-                       "first")
+        clauses.append(f"run `ulcdb score{' --jack' if jack else ''} -t {testbed}"
+                       f"{f' -m {which}' if which else ''}` first")
     imported = [m for m in names if m not in known]
     if imported:
-        clauses += _imported(store, testbed, imported, refsets, level,
-                             "imported only, not computed by ulcdb")
+        clauses += _imported(store, wanted, imported, "imported only, not computed by ulcdb")
     if known and not texts:
-        clauses += _imported(store, testbed, known, refsets, level,
+        clauses += _imported(store, wanted, known,
                              "not computable here (the test bed has no texts)")
     return "; ".join(clauses)
 
 
-def _imported(store: Store, testbed: str, metrics: list[str], refsets: Sequence[str],
-              level: str | None, why: str) -> list[str]:
-    """One clause per group of metrics with the same files and reference sets."""
+def _imported(store: Store, wanted: Wanted, metrics: list[str], why: str) -> list[str]:
+    """One clause per group of metrics with the same reference sets, naming their files
+    (at most ``MAX_FILES``: a release has a file or two per metric)."""
     files: dict[str, set[str]] = {m: set() for m in metrics}
     held: dict[str, set[str]] = {m: set() for m in metrics}
-    for metric, refset, at, origin in store.query(named_query("metric_import_refsets"),
-                                                  [store.testbed_id(testbed), metrics]):
+    for metric, refset, level, variant, origin in store.query(
+            named_query("metric_import_refsets"), [store.testbed_id(wanted.testbed), metrics]):
         files[metric].add(origin)
-        if level is None or at == level:
+        if wanted.level in (None, level) and wanted.variant in (None, variant):
             held[metric].add(refset)
-    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+    groups: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
     for m in metrics:
-        key = (tuple(sorted(files[m])), tuple(sorted(held[m] - set(refsets))))
-        groups.setdefault(key, []).append(m)
-    return [_clause(ms, origins, others, refsets, level, testbed, why)
-            for (origins, others), ms in groups.items()]
+        others = () if wanted.jack else tuple(sorted(held[m] - set(wanted.refsets)))
+        groups.setdefault((bool(files[m]), others), []).append(m)
+    return [_clause(ms, tuple(sorted(set().union(*(files[m] for m in ms)))), others, wanted,
+                    why) for (_, others), ms in groups.items()]
 
 
 def _clause(metrics: list[str], origins: tuple[str, ...], others: tuple[str, ...],
-            refsets: Sequence[str], level: str | None, testbed: str, why: str) -> str:
+            wanted: Wanted, why: str) -> str:
     one = len(metrics) == 1
     head = f"{', '.join(metrics)} {'is' if one else 'are'} {why}"
-    scores = f"{level}-level scores" if level else "scores"
     if not origins:
-        return (f"{head} and no import holds {scores} of {'it' if one else 'them'} in test bed "
-                f"{testbed!r}: import a file that has them")
+        return (f"{head} and no import holds {wanted.scores()} of {'it' if one else 'them'} "
+                f"in test bed {wanted.testbed!r}: import a file that has them")
     shown = ", ".join(origins[:MAX_FILES]) + (
         f" and {len(origins) - MAX_FILES} more" if len(origins) > MAX_FILES else "")
-    out = (f"{head}: {'its' if one else 'their'} import{'' if len(origins) == 1 else 's'} "
-           f"({shown}) {'holds' if len(origins) == 1 else 'hold'} no {scores} against "
-           f"{_against(refsets)} in test bed {testbed!r}; import a file that has them")
+    single = len(origins) == 1
+    out = (f"{head}: {'its' if one else 'their'} import{'' if single else 's'} ({shown}) "
+           f"{'holds' if single else 'hold'} no {wanted.scores()} against {wanted.against()} "
+           f"in test bed {wanted.testbed!r}; import a file that has them")
     if others:
-        out += (f", or name a reference set {'it has' if len(origins) == 1 else 'they have'} "
-                f"with -r ({', '.join(others)})")
+        out += (f", or name a reference set {'it has' if single else 'they have'} with -r "
+                f"({', '.join(others)})")
     return out
-
-
-def _against(refsets: Sequence[str]) -> str:
-    if not refsets:
-        return "any reference set"
-    if len(refsets) == 1:
-        return repr(refsets[0])
-    return "any of " + ", ".join(map(repr, refsets))
