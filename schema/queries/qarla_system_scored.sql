@@ -1,6 +1,6 @@
--- How many metrics of the list $4 have scores on test bed $1 (variant $2) at level $3 of
+-- The metrics of the list $4 that have scores on test bed $1 (variant $2) at level $3 of
 -- one system against another (reference sets of kind $5, 'system'), as JACK needs.
-select count(distinct metric)
+select distinct metric
 from scores
 where testbed = $1
   and variant = $2

@@ -142,7 +142,8 @@ def test_meta_notes_are_the_commands(sample: Path) -> None:
                                                   metrics="BLEU,Ximp,-WER",
                                                   coefficients=["pearson"], n_resamples=100))
     assert warned == notes(table) == said == [
-        "not scored yet, left out (run `ulcdb score` first): -WER", IMPORTED + "Ximp"]
+        "not scored at sys level, left out: -WER; run `ulcdb score -t sample -m -WER` first",
+        IMPORTED + "Ximp"]
     assert [r["metric"] for r in table.to_pylist()] == ["BLEU", "Ximp"]
 
 
@@ -157,12 +158,13 @@ def test_meta_notes_say_the_human_translations_left_out(sample: Path) -> None:
                                                   refs="ref-A", coefficients=["pearson"],
                                                   n_resamples=100))
     assert warned == notes(table) == [*done.stderr.splitlines(), summary[-1]] == [
-        "not scored yet, left out (run `ulcdb score` first): -WER",
+        "not scored at sys level, left out: -WER; run `ulcdb score -t sample -m -WER` first",
         "left out: ref-B (human translation); --include-human brings human translations in"]
 
 
 def test_meta_protocol_notes_are_the_commands(sample: Path) -> None:
-    """Ximp has system scores only: left out of WMT24's segment-level columns."""
+    """Ximp has system scores only: left out of WMT24's segment-level columns, with the file
+    it was imported from named (`ulcdb score` cannot compute it)."""
     said = _ok(cli(sample, "meta", "protocol", "wmt24", "-c", "DA-raw", "-m", "BLEU,Ximp",
                    "-B", "20", "-f", "json")).stderr.splitlines()
     table, warned = _api(sample, lambda d: d.meta_protocol("wmt24", "DA-raw",
@@ -170,7 +172,9 @@ def test_meta_protocol_notes_are_the_commands(sample: Path) -> None:
                                                            n_resamples=20))
     assert warned == notes(table) == said
     assert [n for n in warned if "Ximp" in n] == [
-        "sample: not scored at seg level yet, left out (run `ulcdb score` first): Ximp"]
+        "sample: not scored at seg level, left out: Ximp; Ximp is imported only, not computed by "
+        f"ulcdb: its import ({sample.parent / 'ximp.csv'}) holds no seg-level scores against "
+        "'ref-A+ref-B+ref-C' in test bed 'sample'; import a file that has them"]
 
 
 def test_compare_notes_are_the_commands(sample: Path) -> None:

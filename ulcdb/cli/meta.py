@@ -158,7 +158,8 @@ def meta(
     (--include-human brings them in); the header says which items and targets were used and
     what was dropped.  DARR's default threshold 25 applies to raw DA (0..100) only.
     Document and system human scores are the ingested ones when present, else the mean of
-    segment assessments.  Scores must be stored first (`ulcdb score`).
+    segment assessments.  Scores must be stored first (`ulcdb score`, or
+    `ulcdb ingest scores` for metrics ulcdb does not compute).
 
     `ulcdb meta protocol wmt23|wmt24` prints instead the table of a WMT metrics task.
 

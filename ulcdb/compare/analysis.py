@@ -22,6 +22,7 @@ from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import ALPHA, CompareReport, CompareTask, Result, run
 from ulcdb.compare.words import WordAccuracy, word_accuracy
 from ulcdb.scoring.progress import Progress, silent
+from ulcdb.scoring.remedy import catalogue_names, remedy
 from ulcdb.scoring.selection import split_names
 from ulcdb.stats.sacrebleu_significance import BS_RESAMPLES
 from ulcdb.store.database import Store, named_query
@@ -137,10 +138,19 @@ def category_metrics(store: Store, testbed: str, families: str | None) -> list[s
         found = [m for m in stored if m.startswith(prefix) and "*" not in m[len(prefix):]]
         if not found:
             raise CompareError(f"no stored per-category scores {family}-<category> in "
-                               f"{testbed!r}: score them first (`ulcdb score -t {testbed} "
-                               f"-m {family}-*`)")
+                               f"{testbed!r}: {_category_remedy(store, testbed, family)}")
         out += found
     return out
+
+
+def _category_remedy(store: Store, testbed: str, family: str) -> str:
+    """`ulcdb score -m FAMILY-*` computes a catalogue family's per-category scores; any other
+    family's come from an import only."""
+    known = sorted(n[:-2] for n in catalogue_names() if n.endswith("-*"))
+    if family in known:
+        return remedy(store, testbed, [f"{family}-*"], [])
+    return (f"ulcdb computes per-category scores of {', '.join(known)} only: those of "
+            f"{family} can only be imported, as metrics named {family}-<category>")
 
 
 def category(store: Store, task: CompareTask, families: str | None,

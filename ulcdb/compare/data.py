@@ -9,6 +9,7 @@ import numpy as np
 
 from ulcdb.compare.measures import Measure, measure
 from ulcdb.errors import UlcdbError
+from ulcdb.scoring.remedy import remedy
 from ulcdb.stats.correlations import FloatArray
 from ulcdb.store.database import Store, named_query
 
@@ -49,8 +50,8 @@ def metric_variant(store: Store, testbed: str, metric: str, refset: str,
     if len(stored) == 1:
         return stored[0]
     if not stored:
-        raise CompareError(f"{metric} has no scores against {refset!r} in {testbed!r}: run "
-                           f"`ulcdb score -t {testbed} -m {metric}` first")
+        raise CompareError(f"{metric} has no scores against {refset!r} in {testbed!r}: "
+                           + remedy(store, testbed, [metric], [refset]))
     raise CompareError(f"{metric} has several variants ({', '.join(stored)}): name one with "
                        "--variant")
 

@@ -35,6 +35,7 @@ from ulcdb.meta.task import (
     Scale,
     _choice,
 )
+from ulcdb.scoring.remedy import remedy
 from ulcdb.stats import bootstrap
 from ulcdb.stats import correlations as stats
 from ulcdb.stats.correlations import FloatArray, IntArray
@@ -133,7 +134,8 @@ def _why_empty(store: Store, task: MetaTask) -> str:
     if not scored:
         which = ", ".join(task.metrics) if task.metrics else "any metric"
         return (f"no stored {task.level}-level scores of {which} against {task.refset!r} in "
-                f"test bed {task.testbed!r}: run `ulcdb score -t {task.testbed}` first")
+                f"test bed {task.testbed!r}: " + remedy(store, task.testbed, task.metrics or (),
+                                                        [task.refset], task.level))
     judged = store.scalar(
         "select count(*) from meta_human(?, ?, ?, human_from := ?, min_segments := ?)",
         [task.testbed, task.level, task.criterion, task.human_from, task.min_segments])

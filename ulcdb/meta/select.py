@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ulcdb.errors import MetaError, NotFound
 from ulcdb.meta.task import HUMAN_SET, Scale
+from ulcdb.scoring.remedy import remedy
 from ulcdb.scoring.selection import resolve_metrics, split_names, stored_set
 from ulcdb.store.database import Store, named_query
 
@@ -95,14 +96,15 @@ def metrics(store: Store, testbed: str, refset_name: str, level: str,
     scored = scored_metrics(store, testbed, refset_name, level)
     if not spec:
         if not scored:
-            raise MetaError(f"no {level}-level scores against {refset_name!r} are stored: run "
-                            f"`ulcdb score -t {testbed}` first")
+            raise MetaError(f"no {level}-level scores against {refset_name!r} are stored: "
+                            + remedy(store, testbed, (), [refset_name], level))
         return tuple(scored), []
     wanted = resolve_metrics(store, store.testbed_id(testbed), spec)
     kept = tuple(m for m in wanted if m in scored)
     if not kept:
         raise MetaError(f"none of {', '.join(wanted)} has {level}-level scores against "
-                        f"{refset_name!r}: run `ulcdb score -t {testbed} -m {spec}` first")
+                        f"{refset_name!r}: " + remedy(store, testbed, wanted, [refset_name],
+                                                      level, spec=spec))
     return kept, [m for m in wanted if m not in scored]
 
 

@@ -16,6 +16,7 @@ from ulcdb.meta.protocol import levels as protocol_levels
 from ulcdb.meta.protocol import run as run_protocol
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
+from ulcdb.scoring.remedy import remedy
 from ulcdb.scoring.scorer import imported_metrics
 from ulcdb.store.database import Store
 
@@ -28,13 +29,14 @@ class Meta:
     comparisons: list[MetricComparison] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # named, not scored: left out
     imported: list[str] = field(default_factory=list)  # imported scores used as they are
+    remedy: str = ""  # how to get the missing ones' scores (``scoring.remedy``)
 
     def notes(self) -> list[str]:
         """The lines `ulcdb meta` prints on stderr, before the table."""
         out = []
         if self.missing:
-            out.append("not scored yet, left out (run `ulcdb score` first): "
-                       + ", ".join(self.missing))
+            out.append(left_out(self.missing, self.remedy,
+                                f" at {self.report.task.level} level"))
         if self.imported:
             out.append(f"imported scores used as they are: {', '.join(self.imported)}")
         return out
@@ -52,12 +54,19 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
         report = evaluate(store, task)
         imported = imported_metrics(store, store.testbed_id(task.testbed), task.refset,
                                     list(task.metrics or ()))
+        hint = remedy(store, task.testbed, missing, [task.refset], level) if missing else ""
     if sort and sort not in report.task.coefs:
         raise MetaError(f"--sort {sort!r} is not among the coefficients "
                         f"({', '.join(report.task.coefs)})")
     comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
                    if sig else [])
-    return Meta(report, comparisons, missing, imported)
+    return Meta(report, comparisons, missing, imported, hint)
+
+
+def left_out(missing: list[str], hint: str, where: str = "") -> str:
+    """The note on metrics named but without scores (``where``), left out: which, and what
+    to do."""
+    return f"not scored{where}, left out: {', '.join(missing)}; {hint}"
 
 
 @dataclass(frozen=True)
@@ -103,8 +112,8 @@ def _protocol_tasks(store: Store, beds: Beds, name: str) -> tuple[list[MetaTask]
             kept, missing = select.metrics(store, bed, refset, level, beds.metrics)
             chosen = kept if chosen is None else tuple(m for m in chosen if m in kept)
             if missing:
-                notes.append(f"{bed}: not scored at {level} level yet, left out (run "
-                             f"`ulcdb score` first): {', '.join(missing)}")
+                hint = remedy(store, bed, missing, [refset], level)
+                notes.append(f"{bed}: " + left_out(missing, hint, f" at {level} level"))
         imported = imported_metrics(store, tid, refset, chosen or ())
         if imported:
             notes.append(f"imported scores used as they are: {', '.join(imported)}")

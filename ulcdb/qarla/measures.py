@@ -14,6 +14,7 @@ from itertools import combinations
 import duckdb
 
 from ulcdb.errors import NotFound, StoreError
+from ulcdb.scoring.remedy import remedy
 from ulcdb.store.database import Store, named_query
 
 QUEEN_MIN_REFS = 3
@@ -110,7 +111,9 @@ def check_scores(store: Store, scope: Scope) -> None:
     missing = [m for m in scope.metrics if m not in have]
     if missing:
         raise NotFound(f"no segment scores of {', '.join(missing)} against single references in "
-                       f"test bed {scope.testbed!r} ({scope.variant}): score them first")
+                       f"test bed {scope.testbed!r} ({scope.variant}): "
+                       + remedy(store, scope.testbed, missing, scope.refs, "seg",
+                                variant=scope.variant))
 
 
 def king_measure(refs: Iterable[str], measure: str) -> str:
@@ -255,11 +258,14 @@ def jack_value(store: Store, scope: Scope, level: str) -> JackResult:
     check_queen(scope, "JACK (through QUEEN)")
     if len(scope.systems) < 2:
         raise StoreError("JACK needs at least 2 systems")
-    have = store.scalar(named_query("qarla_system_scored"),
-                        [scope.testbed, scope.variant, level, list(scope.metrics), "system"])
-    if have < len(set(scope.metrics)):
-        raise NotFound("JACK needs system-vs-system scores of every metric: score them with "
-                       "`ulcdb score --jack` (`ulcdb jack` does it)")
+    have = {r[0] for r in store.query(named_query("qarla_system_scored"), [
+        scope.testbed, scope.variant, level, list(scope.metrics), "system"])}
+    missing = [m for m in dict.fromkeys(scope.metrics) if m not in have]
+    if missing:
+        raise NotFound(f"JACK needs system-vs-system scores of every metric, and "
+                       f"{', '.join(missing)} {'has' if len(missing) == 1 else 'have'} none: "
+                       + remedy(store, scope.testbed, missing, scope.systems, level,
+                                variant=scope.variant, jack=True))
     row = store.query(
         "select jack, hits, cases from jack(?, ?, refs := ?, systems := ?, strict := ?, "
         "trans_topic := ?, segs := ?, testbeds := ?) where testbed = ? and variant = ?",
