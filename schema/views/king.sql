@@ -25,7 +25,7 @@ n_systems as (
     group by all
 ),
 cases as (  -- the reference's row is the held-out one (an integer test, not role's text)
-    select testbed_id, variant, measure_id, held_out, unit,
+    select vid, measure_id, held_out, unit,
            max(q) filter (where translator_id = held_out) as q_ref,
            list(q) filter (where translator_id <> held_out) as system_qs
     from q
@@ -38,8 +38,8 @@ compared as (
 ),
 per_measure as (
     select
-        c.testbed_id,
-        c.variant,
+        t.testbed_id,
+        c.vid,
         c.measure_id,
         avg(case when c.beaten = n.n_systems then 1.0 else 0.0 end) as king,
         sum(c.beaten) / (count(*) * any_value(n.n_systems)) as orange,
@@ -47,13 +47,14 @@ per_measure as (
         any_value(n.n_systems) as n_systems,
         count(*) as cases
     from compared c
-    join n_systems n using (testbed_id)
+    join translator t on t.translator_id = c.held_out
+    join n_systems n on n.testbed_id = t.testbed_id
     group by all
 ),
 final as (
     select
         tb.name as testbed,
-        p.variant,
+        v.names[p.vid] as variant,
         lvl as level,
         case p.measure_id when 0 then 'ULC' when -1 then 'QUEEN' else m.name end as measure,
         p.king,
@@ -63,6 +64,7 @@ final as (
         p.cases
     from per_measure p
     join testbed tb using (testbed_id)
+    cross join score_variants v
     left join metric m on m.metric_id = p.measure_id
 )
 select * from final;

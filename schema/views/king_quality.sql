@@ -1,6 +1,7 @@
 -- The qualities KING compares, with integer keys: for each reference h of R held out in turn
 -- (held_out = h's translator_id), the quality q of every system in scope and of h itself
--- against R - {h}, per unit of the level (unit: seg_id, doc_index or 0, as `qarla_scores`).
+-- against R - {h}, per unit of the level (unit: seg_id, doc_index or 0, as `qarla_scores`);
+-- vid: the variant's position in `score_variants` (its text is joined back in `king`).
 -- measures lists what q is (IQMT manual 3.1.2; Asiya 3.0's -metaeval single,ulc,queen):
 --   'single'  each metric on its own (measure_id = its metric_id): the stored score against
 --             the refset R - {h}, oriented as `qarla_scores`' x; needs 2+ references;
@@ -14,6 +15,7 @@
 --             trans_topic, doc_cumulative apply); only with 4+ references, since QUEEN needs
 --             3 references in R - {h}.
 -- segs restricts segment rows (seg level); doc and sys scores are the stored ones.
+-- Rows: vid, measure_id, held_out, translator_id, unit, q.
 -- Usage: select * from king_quality(['BLEU', 'NIST'], 'sys', measures := ['single', 'ulc']);
 create or replace macro king_quality(metric_names, lvl, measures := ['single', 'ulc'],
                                      refs := null, systems := null, strict := false,
@@ -30,60 +32,65 @@ rest as (
     join r o on o.testbed_id = h.testbed_id and o.translator_id <> h.translator_id
     group by all
 ),
-held as (
-    select t.testbed_id, t.held_out, s.refset_id
+held as (  -- per held-out reference h: the refset R - {h}, and R (full_id: ULC's bounds)
+    select t.held_out, s.refset_id, f.refset_id as full_id
     from rest t
     join refset s on s.testbed_id = t.testbed_id and s.name = t.name
+    left join (select distinct testbed_id, refset_id from r) f on f.testbed_id = t.testbed_id
 ),
 in_scope as (
-    select translator_id, role
+    select translator_id
     from translator
     where role = 'system' and (systems is null or list_contains(systems, name))
 ),
-scope as (  -- the test bed from the held-out reference: no join per row with translator
-    select h.testbed_id, s.*, h.held_out, coalesce(t.role, 'reference') as role
-    from qarla_values(metric_names, lvl, segs := segs) s
+vals as not materialized (  -- read once for `scope` and `bounds` (planned once)
+    select list_position(v.names, s.variant) as vid, s.* exclude (variant)
+    from qarla_values(metric_names, lvl, segs := segs) s, score_variants v
+),
+scope as (  -- the test bed and h from the reference set: no join per row with translator
+    select s.vid, s.metric_id, h.held_out, s.translator_id, s.unit, s.value, s.x
+    from vals s
     join held h on h.refset_id = s.refset_id
-    left join in_scope t on t.translator_id = s.translator_id
-    where t.role = 'system' or s.translator_id = h.held_out
+    where s.translator_id = h.held_out or s.translator_id in (select translator_id from in_scope)
 ),
 single as (
-    select testbed_id, variant, metric_id as measure_id, held_out, translator_id, role, unit,
-           x as q
+    select vid, metric_id as measure_id, held_out, translator_id, unit, x as q
     from scope
     where list_contains(measures, 'single')
 ),
-bounds as (
-    select f.testbed_id, s.variant, s.metric_id,
-           greatest(0, max(s.value)) as hi,
-           least(0, min(s.value)) as lo
-    from qarla_values(metric_names, lvl, segs := segs) s
-    join (select distinct testbed_id, refset_id from r) f using (refset_id)
-    join in_scope t using (translator_id)
-    where list_contains(measures, 'ulc')
-    group by all
+bounds as (  -- per metric and test bed (R), then given to each h of the test bed
+    select f.vid, f.metric_id, h.held_out, f.hi, f.lo
+    from (
+        select vid, metric_id, refset_id,
+               greatest(0, max(value)) as hi,
+               least(0, min(value)) as lo
+        from vals
+        where refset_id in (select full_id from held)
+          and translator_id in (select translator_id from in_scope)
+          and list_contains(measures, 'ulc')
+        group by all
+    ) f
+    join held h on h.full_id = f.refset_id
 ),
 ulc as (
-    select s.testbed_id, s.variant, 0 as measure_id, s.held_out, s.translator_id,
-           case when s.translator_id = s.held_out then 'reference' else 'system' end as role,
-           s.unit,
+    select s.vid, 0 as measure_id, s.held_out, s.translator_id, s.unit,
            sum(round(case
                          when b.hi - b.lo = 0 then 0
                          when b.lo = 0 then s.value / b.hi
                          else (s.value - b.lo) / (b.hi - b.lo)
                      end * 1099511627776)::bigint) / 1099511627776 / count(*) as q
     from scope s
-    join bounds b using (testbed_id, variant, metric_id)
-    group by s.testbed_id, s.variant, s.held_out, s.translator_id, s.unit
+    join bounds b using (vid, metric_id, held_out)
+    group by s.vid, s.held_out, s.translator_id, s.unit
     having count(*) = len(list_distinct(metric_names))  -- one score per metric and refset
 ),
 queen_q as (
-    select q.testbed_id, q.variant, -1 as measure_id, q.held_out, q.translator_id,
-           coalesce(t.role, 'reference') as role, q.unit, q.queen as q
+    select list_position(v.names, q.variant) as vid, -1 as measure_id, q.held_out,
+           q.translator_id, q.unit, q.queen as q
     from queen_units(metric_names, lvl, refs := refs, systems := systems, strict := strict,
                      trans_topic := trans_topic, segs := segs, holdout := true,
-                     doc_cumulative := doc_cumulative, testbeds := testbeds) q
-    left join in_scope t using (translator_id)
+                     doc_cumulative := doc_cumulative, testbeds := testbeds) q,
+         score_variants v
     where list_contains(measures, 'queen')
       and q.testbed_id in (select testbed_id from r where n_refs >= 4)
 ),

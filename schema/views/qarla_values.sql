@@ -4,24 +4,16 @@
 -- unit: seg_id (seg), the document's doc_index (doc) or 0 (sys); value: the score; x: the
 -- score oriented so that higher means more similar (see `qarla_scores`).
 -- The rows are those of `score_rows`, read from its parts: the level's own table (seg_score,
--- doc_score or sys_score) and, only when a name of the set can be a derived metric's
--- ('<x>-b', '<x>-i'), `ling_backoff`.  With the names and the level known when the query is
--- planned, the other parts drop out of the plan (`score_rows` would keep every part's joins
--- in it).  Only doc rows are joined (with their translator and document).
--- Besides, `reference_rows`: a reference's scores against the other references that a
--- release stores as a human system's (WMT20's Human-B.0 against newstest2020 is ref-B's).
+-- doc_score or sys_score) and `qarla_extra_rows` (reference rows, and derived metrics' rows
+-- when the set can hold one).  With the names and the level known when the query is planned,
+-- the other parts drop out of the plan (`score_rows` would keep every part's joins in it).
+-- Only doc rows are joined (with their translator and document).
 -- Usage: select * from qarla_values(['BLEU', 'NIST'], 'seg');
 create or replace macro qarla_values(metric_names, lvl, segs := null) as table
 with metrics as (
     select metric_id, higher_is_better
     from metric
     where list_contains(metric_names, name)
-),
-derived as (
-    select metric_id, translator_id, refset_id, variant, doc_id, seg_id, value
-    from ling_backoff
-    where level = lvl
-      and len(list_filter(metric_names, lambda n: n like '%-b' or n like '%-i')) > 0
 ),
 stored as (
     select metric_id, translator_id, refset_id, variant, null::varchar as doc_id, seg_id, value
@@ -36,11 +28,7 @@ stored as (
     from sys_score
     where lvl not in ('seg', 'doc')
     union all
-    select metric_id, translator_id, refset_id, variant, doc_id, seg_id, value
-    from reference_rows
-    where level = case when lvl in ('seg', 'doc') then lvl else 'sys' end
-    union all
-    select * from derived
+    select * from qarla_extra_rows(metric_names, lvl)
 ),
 picked as (
     select u.variant, u.metric_id, u.translator_id, u.refset_id, u.doc_id,

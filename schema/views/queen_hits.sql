@@ -3,7 +3,7 @@
 -- itself minus the held-out reference, with r' != r''.  A triple is a hit when every metric x
 -- of the set has x(a, r) >= x(r', r'') (ties are hits; `qarla_scores`' x, no normalisation;
 -- a missing score is no hit).  x(r', r'') is r' scored against r'' alone, stored or, where
--- a release stores it as a human system's (WMT20's Human-B.0), read from `reference_rows`.
+-- a release stores it as a human system's (WMT20's Human-B.0), read from `qarla_extra_rows`.
 --   strict := false  Asiya 3.0's reading: r is free (it may be r' or r''): |P|^2 (|P| - 1)
 --                    triples (18 for 3 references, 48 for 4);
 --   strict := true   r, r', r'' all distinct: |P| (|P| - 1) (|P| - 2) triples.
@@ -47,18 +47,15 @@ against_ref as (  -- the refset of each single reference of R
     join r on r.translator_id = m.translator_id
     where f.size = 1
 ),
+extra as materialized (  -- planned and read once, though `seg_rows` is read twice
+    select metric_id, translator_id, refset_id, variant, seg_id, value
+    from qarla_extra_rows(metric_names, 'seg')
+),
 seg_rows as not materialized (  -- `score_rows` at seg level, read as `qarla_scores` does
     select metric_id, translator_id, refset_id, variant, seg_id, value
     from seg_score
     union all
-    select metric_id, translator_id, refset_id, variant, seg_id, value
-    from reference_rows  -- x(r', r'') stored as a human system's (WMT20's Human-B.0)
-    where level = 'seg'
-    union all
-    select metric_id, translator_id, refset_id, variant, seg_id, value
-    from ling_backoff
-    where level = 'seg'
-      and len(list_filter(metric_names, lambda n: n like '%-b' or n like '%-i')) > 0
+    select * from extra  -- x(r', r'') stored as a human system's (WMT20's Human-B.0)
 ),
 seg_pos as (
     select testbed_id, seg_id,

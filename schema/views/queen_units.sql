@@ -1,7 +1,8 @@
 -- QUEEN per unit of a level with integer keys (what `queen` and `king_quality` read): the
 -- counts of `queen_hits` (which documents its parameters) summed over the unit's segments.
 -- unit: seg_id (seg), the document's doc_index (doc) or 0 (sys); lvl 'all' gives the rows of
--- the three levels (column level), from one computation.
+-- the three levels (column level), from one computation: segment rows pass through as they
+-- are, documents and the system are summed.
 -- doc_cumulative := true gives Asiya 3.0's document QUEEN instead: document k counts the hits
 -- and triples of documents 1..k in test-bed order (its per-document counters are never reset).
 -- Usage: select * from queen_units(['BLEU', 'NIST'], 'doc', doc_cumulative := true);
@@ -15,24 +16,35 @@ with hits as (
                              trans_topic := trans_topic, segs := segs, holdout := holdout,
                              testbeds := testbeds)
 ),
-docs as (
-    select g.testbed_id, g.seg_id, d.doc_index
-    from segment g
-    join document d on d.testbed_id = g.testbed_id and d.doc_id = g.doc_id
+seg_units as (  -- a segment is its own unit: its row as it is, no aggregation
+    select testbed_id, variant, held_out, translator_id, refset, pool_size, 'seg' as level,
+           seg_id as unit, hits, triples
+    from hits
+    where lvl in ('all', 'seg')
 ),
-levels as (
-    select unnest(case when lvl = 'all' then ['seg', 'doc', 'sys'] else [lvl] end) as level
+doc_units as (  -- refset and pool_size follow from (held_out, translator_id)
+    select h.testbed_id, h.variant, h.held_out, h.translator_id,
+           any_value(h.refset) as refset, any_value(h.pool_size) as pool_size, 'doc' as level,
+           d.doc_index as unit, sum(h.hits) as hits, sum(h.triples) as triples
+    from hits h
+    join segment g using (testbed_id, seg_id)
+    join document d on d.testbed_id = g.testbed_id and d.doc_id = g.doc_id
+    where lvl in ('all', 'doc')
+    group by h.testbed_id, h.variant, h.held_out, h.translator_id, d.doc_index
+),
+sys_units as (
+    select testbed_id, variant, held_out, translator_id,
+           any_value(refset) as refset, any_value(pool_size) as pool_size,
+           case when lvl = 'all' then 'sys' else lvl end as level,
+           0 as unit, sum(hits) as hits, sum(triples) as triples
+    from hits
+    where lvl not in ('seg', 'doc')
+    group by testbed_id, variant, held_out, translator_id
 ),
 per_unit as (
-    select
-        h.testbed_id, h.variant, h.held_out, h.translator_id, h.refset, h.pool_size, l.level,
-        case l.level when 'seg' then h.seg_id when 'doc' then d.doc_index else 0 end as unit,
-        sum(h.hits) as hits,
-        sum(h.triples) as triples
-    from hits h
-    join docs d using (testbed_id, seg_id)
-    cross join levels l
-    group by all
+    select * from seg_units
+    union all select * from doc_units
+    union all select * from sys_units
 ),
 cumulated as (
     select *,

@@ -363,6 +363,44 @@ def test_queen_needs_reference_pairs_in_the_segment():
         store.close()
 
 
+def test_variants_are_kept_apart(tmp_path):
+    """The same keys scored under two variants: each variant's QUEEN and KING are those of a
+    store holding that variant alone (the macros group by the variant's position in
+    `score_variants`, not by its text; 'a-other' sorts before 'case:mixed')."""
+    base = _hand_scores()
+    other = {k: v * 0.7 + (0.25 if k[1] == "S2" else 0.0) for k, v in base.items()}
+    both = toy_store(base, R3, ["S1", "S2"], n_segments=2, path=str(tmp_path / "both.duckdb"))
+    alone = toy_store(other, R3, ["S1", "S2"], n_segments=2,
+                      path=str(tmp_path / "alone.duckdb"))
+    alone.close()
+
+    def measures(store: Store, variant: str) -> tuple[list, list]:
+        scope = Scope("toy", variant, ("m1", "m2"), ("S1", "S2"), tuple(R3))
+        return (queen_rows(store, scope, "seg") + queen_rows(store, scope, "sys"),
+                king_rows(store, scope, "seg", ["single", "ulc"]))
+
+    try:
+        before = measures(both, VARIANT)
+        both.con.execute(f"attach '{tmp_path / 'alone.duckdb'}' as other (read_only)")
+        both.con.execute(
+            "insert into seg_score select m.metric_id, t.translator_id, f.refset_id, "
+            "'a-other', s.seg_id, s.value, null, s.batch_id from other.seg_score s "
+            "join other.metric om on om.metric_id = s.metric_id "
+            "join metric m on m.name = om.name "
+            "join other.translator ot on ot.translator_id = s.translator_id "
+            "join translator t on t.name = ot.name "
+            "join other.refset ofs on ofs.refset_id = s.refset_id "
+            "join refset f on f.name = ofs.name")
+        both.con.execute("detach other")
+        assert both.scalar("select names from score_variants") == ["a-other", VARIANT]
+        assert measures(both, VARIANT) == before
+        with Store(tmp_path / "alone.duckdb") as single:
+            assert measures(both, "a-other") == measures(single, VARIANT)
+        assert measures(both, "a-other") != before
+    finally:
+        both.close()
+
+
 def test_too_few_references(hand):
     scope = Scope("toy", VARIANT, ("m1",), ("S1", "S2"), ("R1", "R2"))
     with pytest.raises(StoreError, match="QUEEN needs at least 3 references: the reference "
