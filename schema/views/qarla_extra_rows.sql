@@ -4,7 +4,8 @@
 --                     stores as a human system's (WMT20's Human-B.0 against newstest2020 is
 --                     ref-B's), read as the reference's own;
 --   `ling_backoff`    backoff (x-b) and interpolated (x-i) scores, only when a name of the set
---                     can be one: otherwise that part drops out when the query is planned.
+--                     can be one: otherwise query_table reads `no_ling_backoff` (no row) and
+--                     `ling_backoff` is not even planned.
 -- `qarla_values` and `queen_hits` read them here (one definition of "the extra rows").
 -- Usage: select * from qarla_extra_rows(['SR-Or-*-b', 'NIST'], 'seg');
 create or replace macro qarla_extra_rows(metric_names, lvl) as table
@@ -20,9 +21,10 @@ final as (
       and metric_id in (select metric_id from metrics)
     union all
     select metric_id, translator_id, refset_id, variant, doc_id, seg_id, value
-    from ling_backoff
+    from query_table(  -- picked when the query is planned (the names are known then)
+        case when len(list_filter(metric_names, lambda n: n like '%-b' or n like '%-i')) > 0
+             then 'ling_backoff' else 'no_ling_backoff' end)
     where level = case when lvl in ('seg', 'doc') then lvl else 'sys' end
       and metric_id in (select metric_id from metrics)
-      and len(list_filter(metric_names, lambda n: n like '%-b' or n like '%-i')) > 0
 )
 select * from final;
