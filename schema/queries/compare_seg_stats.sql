@@ -2,7 +2,7 @@
 -- $2 against the reference set $3 under variant $4 of the translators $5 in test bed $1
 -- (an id).
 select t.name, s.seg_id, s.stats
-from seg_score s
+from seg_stats([$2]) s
 join metric m using (metric_id)
 join translator t using (translator_id)
 join refset r using (refset_id)

@@ -6,7 +6,7 @@ from scores s
 join metric m on m.name = s.metric
 join translator t on t.name = s.translator and t.testbed_id = $1
 join refset r on r.name = s.refset and r.testbed_id = t.testbed_id
-join seg_score ss on ss.metric_id = m.metric_id and ss.translator_id = t.translator_id
+join seg_stats($4) ss on ss.metric_id = m.metric_id and ss.translator_id = t.translator_id
     and ss.refset_id = r.refset_id and ss.variant = s.variant and ss.seg_id = s.seg_id
 where s.testbed = $2
   and s.refset = $3

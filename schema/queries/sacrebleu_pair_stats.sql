@@ -5,7 +5,7 @@
 select t.name as target, r.name as refset, r.size, m.name as metric,
        list(s.stats order by s.seg_id) as stats,
        bool_and(s.stats is not null) as complete
-from seg_score s
+from seg_stats($metrics) s
 join translator t using (translator_id)
 join refset r using (refset_id)
 join metric m using (metric_id)

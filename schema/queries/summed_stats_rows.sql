@@ -2,7 +2,7 @@
 -- reference set $refset under $variant, a list per translator in segment order (`ulcdb eval`
 -- sums them with sacrebleu's own sum_of_lists to print sacrebleu's scores).
 select t.name as translator, list(s.stats order by s.seg_id) as stats
-from seg_score s
+from seg_stats([$metric]) s
 join translator t using (translator_id)
 join refset r using (refset_id)
 join metric m using (metric_id)

@@ -1,6 +1,8 @@
 -- Scores at segment, document and system level, keyed by metric, target translator and
 -- reference set; variant records options such as case (e.g. 'case:mixed').
--- stats holds the segment's sufficient statistics where the metric has them (BLEU, chrF, TER).
+-- stats holds the segment's sufficient statistics where the metric has them (BLEU, chrF, TER);
+-- an empty list where they are on the row of the family's carrier (BLEU's 8 metrics and
+-- NIST's 10 store their one list once): read them through seg_stats(metrics), never here.
 -- No primary key: a key (metric, target, reference set, variant, unit) is stored once because
 -- the writers make it so (the importer refuses duplicates and compares with what is stored,
 -- the scorer deletes the keys it rewrites).  A DuckDB index would cost more than the rows

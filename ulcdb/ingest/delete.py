@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ulcdb.errors import NotFound
 from ulcdb.ingest.load import contents, drop_testbed, drop_translator_scores
+from ulcdb.scoring.rows import hand_over_stats
 from ulcdb.store.database import Store, named_query
 from ulcdb.store.names import suggest
 
@@ -107,6 +108,7 @@ def plan_scores(store: Store, f: ScoreFilter) -> Deletion:
     what = f"{n} scores of {', '.join(f.metrics)} in test bed {f.testbed!r} ({', '.join(scope)})"
 
     def run(s: Store) -> None:
+        hand_over_stats(s, where, params)
         for t in SCORE_TABLES:
             s.con.execute(f"delete from {t} where {where}", params)
 

@@ -41,6 +41,7 @@ from ulcdb.ingest.units import unit_problem
 from ulcdb.interchange.model import LEVELS, Advance, MetricInfo, ScoreFrame, SqlFrame
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Family, MetricSpec
+from ulcdb.scoring.rows import hand_over_stats
 from ulcdb.scoring.scorer import ensure_refset, sync_catalogue
 from ulcdb.store.database import Store, named_query
 from ulcdb.store.names import check_name
@@ -467,11 +468,14 @@ class _Loader:
             self.report.unchanged += int(self.store.scalar(
                 f"select count(value) from _imp_res r where level = ? and {same}", [level]))
             self.con.execute(f"delete from _imp_res r where level = ? and {same}", [level])
-            match = (f"from {table} s where s.variant = ? and exists (select 1 from _imp_keys k "
-                     "where k.differs and k.metric_id = s.metric_id and "
-                     "k.translator_id = s.translator_id and k.refset_id = s.refset_id)")
+            replaced = ("s.variant = ? and exists (select 1 from _imp_keys k where k.differs "
+                        "and k.metric_id = s.metric_id and k.translator_id = s.translator_id "
+                        "and k.refset_id = s.refset_id)")
+            match = f"from {table} s where {replaced}"
             self.report.replaced += int(self.store.scalar(f"select count(*) {match}",
                                                           [self.variant]))
+            if table == "seg_score":  # a computed key kept may read a carrier replaced
+                hand_over_stats(self.store, replaced, [self.variant])
             self.con.execute(f"delete {match}", [self.variant])
 
     def _stored_any(self, table: str, level: str) -> bool:

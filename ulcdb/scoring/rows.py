@@ -3,10 +3,15 @@
 A family returns, per (target, reference set) pair, ``LevelScores`` holding Python lists.  The
 worker packs them (:func:`pack`): the segment values of every metric of the pair in one
 float64 array (NULL where a score is missing), each distinct statistics table once (BLEU's
-seven metrics share one), the document ids once per distinct list, the document and system
+eight metrics share one), the document ids once per distinct list, the document and system
 values.  The driver adds the key columns (:class:`Rows`) and inserts a family's rows with one
 statement per table, from record batches that point at the packed arrays: no Python list of
-millions of cells is built or converted in the driver, which the workers wait for."""
+millions of cells is built or converted in the driver, which the workers wait for.
+
+A pair whose metrics all share one statistics table (BLEU's 8, NIST's 10) stores it once: on
+the rows of its carrier, the first metric written in the family's order; the others' rows
+hold an empty list, "on the carrier".  Readers resolve them through the view ``seg_stats``
+(schema/views/seg_stats.sql), which states the rule."""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from ulcdb.metrics.base import LevelScores
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 # A score key: metric, target, reference set (ids) and variant.
 ScoreKey = tuple[int, int, int, str]
@@ -48,6 +53,11 @@ class PackedScores:
     doc_of: tuple[int, ...]  # per metric: its ids in ``doc_ids``
     doc: tuple[pa.Array, ...]  # per metric: the document values (float64)
     sys: tuple[float | None, ...]
+
+    @property
+    def shared_stats(self) -> bool:
+        """Whether every metric has the one statistics table (stored once: a carrier)."""
+        return len(self.stats) == 1 and all(j == 0 for j in self.stats_of)
 
 
 def pack(result: dict[str, LevelScores]) -> PackedScores:
@@ -88,8 +98,11 @@ class Rows:
 
     def add(self, trid: int, rid: int, variant: str, batch: int, packed: PackedScores,
             ids: dict[str, int]) -> None:
-        """The rows of one pair, key columns added, metrics in the family's order."""
+        """The rows of one pair, key columns added, metrics in the family's order; a table
+        every metric shares goes on the first metric written (imported keys are skipped),
+        the others get empty lists (``seg_stats`` reads the carrier's)."""
         start = 0
+        carried = False
         for k, (name, n) in enumerate(zip(packed.names, packed.nseg, strict=True)):
             start += n
             if (ids[name], trid, rid, variant) in self.skip:
@@ -97,9 +110,11 @@ class Rows:
             self.written.add((ids[name], trid, rid, variant))
             key = (ids[name], trid, rid, variant, batch)
             j = packed.stats_of[k]
+            stats = packed.stats[j] if j >= 0 else pa.nulls(n, STATS)
+            if packed.shared_stats:
+                stats, carried = (_on_carrier(n) if carried else stats), True
             self.seg.append(_batch("seg_score", key, n, [
-                _serial(n), packed.seg.slice(start - n, n),
-                packed.stats[j] if j >= 0 else pa.nulls(n, STATS)]))
+                _serial(n), packed.seg.slice(start - n, n), stats]))
             values = packed.doc[k]
             self.doc.append(_batch("doc_score", key, len(values),
                                    [packed.doc_ids[packed.doc_of[k]], values]))
@@ -134,6 +149,25 @@ def _repeat(value: int | str, n: int, kind: pa.DataType) -> pa.Array:
 
 
 @lru_cache(maxsize=64)
+def _on_carrier(n: int) -> pa.Array:
+    """``n`` empty statistics lists: "the statistics are on the carrier's row"."""
+    return pa.ListArray.from_arrays(pa.array(np.zeros(n + 1, dtype=np.int32)),
+                                    pa.array([], pa.float64()))
+
+
+@lru_cache(maxsize=64)
 def _serial(n: int) -> pa.Array:
     """Segment ids 1..n."""
     return pa.array(np.arange(1, n + 1, dtype=np.int32), pa.int32())
+
+
+def hand_over_stats(store: Store, where: str, params: Sequence[object] | dict[str, object]
+                    ) -> None:
+    """Before the segment scores ``where`` selects (a condition on ``seg_score s``, with
+    ``params``) are deleted: a carrier among their keys hands its statistics to a metric of
+    its computation that stays (schema/queries/stats_handover.sql), so deleting or replacing
+    one metric of a family loses no other's statistics."""
+    store.con.execute("create or replace temp table _stats_going as select distinct metric_id, "
+                      f"translator_id, refset_id, variant from seg_score s where {where}", params)
+    store.con.execute(named_query("stats_handover"))
+    store.con.execute("drop table _stats_going")
