@@ -401,6 +401,19 @@ def test_variants_are_kept_apart(tmp_path):
         both.close()
 
 
+def test_orange_is_king_s_orange_of_the_test_beds_asked(store3):
+    """orange(...) gives king's ORANGE column (Asiya's, checked against the golden file in
+    the KING tests), and like king reads only the test beds in `testbeds` (it took no such
+    parameter: the call was a binder error)."""
+    tb = store3.scalar("select name from testbed")
+    for level in LEVELS:
+        call = f"(['BLEU', 'NIST'], '{level}', testbeds := ?) order by measure"
+        oranges = store3.query(f"select measure, orange, cases from orange{call}", [[tb]])
+        kings = store3.query(f"select measure, orange, cases from king{call}", [[tb]])
+        assert oranges == kings and len(oranges) == 3  # BLEU, NIST, ULC
+        assert store3.query(f"select * from orange{call}", [["elsewhere"]]) == []
+
+
 def test_too_few_references(hand):
     scope = Scope("toy", VARIANT, ("m1",), ("S1", "S2"), ("R1", "R2"))
     with pytest.raises(StoreError, match="QUEEN needs at least 3 references: the reference "
