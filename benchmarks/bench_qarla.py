@@ -9,7 +9,8 @@ lexical metrics with the scoring engine (every pair QARLA needs), then time
 - numpy: read the segment scores from the store into arrays, then the same numbers.  The
   straightforward read goes through the `scores` view (names); a tuned read of the raw
   seg_score table (integer ids) is timed too, and numpy's computation on its own.
-Both must agree (QUEEN exactly, KING/ORANGE to 1e-12).  Goal (issue 28): SQL within 1.5x of
+Both must agree (QUEEN exactly, KING/ORANGE to 1e-12).  The time DuckDB takes to plan each
+SQL query (part of its wall time) is printed last.  Goal (issue 28): SQL within 1.5x of
 numpy reading seg_score by ids.  Every step's CPU time (the process's, DuckDB's threads
 included) is printed next to its wall time: on a loaded machine the wall time of a query
 with many pipelines grows much more than its CPU time.  QUEEN and KING are timed apart, and
@@ -274,6 +275,34 @@ def bench(db: Path, repeat: int, threads: int | None = None) -> None:
           f"{cpu['king']:.3f} s), numpy reading seg_score by ids {cpu['read_ids']:.3f} s + "
           f"compute {cpu['compute']:.3f} s; ratio {cpu['sql'] / numpy_cpu:.2f}; DuckDB floor "
           f"{cpu['floor']:.3f} s (ratio {cpu['floor'] / numpy_cpu:.2f})")
+    with Store(db) as store:
+        plan = planning(store, variant_of(Params()), systems, repeat)
+    print(f"planning (PREPARE of the same queries, values written in): QUEEN {plan['queen']:.1f}"
+          f" ms, KING {plan['king']:.1f} ms")
+
+
+def planning(store: Store, variant: str, systems: list[str], repeat: int) -> dict[str, float]:
+    """Milliseconds DuckDB takes to plan each SQL step (fastest of ``repeat``): PREPARE with
+    the values written into the text, so that they are constants when planned, as the
+    parameters of a direct call are."""
+    def text(values: list[str] | str) -> str:
+        if isinstance(values, str):
+            return "'" + values.replace("'", "''") + "'"
+        return "[" + ", ".join(text(v) for v in values) + "]"
+
+    tail = (f"refs := {text(REFS)}, systems := {text(systems)}) where testbed = "
+            f"{text(TESTBED)} and variant = {text(variant)}")
+    sql = {"queen": f"select level, translator, seg_id, queen from queen({text(METRICS)}, 'all', "
+                    f"{tail} and role = 'system' and level <> 'doc'",
+           "king": f"select measure, king, orange from king({text(METRICS)}, 'seg', measures := "
+                   f"['single', 'ulc'], {tail}"}
+    best = dict.fromkeys(sql, float("inf"))
+    for i in range(repeat):
+        for name, query in sql.items():
+            start = time.perf_counter()
+            store.con.execute(f"prepare bench_plan_{name}_{i} as {query}")
+            best[name] = min(best[name], (time.perf_counter() - start) * 1000)
+    return best
 
 
 def _report(best: dict[str, float], ref: Results, n_systems: int, repeat: int) -> None:
