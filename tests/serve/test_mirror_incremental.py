@@ -109,7 +109,7 @@ def test_a_new_metric_rewrites_only_what_reads_it(built: tuple[Path, Path],
     assert _rowids(mirror, kept_means) == before_means
     assert not any(s.startswith(("translations", "assessments", "ulc metrics_LEX"))
                    for s in steps)
-    assert {"ulc all", "ulc LEX", "sys_interval", "metric_corr "} <= set(steps)
+    assert {"ulc all", "ulc LEX", "sys_interval (2 of 29 parts)", "metric_corr "} <= set(steps)
     full = build_mirror(db, tmp_path / "full.sqlite", full=True)
     assert full.rewritten == full.parts == report.parts
     new, whole = _contents(mirror), _contents(full.path)
@@ -379,3 +379,45 @@ def _rows_read_in_a_slice(con: duckdb.DuckDBPyConnection, testbed: str) -> dict[
         inside = count("select count(*) from score_rows")
     assert count("select count(*) from score_rows") == every  # the view is back
     return {"every": every, "own": own, "score_rows": inside}
+
+
+def _manifest(path: Path) -> dict[str, str]:
+    con = sqlite3.connect(path)
+    manifest = dict(con.execute("select key, fingerprint from ulcdb_mirror_parts "
+                                "where key <> 'format'").fetchall())
+    con.close()
+    return manifest
+
+
+def test_a_new_test_bed_rewrites_no_other_test_beds_intervals_or_means(
+        built: tuple[Path, Path], two_testbeds: Path, tmp_path: Path) -> None:
+    """Issue 30: sys_interval and scores_mean are parts per test bed and metric, fingerprinted
+    by the test bed's own scores and dimension rows (they were per metric over every test bed:
+    adding one rewrote every metric's intervals and means).  After a test bed is added only its
+    parts of them are written, the first test bed's keep their rows (same rowids), and both
+    tables hold what a full build holds."""
+    mirror = tmp_path / "m.sqlite"
+    shutil.copy(built[1], mirror)
+    tables = ("sys_interval", "scores_mean")
+    own = "select rowid, * from {} where testbed = 'sample' order by rowid"
+    before = {t: _rowids(mirror, own.format(t)) for t in tables}
+    old = _manifest(mirror)
+    steps: list[str] = []
+    report = build_mirror(two_testbeds, mirror, progress=steps.append)
+    new = _manifest(mirror)
+    rewritten = [json.loads(k) for k, fp in new.items() if old.get(k) != fp]
+    kept = [json.loads(k) for k in new.keys() & old.keys() if old[k] == new[k]]
+    for table in tables:
+        written = [w for t, w in rewritten if t == table]
+        stayed = [w for t, w in kept if t == table]
+        assert {w.get("testbed") for w in written} == {"other"}, (table, written[:3])
+        assert {w.get("testbed") for w in stayed} == {"sample"}, table
+        assert sorted(w["metric"] for w in written) == sorted(w["metric"] for w in stayed)
+        assert len(written) > 10 and f"{table} ({len(written)} of {2 * len(written)} parts)" in (
+            steps), [s for s in steps if s.startswith(table)]
+    assert {t: _rowids(mirror, own.format(t)) for t in tables} == before
+    assert all(before.values()) and 0 < report.rewritten < report.parts
+    whole = _contents(build_mirror(two_testbeds, tmp_path / "full.sqlite", full=True).path)
+    new_rows = _contents(mirror)
+    for table in tables:
+        assert new_rows[table] == whole[table] and len({r[0] for r in whole[table]}) == 2

@@ -90,7 +90,7 @@ class MirrorReport:
     tables: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
-    parts: int = 0  # tables, score batches, analysis macro calls, metrics' intervals
+    parts: int = 0  # tables, score batches, analysis macro calls, intervals and means
     rewritten: int = 0  # parts written by this build (all of them on a full build)
 
 
@@ -211,7 +211,7 @@ DIMENSIONS = ("testbed", "translator", "refset", "refset_member", "segment", "do
 JUDGED = ("assessment", "criterion")  # what meta_corr reads besides the scores
 # Changes whenever what a mirror holds or how it is written changes: older mirrors are then
 # rebuilt in full.
-MIRROR_FORMAT = f"4:{__version__}"
+MIRROR_FORMAT = f"5:{__version__}"
 SCHEMA = schema_hash()  # the views and macros the parts are computed with
 
 
@@ -264,7 +264,6 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
     wanted = {m for members in sets.values() for m in members}
     params = [[m for m in backoff_interpolation.derived_names() if m not in wanted],
               mirror_sets.seg_metrics(con), doc_metrics]
-    by_metric: dict[str, list[str]] = {}
     by_testbed: dict[str, list[str]] = {}
     groups: dict[tuple[str, str], str] = {}
     own = _testbed_sources(con)
@@ -275,17 +274,15 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         parts += [part("scores", {"batch_id": b}, fp) for b, fp in batches.items()] or [
             part("scores", {}, "no scores")]
         writers["scores"] = _in_parts(con, lite, "scores", DERIVED_VIEWS["scores"], params,
-                                      "batch_id", len(batches), progress)
-        for (tb, metric), fp in groups.items():
-            by_metric.setdefault(metric, []).append(fp)
+                                      ("batch_id",), len(batches), progress)
+        for (tb, _), fp in groups.items():
             by_testbed.setdefault(tb, []).append(fp)
         for name in DOC_BUDGETED.keys() & set(objects):
-            parts += _per_metric(name, by_metric, doc_metrics)
+            parts += _per_metric(name, groups, doc_metrics)
             writers[name] = _in_parts(con, lite, name, whole[name] + DOC_BUDGETED[name],
-                                      [doc_metrics], "metric", len(by_metric), progress)
+                                      [doc_metrics], TESTBED_METRIC, len(groups), progress)
     if not analyses:
         return parts, writers
-    dims = digest(MIRROR_FORMAT, SCHEMA, [fps.get(d) for d in DIMENSIONS])
     jobs: dict[str, tuple[str, SqlParams, dict[str, str]]] = {}
     testbeds = _testbeds(con)
     analyses_writer = _analyses(con, lite, jobs, report, progress, tick,
@@ -305,11 +302,29 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
         jobs[p.key] = (sql, job_params, extra)
         writers[table] = analyses_writer
     constants = (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
-    parts += [part("sys_interval", {"metric": m}, digest(dims, constants, fp))
-              for m, fp in by_metric.items()] or [part("sys_interval", {}, "no scores")]
-    writers["sys_interval"] = lambda ps: write_intervals(con, lite, progress, [
-        dict(p.where)["metric"] for p in ps] if len(ps) < len(by_metric) else None)
+    parts += [part("sys_interval", {"testbed": tb, "metric": m},
+                   digest(dims_of.get(tb), constants, fp))
+              for (tb, m), fp in groups.items()] or [part("sys_interval", {}, "no scores")]
+    writers["sys_interval"] = _intervals(con, lite, len(groups), progress)
     return parts, writers
+
+
+# The columns that tell a part of the tables computed per test bed and metric from the
+# scores (sys_interval, scores_mean): a part reads its test bed's scores of its metric alone,
+# so adding or changing a test bed rewrites no other test bed's.
+TESTBED_METRIC = ("testbed", "metric")
+
+
+def _intervals(con: Con, lite: Lite, n: int, progress: Callable[[str], None]) -> Writer:
+    """Writes the intervals of the parts asked for (all of them at once: one resampling per
+    series length), the whole table when every part is asked."""
+    def write(parts: list[Part]) -> set[str]:
+        progress(f"sys_interval ({len(parts)} of {n} parts)")
+        wheres = [dict(p.where) for p in parts]
+        whole = len(parts) >= n or any(w.keys() != set(TESTBED_METRIC) for w in wheres)
+        return write_intervals(con, lite, None if whole else [
+            (w["testbed"], w["metric"]) for w in wheres])
+    return write
 
 
 def _testbed_sources(con: Con) -> dict[str, dict[str, str]]:
@@ -323,14 +338,15 @@ def _testbed_sources(con: Con) -> dict[str, dict[str, str]]:
     return own
 
 
-def _per_metric(view: str, by_metric: dict[str, list[str]], doc_metrics: list[str]
+def _per_metric(view: str, groups: dict[tuple[str, str], str], doc_metrics: list[str]
                 ) -> list[Part]:
-    """The parts of a view of `scores` computed per metric (scores_mean), fingerprinted by
-    what they are computed from: the metric's scores, whether its document rows are kept,
-    and the shipped SQL (not by hashing the view's rows: that read `scores` a second time).
-    """
-    return [part(view, {"metric": m}, digest(MIRROR_FORMAT, SCHEMA, view, m in doc_metrics, fp))
-            for m, fp in by_metric.items()] or [part(view, {}, "no scores")]
+    """The parts of a view of `scores` computed per test bed and metric (scores_mean),
+    fingerprinted by what they are computed from: the test bed's scores of the metric,
+    whether the metric's document rows are kept, and the shipped SQL (not by hashing the
+    view's rows: that read `scores` a second time)."""
+    return [part(view, {"testbed": tb, "metric": m},
+                 digest(MIRROR_FORMAT, SCHEMA, view, m in doc_metrics, fp))
+            for (tb, m), fp in groups.items()] or [part(view, {}, "no scores")]
 
 
 def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
@@ -342,17 +358,27 @@ def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
     return write
 
 
-def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams, column: str, n: int,
-              progress: Callable[[str], None]) -> Writer:
-    """Writes the rows of the parts asked for (values of ``column``), all of them at once."""
+def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams,
+              columns: tuple[str, ...], n: int, progress: Callable[[str], None]) -> Writer:
+    """Writes the rows of the parts asked for (values of ``columns``, text when several), all
+    of them at once: the whole query when every part is asked, else its rows whose
+    ``columns`` hold the values of a part asked (one semi-join over the list of them)."""
     def write(parts: list[Part]) -> set[str]:
         progress(f"{table} ({len(parts)} of {n} parts)")
-        values = [dict(p.where).get(column) for p in parts]
-        if len(parts) >= n or None in values:
+        values = [[dict(p.where).get(c) for c in columns] for p in parts]
+        if len(parts) >= n or any(None in v for v in values):
             copy_into(con, lite, table, sql, params)
-        else:
-            picked = f"select * from ({sql}) s where list_contains(${len(params) + 1}, s.{column})"
-            copy_into(con, lite, table, picked, [*params, values])
+            return set()
+        k = len(params) + 1
+        if len(columns) == 1:
+            picked = f"select * from ({sql}) s where list_contains(${k}, s.{columns[0]})"
+            copy_into(con, lite, table, picked, [*params, [v[0] for v in values]])
+            return set()
+        keys = ", ".join(f"s.{c}" for c in columns)
+        asked = ", ".join(f"p[{i + 1}]" for i in range(len(columns)))
+        picked = (f"select * from ({sql}) s where ({keys}) in "
+                  f"(select {asked} from unnest(${k}::varchar[][]) u(p))")
+        copy_into(con, lite, table, picked, [*params, values])
         return set()
     return write
 

@@ -6,7 +6,7 @@ every test bed (ulcdb.serve.mirror writes both)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,13 +28,15 @@ LEVEL = 0.95  # of the intervals
 SERIES_PER_BATCH = 2048  # series of segment scores resampled at once (one record batch)
 
 
-def interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
+def interval_rows(con: Con, pairs: list[tuple[str, str]] | None = None) -> Iterator[Row]:
     """95% bootstrap intervals of each system-level mean of segment scores: one shared
-    resampling of the segments (paired, seeded) for every metric, system and reference set
-    (of ``metrics``, or all).  The series are read as Arrow lists a batch at a time and the
-    series of one length resampled together (one matrix product, not one per series)."""
+    resampling of the segments (paired, seeded) for every test bed, metric, system and
+    reference set (of the (test bed, metric) ``pairs``, or all).  The series are read as
+    Arrow lists a batch at a time and the series of one length resampled together (one
+    matrix product, not one per series)."""
     weights: dict[int, np.ndarray] = {}
-    reader = con.sql(named_query("mirror_seg_values"), params=[metrics]).to_arrow_reader(
+    asked = None if pairs is None else [list(p) for p in pairs]
+    reader = con.sql(named_query("mirror_seg_values"), params=[asked]).to_arrow_reader(
         SERIES_PER_BATCH)
     for batch in reader:
         keys = list(zip(*(batch.column(i).to_pylist() for i in range(6)), strict=True))
@@ -62,15 +64,16 @@ def interval_rows(con: Con, metrics: list[str] | None = None) -> Iterator[Row]:
                        BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
 
 
-def write_intervals(con: Con, lite: Lite, progress: Callable[[str], None],
-                    metrics: list[str] | None = None) -> set[str]:
-    progress("sys_interval")
+def write_intervals(con: Con, lite: Lite, pairs: list[tuple[str, str]] | None = None
+                    ) -> set[str]:
+    """Append the intervals of the (test bed, metric) ``pairs`` (all when None) to the
+    mirror's sys_interval, created when missing."""
     names = ["testbed", "metric", "translator", "role", "refset", "variant", "seg_mean",
              "lo", "hi", "n_segments", "resamples", "seed"]
     types = ["TEXT"] * 6 + ["REAL"] * 3 + ["INTEGER"] * 3
     cols = ", ".join(f"{n} {t}" for n, t in zip(names, types, strict=True))
     lite.execute(f"create table if not exists sys_interval ({cols})")
-    rows = list(interval_rows(con, metrics))
+    rows = list(interval_rows(con, pairs))
     lite.executemany(f"insert into sys_interval values ({', '.join('?' * 12)})", rows)
     return set()
 

@@ -1,8 +1,9 @@
 """Incremental mirror builds: each mirrored table is made of parts (a whole table, the rows
-of one score batch, the rows one analysis macro call gave, the intervals of one metric), each
-with a fingerprint of what it was built from.  The mirror keeps the fingerprints in a
-manifest table; a rebuild copies the old mirror and rewrites only the parts whose fingerprint
-changed, deletes the parts that are gone, and appends the new ones.
+of one score batch, the rows one analysis macro call gave, the intervals and the segment
+means of one test bed's metric), each with a fingerprint of what it was built from.  The
+mirror keeps the fingerprints in a manifest table; a rebuild copies the old mirror and
+rewrites only the parts whose fingerprint changed, deletes the parts that are gone, and
+appends the new ones.
 
 Fingerprints are DuckDB's ``hash`` of every row (doubles rounded to 9 decimals) summed
 (order-free, duplicates counted) with the row count: of the rows a part copies (tables,
