@@ -148,6 +148,24 @@ def test_meta_evaluation_with_no_scores(sample) -> None:
                                  "bed 'sample': " + _ximp(table, "seg-level scores", f"'{FULL}'"))
 
 
+def test_meta_evaluation_offers_only_reference_sets_of_the_variant_asked(tmp_path) -> None:
+    """An import holding Ximp under another variant only (against ref-C) is no reference set
+    to offer for the variant the evaluation asks."""
+    db = tmp_path / "variant.duckdb"
+    assert cli(db, "demo", SAMPLE, "-m", "BLEU").exit_code == 0
+    table = tmp_path / "ximp.csv"
+    table.write_text("metric,target,refset,level,value\n" + "".join(
+        f"Ximp,{s},ref-C,sys,0.{i}\n" for i, s in enumerate(("sysA", "sysB", "sysC", "sysD"), 1)))
+    done = cli(db, "ingest", "scores", table, "--format", "table", "--variant", "v-other")
+    assert done.exit_code == 0, done.output
+    with Store(db, read_only=True) as store, pytest.raises(MetaError) as caught:
+        evaluate(store, MetaTask("sample", "sys", "DA-raw", "ref-B", metrics=("Ximp",),
+                                 variant="case:mixed", n_resamples=0))
+    assert str(caught.value) == (
+        "no stored sys-level scores of Ximp against 'ref-B' in test bed 'sample': "
+        + _ximp(table, "sys-level scores (case:mixed)", "'ref-B'"))
+
+
 def test_qarla_check(sample) -> None:
     """QUEEN computes BLEU first; Ximp, imported at system level only, has no segment scores."""
     db, table = sample

@@ -135,7 +135,8 @@ def _why_empty(store: Store, task: MetaTask) -> str:
         which = ", ".join(task.metrics) if task.metrics else "any metric"
         return (f"no stored {task.level}-level scores of {which} against {task.refset!r} in "
                 f"test bed {task.testbed!r}: " + remedy(store, task.testbed, task.metrics or (),
-                                                        [task.refset], task.level))
+                                                        [task.refset], task.level,
+                                                        variant=task.variant))
     judged = store.scalar(
         "select count(*) from meta_human(?, ?, ?, human_from := ?, min_segments := ?)",
         [task.testbed, task.level, task.criterion, task.human_from, task.min_segments])
