@@ -10,8 +10,8 @@ millions of cells is built or converted in the driver, which the workers wait fo
 
 A pair whose metrics all share one statistics table (BLEU's 8, NIST's 10) stores it once: on
 the rows of its carrier, the first metric written in the family's order; the others' rows
-hold an empty list, "on the carrier".  Readers resolve them through the view ``seg_stats``
-(schema/views/seg_stats.sql), which states the rule."""
+hold an empty list, "on the carrier".  Readers resolve them through the table macro
+``seg_stats`` (schema/views/seg_stats.sql), which states the rule."""
 
 from __future__ import annotations
 
