@@ -197,6 +197,42 @@ def test_same_error(db: Path, args: tuple[str, ...], call: Callable[[Database], 
         assert message in _one_line(result.output)
 
 
+# Values the command line's parser refuses (its choices listed in --help) that the API took
+# without a word: --ulc rwa scored with asiya, --unit para resampled segments, --by single
+# and search="optimise" ran the default search, role="sytem" found "no sytem named sysA".
+REFUSED: list[tuple[tuple[str, ...] | None, Callable[[Database], Any], str]] = [
+    (("score", "-m", "BLEU", "--ulc", "rwa"), lambda d: d.score("BLEU", ulc="rwa"),
+     "ulc 'rwa': choose asiya, raw or seg-mean (did you mean raw?)"),
+    (("compare", "-b", "sysA", "-m", "BLEU", "--unit", "para"),
+     lambda d: d.compare("BLEU", baseline="sysA", unit="para"),
+     "unit 'para': choose seg or doc"),
+    (("king", "-m", "BLEU,chrF", "--by", "single"), lambda d: d.king("BLEU,chrF", by="single"),
+     "by 'single': choose auto, queen or ulc"),
+    (None, lambda d: d.king("BLEU,chrF", search="optimise"),
+     "search 'optimise': choose optimize or exhaustive (did you mean optimize?)"),
+    (("delete", "sytem", "sysA", "--yes"), lambda d: d.delete_translator("sysA", role="sytem"),
+     "role 'sytem': choose system or reference (did you mean system?)"),
+    (("export", "iqxml", str(NOWHERE), "--layout", "asiay"),
+     lambda d: d.export("iqxml", str(NOWHERE), layout="asiay"),
+     "layout 'asiay': choose iqmt or asiya (did you mean asiya?)"),
+]
+
+
+@pytest.mark.parametrize(("args", "call", "message"), REFUSED,
+                         ids=[m.split(" ")[0] for _, _, m in REFUSED])
+def test_what_the_parser_refuses_the_api_refuses(db: Path, args: tuple[str, ...] | None,
+                                                 call: Callable[[Database], Any],
+                                                 message: str) -> None:
+    """The API names the choices, and nothing is scored, written or deleted first."""
+    if args is not None:
+        assert cli(db, *args).exit_code == 2
+    before = db.read_bytes()
+    with pytest.raises(ChoiceError) as raised:
+        _api(db, call)
+    assert str(raised.value) == message
+    assert db.read_bytes() == before and not NOWHERE.exists()
+
+
 def test_read_only_store_refuses_to_compute_in_one_message(db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.duckdb"
     shutil.copy(db, copy)

@@ -14,12 +14,15 @@ from ulcdb.compare.buckets import segment_labels
 from ulcdb.compare.plan import DEFAULT_METRICS, plan
 from ulcdb.compare.run import ALPHA
 from ulcdb.ops.access import Access
+from ulcdb.ops.choices import choice
 from ulcdb.ops.score import SCORING, Request, Scoring, scored
 from ulcdb.scoring.progress import Progress, silent
 from ulcdb.scoring.scorer import Pair
 from ulcdb.scoring.selection import ScoreSelection
 from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
 from ulcdb.store.database import Store
+
+UNITS = ("seg", "doc")  # what is resampled (`ulcdb compare --unit`)
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
     1-TER), or with ``analysis`` (word-freq, category) that analysis of the metric families
     ``request.metrics`` names; ``progress`` shows the tests done (``CompareTask.steps`` per
     bucket), ``scoring.progress`` the scores computed first."""
+    choice("unit", tests.unit, UNITS)
     if analysis is not None and tests.by:
         raise CompareError("--analysis and --by are separate views: give one of them")
     families = request.metrics if analysis else None

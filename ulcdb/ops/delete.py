@@ -14,6 +14,7 @@ from ulcdb.ingest.delete import (
     plan_translator,
 )
 from ulcdb.ops.access import Access
+from ulcdb.ops.choices import choice
 from ulcdb.scoring.selection import split_names
 from ulcdb.store.database import Store
 
@@ -40,6 +41,7 @@ def testbed(name: str) -> Plan:
 
 def translator(role: str, name: str, testbed: str | None = None) -> Plan:
     """A system or reference (``role``) with its texts, scores and assessments."""
+    choice("role", role, ("system", "reference"))
     return lambda store: plan_translator(store, testbed or store.only_testbed(), name, role)
 
 

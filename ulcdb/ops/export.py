@@ -12,6 +12,7 @@ from typing import TypeVar
 from ulcdb.errors import UlcdbError
 from ulcdb.interchange.fetch import ExportSelection
 from ulcdb.ops.access import Access
+from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.selection import split_names
@@ -94,8 +95,9 @@ def _whole(progress: Progress | None, label: str, write: Callable[[], T]) -> T:
 def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
           layout: str = "iqmt", digits: int | None = None, gzip: bool = False,
           progress: Progress | None = None) -> list[Path]:
-    from ulcdb.formats.iqxml import write_iqxml
+    from ulcdb.formats.iqxml import LAYOUTS, write_iqxml
 
+    choice("layout", layout, LAYOUTS)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_iqxml(
         store, name, folder, layout, sel, digits, gzip, tick), levels=False,
                        progress=progress)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
-
 from ulcdb.errors import ChoiceError
+from ulcdb.ops.choices import hint, listed
 
 LEVELS = ("seg", "doc", "sys")
 WITH_ALL = (*LEVELS, "all")
@@ -16,11 +15,7 @@ def level_choice(value: str, allowed: tuple[str, ...] = WITH_ALL) -> str:
     level = value.lower()
     if level in allowed:
         return level
-    close = [c for c in allowed if level[:2] == c[:2]] or difflib.get_close_matches(
-        level, allowed, n=1)
-    hint = f" (did you mean {close[0]}?)" if close else ""
-    names = f"{', '.join(allowed[:-1])} or {allowed[-1]}"
-    raise ChoiceError(f"level {value!r}: choose {names}{hint}")
+    raise ChoiceError(f"level {value!r}: choose {listed(allowed)}{hint(level, allowed)}")
 
 
 def levels_of(value: str) -> tuple[str, ...]:

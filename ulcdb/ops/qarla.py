@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ulcdb.ops.access import Access
+from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import levels_of
 from ulcdb.ops.score import SCORING, Check, Request, Scored, Scoring, all_pairs, scored
 from ulcdb.qarla.measures import (
@@ -34,6 +35,9 @@ from ulcdb.qarla.measures import (
 from ulcdb.scoring.report import signature_lines
 from ulcdb.scoring.scorer import variant_of
 from ulcdb.store.database import Store, named_query
+
+KING_BY = ("auto", "queen", "ulc")  # KING of a metric set through (`ulcdb king --by`)
+SEARCHES = ("optimize", "exhaustive")  # `ulcdb king --optimize`, `--exhaustive`
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,9 @@ def king(access: Access, request: Request, scoring: Scoring = SCORING,
          search: str | None = None, log: Callable[[str], None] = lambda line: None) -> King:
     """KING (and ORANGE) of each metric, ULC and QUEEN; with ``search`` (optimize or
     exhaustive), the metric set of highest KING, each step told to ``log``."""
+    choice("by", by, KING_BY)
+    if search is not None:
+        choice("search", search, SEARCHES)
     with scoped(access, request, scoring, over,
                 check=lambda r: king_measure(r, by)) as (store, q):
         measure = king_measure(list(q.scope.refs), by)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ulcdb.ops.access import Access
+from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import levels_of
 from ulcdb.qarla.measures import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.scoring.engines import Engine
@@ -24,6 +25,7 @@ from ulcdb.scoring.scorer import ScoreReport as ScoringReport
 from ulcdb.scoring.selection import ScoreSelection, select
 from ulcdb.store.database import Store
 
+ULC_METHODS = ("asiya", "raw", "seg-mean")  # ULC's normalisations (`ulcdb score --ulc`)
 PairPlan = Callable[[Store, ScoreSelection], list[Pair]]
 Check = Callable[[list[str]], object]
 
@@ -147,6 +149,7 @@ def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
     """`ulcdb score`: the level checked, the missing scores computed (with ``jack``, each
     system against each other too), the report read (see ``report``)."""
     levels_of(level)  # before anything is scored
+    choice("ulc", ulc, ULC_METHODS)
     with scored(access, request, scoring, pairs=all_pairs(jack),
                 check=queen_check(queen)) as done:
         yield done, report(done, level, ulc, queen, sort, sort_last)
