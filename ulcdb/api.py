@@ -64,6 +64,7 @@ from ulcdb.store import models
 from ulcdb.store.database import Store
 
 PathLike = str | Path
+Names = str | Sequence[str]  # names comma-separated, or a list of them
 NOTES = b"ulcdb.notes"  # the schema metadata key of a table's notes (a JSON list)
 
 
@@ -283,19 +284,23 @@ class Database:
 
     # -- writing and deleting ----------------------------------------------------------------
     def export(self, fmt: str, folder: PathLike, *, testbed: str | None = None,
-               metrics: Sequence[str] = (), targets: Sequence[str] = (),
-               refsets: Sequence[str] = (), levels: Sequence[str] = (),
-               variant: str = "case:mixed", progress: Progress | None = None,
-               **options: Any) -> list[Path]:
+               metrics: Names = (), targets: Names = (), refsets: Names = (),
+               levels: Names = (), variant: str = "case:mixed",
+               progress: Progress | None = None, **options: Any) -> list[Path]:
         """Scores written as `ulcdb export FMT FOLDER` (iqxml, mtme, wmt, nist, sacrebleu,
-        comet); ``options`` are the format's own (layout, digits, gzip, texts, lp, width,
-        refset_names); the files written.  ``progress`` is shown each metric written (each
-        metric and level for wmt; sacrebleu's one aggregation as one step)."""
+        comet); ``metrics``, ``targets``, ``refsets`` and ``levels`` (mtme, wmt and nist
+        only) are names, comma-separated or as a list (empty: all); ``options`` are the
+        format's own (layout, digits, gzip, texts, lp, width, refset_names); the files
+        written.  ``progress`` is shown each metric written (each metric and level for wmt;
+        sacrebleu's one aggregation as one step)."""
         writers: dict[str, Callable[..., list[Path]]] = {
             "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
             "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
-        chosen = export_op.Scores(tuple(metrics), tuple(targets), tuple(refsets),
-                                  tuple(levels), variant)
+        if levels and fmt in ("iqxml", "sacrebleu", "comet"):
+            raise ChoiceError(f"export {fmt} writes every level its format holds: levels are "
+                              "chosen for mtme, wmt and nist only")
+        chosen = export_op.Scores(_names(metrics), _names(targets), _names(refsets),
+                                  _names(levels), variant)
         if fmt == "wmt":
             beds = [testbed] if testbed else []
             return export_op.wmt(self._access, Path(folder), chosen, beds, progress=progress,
@@ -374,6 +379,11 @@ def _noted(table: pa.Table, *told: Iterable[str]) -> pa.Table:
         warnings.warn(note, UlcdbNote, stacklevel=3)
     metadata = {**(table.schema.metadata or {}), NOTES: json.dumps(said).encode()}
     return table.replace_schema_metadata(metadata)
+
+
+def _names(value: Names) -> tuple[str, ...]:
+    """Names as the export selection takes them (a string is one item, commas split later)."""
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 def _path(value: PathLike | None) -> Path | None:

@@ -18,7 +18,15 @@ from cli_helpers import ulcdb as cli
 
 import ulcdb
 from ulcdb.api import Database
-from ulcdb.errors import ChoiceError, MetaError, NotFound, QueryError, ReadOnly, UlcdbError
+from ulcdb.errors import (
+    ChoiceError,
+    MetaError,
+    NotFound,
+    OutputError,
+    QueryError,
+    ReadOnly,
+    UlcdbError,
+)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 NOWHERE = Path(tempfile.gettempdir()) / "ulcdb-parity-not-written"  # errors come first
@@ -133,6 +141,29 @@ def test_export_writes_the_same_files(db: Path, tmp_path: Path) -> None:
     assert (tmp_path / "cli.csv").read_text() == (tmp_path / "api.csv").read_text()
 
 
+def test_export_takes_names_as_score_does(db: Path, tmp_path: Path) -> None:
+    """One name, or several comma-separated, as a string: the selection of the list (it
+    was read letter by letter: "no scores of metric 'B'")."""
+    listed = _api(db, lambda d: d.export("nist", tmp_path / "list", metrics=["BLEU", "chrF"],
+                                         targets=["sysA"], levels=["sys"]))
+    named = _api(db, lambda d: d.export("nist", tmp_path / "str", metrics="BLEU,chrF",
+                                        targets="sysA", levels="sys"))
+    assert {p.name for p in listed} == {"BLEU-sys.scr", "chrF-sys.scr"}
+    assert [p.relative_to(tmp_path / "str") for p in named] == [
+        p.relative_to(tmp_path / "list") for p in listed]
+
+
+def test_export_refuses_levels_its_format_does_not_choose(db: Path, tmp_path: Path) -> None:
+    """`ulcdb export iqxml|sacrebleu|comet` have no --level: every level they hold is
+    written, so levels=["seg"] would be ignored without a word."""
+    for fmt in ("iqxml", "sacrebleu", "comet"):
+        with pytest.raises(ChoiceError) as raised:
+            _api(db, lambda d, f=fmt: d.export(f, tmp_path / f, levels=["seg"]))  # type: ignore[misc]
+        assert str(raised.value) == (f"export {fmt} writes every level its format holds: "
+                                     "levels are chosen for mtme, wmt and nist only")
+    assert not list(tmp_path.iterdir())
+
+
 def test_delete_says_the_same(db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.duckdb"
     shutil.copy(db, copy)
@@ -176,6 +207,10 @@ MISTAKES: list[tuple[tuple[str, ...], Callable[[Database], Any], type[UlcdbError
      lambda d: d.export("nist", str(NOWHERE), levels=["system"]), ChoiceError),
     (("export", "nist", str(NOWHERE), "-m", "BLUE"),
      lambda d: d.export("nist", str(NOWHERE), metrics=["BLUE"]), UlcdbError),
+    (("export", "nist", str(SAMPLE / "ULC.config"), "-m", "BLEU"),  # a file, not a folder
+     lambda d: d.export("nist", SAMPLE / "ULC.config", metrics=["BLEU"]), OutputError),
+    (("export", "table", "scores", str(SAMPLE)),  # a folder, not a file
+     lambda d: d.export_table("scores", SAMPLE), OutputError),
     (("delete", "system", "sysE", "--yes"), lambda d: d.delete_translator("sysE"), NotFound),
     (("delete", "scores", "-m", "BLUE", "--yes"), lambda d: d.delete_scores("BLUE"),
      UlcdbError),

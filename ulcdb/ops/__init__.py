@@ -7,6 +7,6 @@ Python API (``ulcdb.api``) only converts arguments and returns tables.  Both rea
 through an ``access.Access``, so the same mistakes fail with the same ``ulcdb.errors``
 exception and message.
 
-This module and ``levels`` import nothing heavy: the CLI checks options with them at parse
-time.
+This module, ``levels``, ``choices`` and ``outputs`` import nothing heavy: the CLI checks
+options with them at parse time.
 """

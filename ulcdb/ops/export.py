@@ -14,6 +14,7 @@ from ulcdb.interchange.fetch import ExportSelection
 from ulcdb.ops.access import Access
 from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import LEVELS, level_choice
+from ulcdb.ops.outputs import writable_file, writable_folder
 from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.selection import split_names
 from ulcdb.store.database import Store, named_query
@@ -98,6 +99,7 @@ def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
     from ulcdb.formats.iqxml import LAYOUTS, write_iqxml
 
     choice("layout", layout, LAYOUTS)
+    writable_folder(folder)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_iqxml(
         store, name, folder, layout, sel, digits, gzip, tick), levels=False,
                        progress=progress)
@@ -108,6 +110,7 @@ def mtme(access: Access, folder: Path, scores: Scores = Scores(), testbed: str |
          ) -> list[Path]:
     from ulcdb.formats.mtme import write_mtme
 
+    writable_folder(folder)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_mtme(
         store, name, folder, sel, texts, lp, tick), progress=progress)
 
@@ -119,6 +122,7 @@ def wmt(access: Access, folder: Path, scores: Scores = Scores(), testbeds: Itera
     hears each file (metric and level) written."""
     from ulcdb.formats.wmt.metrics_task import write_wmt
 
+    writable_folder(folder)
     names = dict(refset_names) if isinstance(refset_names, Mapping) else _renames(refset_names)
     sel = scores.selection(testbeds)
     with access.read() as store:
@@ -140,6 +144,7 @@ def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str |
          progress: Progress | None = None) -> list[Path]:
     from ulcdb.formats.nist.scr import write_scr_files
 
+    writable_folder(folder)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_scr_files(
         store, name, folder, sel, tick), progress=progress)
 
@@ -150,6 +155,7 @@ def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
     """One step: sacrebleu's scores come from one aggregation of the stored statistics."""
     from ulcdb.formats.sacrebleu_json import write_sacrebleu
 
+    writable_folder(folder)
     with access.read() as store:
         name = testbed or store.only_testbed()
         sel = Scores(scores.metrics, scores.targets, scores.refsets, (),
@@ -162,6 +168,7 @@ def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
           progress: Progress | None = None) -> list[Path]:
     from ulcdb.formats.comet import write_comet
 
+    writable_folder(folder)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_comet(
         store, name, folder, sel, tick), levels=False, progress=progress)
 
@@ -172,6 +179,7 @@ def table(access: Access, source: str, output: Path, fmt: str | None = None,
     One step (DuckDB writes it in one statement)."""
     from ulcdb.formats.table import export_table
 
+    writable_file(output)
     with access.read() as store:
         return _whole(progress, output.name, lambda: export_table(store, source, output, fmt,
                                                                   query))
