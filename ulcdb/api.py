@@ -48,6 +48,7 @@ from ulcdb.ingest.assessment_input import (
 from ulcdb.ingest.load import LoadReport, load_testbed
 from ulcdb.ingest.load_assessments import AssessmentReport, load_assessments
 from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
+from ulcdb.meta import comparison_records
 from ulcdb.ops import compare as compare_op
 from ulcdb.ops import delete as delete_op
 from ulcdb.ops import export as export_op
@@ -66,6 +67,7 @@ from ulcdb.store.database import Store
 PathLike = str | Path
 Names = str | Sequence[str]  # names comma-separated, or a list of them
 NOTES = b"ulcdb.notes"  # the schema metadata key of a table's notes (a JSON list)
+SIGNIFICANCE = b"ulcdb.significance"  # and of meta's tests of each pair of metrics (records)
 
 
 def open(path: PathLike = "ulcdb.duckdb", read_only: bool = False) -> Database:  # noqa: A001
@@ -203,22 +205,27 @@ class Database:
              exclude_human: bool = False, include_human: bool = False,
              coefficients: Sequence[str] = (), reading: str = "metric",
              where: str | None = None, n_resamples: int = 1000, seed: int = 1234,
-             sort: str | None = None, fisher: bool = False, **settings: Any) -> pa.Table:
+             sort: str | None = None, fisher: bool = False, sig: str | None = None,
+             sig_coef: str | None = None, **settings: Any) -> pa.Table:
         """Correlation of the stored scores with a human criterion, as `ulcdb meta -f json`'s
         results (every metric on the same items, human translations left out): one row per
         metric and variant, each coefficient with its interval and n. ``systems``/``exclude``
-        name translators or sets, ``reading`` is metric, seg_mean or doc_mean (DR'),
+        name translators or sets, ``reading`` is metric, seg-mean or doc-mean (DR'),
         ``where`` an SQL predicate over the segments (as `ulcdb meta --where`); ``settings``
-        are MetaTask's other fields (grouping, threshold, resample, ci_levels...).  Its notes:
-        the command's on stderr, then its summary's lines on what was left out."""
+        are MetaTask's other fields (grouping, threshold, resample, ci_levels...).  ``sig``
+        (paired-bootstrap or permutation) tests every pair of metrics on ``sig_coef``
+        (default ``sort``'s, else the first coefficient), as `ulcdb meta --sig`: the tests
+        come with the table (``ulcdb.api.significance(table)``).  Its notes: the command's
+        on stderr, then its summary's lines on what was left out."""
         done = meta_op.meta(self._access, level=level, sort=sort, testbed=testbed,
                             criterion=criterion, refs=refs, metrics=metrics, systems=systems,
                             exclude=tuple(exclude), exclude_human=exclude_human,
                             include_human=include_human, coefficients=tuple(coefficients),
                             reading=reading, where=where, n_resamples=n_resamples, seed=seed,
-                            **settings)
-        return _noted(pa.Table.from_pylist(done.report.records(sort, fisher)), done.notes(),
-                      done.report.warnings, done.report.left_out_lines())
+                            sig=sig, sig_coef=sig_coef, **settings)
+        tests = comparison_records(done.comparisons, done.report.labels())
+        return _noted(_tested(pa.Table.from_pylist(done.report.records(sort, fisher)), tests),
+                      done.notes(), done.report.warnings, done.report.left_out_lines())
 
     def meta_protocol(self, protocol: str, criterion: str | None = None, *,
                       testbeds: Sequence[str] = (), metrics: str | None = None,
@@ -230,15 +237,17 @@ class Database:
                       progress: Progress | None = None) -> pa.Table:
         """The WMT23 or WMT24 (``protocol``) metrics-task table of ``testbeds`` (default: the
         only one), one row per metric with each statistic and its rank: the results of
-        `ulcdb meta protocol NAME -f json`; ``progress`` is shown the columns done."""
-        from ulcdb.meta.protocol_report import records
+        `ulcdb meta protocol NAME -f json`, with the tests the ranks rest on
+        (``ulcdb.api.significance(table)``); ``progress`` is shown the columns done."""
+        from ulcdb.meta.protocol_report import records, significance
 
         beds = meta_op.Beds(tuple(testbeds), metrics, systems, refs, criterion,
                             tuple(exclude), False, include_human, variant, reading,
                             human_from, min_segments)
         report, told = meta_op.protocol(self._access, protocol, beds, n_resamples, seed,
                                         progress)
-        return _noted(pa.Table.from_pylist(records(report)), told)
+        return _noted(_tested(pa.Table.from_pylist(records(report)), significance(report)),
+                      told)
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
@@ -369,6 +378,19 @@ def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> pa.Table:
 def notes(table: pa.Table) -> list[str]:
     """The notes ``table`` came with (its command's stderr notes; none when it has none)."""
     return list(json.loads((table.schema.metadata or {}).get(NOTES, b"[]")))
+
+
+def significance(table: pa.Table) -> pa.Table:
+    """The tests of each pair of metrics a ``meta`` (with ``sig``) or ``meta_protocol`` table
+    came with: the records of its command's ``-f json`` "significance" (none without)."""
+    return pa.Table.from_pylist(json.loads((table.schema.metadata or {}).get(SIGNIFICANCE,
+                                                                             b"[]")))
+
+
+def _tested(table: pa.Table, tests: Sequence[Mapping[str, Any]]) -> pa.Table:
+    """``table`` carrying ``tests`` (records) in its schema metadata."""
+    metadata = {**(table.schema.metadata or {}), SIGNIFICANCE: json.dumps(tests).encode()}
+    return table.replace_schema_metadata(metadata)
 
 
 def _noted(table: pa.Table, *told: Iterable[str]) -> pa.Table:

@@ -125,6 +125,38 @@ def test_meta_same_rows(db: Path) -> None:
                         for k, v in r.items()} for r in want]
 
 
+def _near(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records whose numbers match to 1e-12 (DuckDB's parallel sums may differ in the last
+    bit between runs)."""
+    return [{k: pytest.approx(v, rel=1e-12) if isinstance(v, float) else v
+             for k, v in r.items()} for r in records]
+
+
+def test_meta_significance_comes_with_the_table(db: Path) -> None:
+    """`meta --sig` and `meta protocol` print the tests of every pair of metrics beside the
+    results (-f json's "significance"); ``meta(sig=...)`` computed them and dropped them,
+    ``meta_protocol`` dropped its own: both travel with the table, read by
+    ``ulcdb.api.significance``."""
+    from ulcdb.api import significance
+
+    args = ("-c", "DA-raw", "-G", "seg", "-m", "BLEU,chrF,NIST", "--coef", "pearson", "-B",
+            "100")
+    want = _json(db, "meta", *args, "--sig", "permutation")
+    table = _api(db, lambda d: d.meta("DA-raw", level="seg", metrics="BLEU,chrF,NIST",
+                                      coefficients=["pearson"], n_resamples=100,
+                                      sig="permutation"))
+    assert _records(table) == _near(want["results"]) and len(want["significance"]) == 3
+    assert significance(table).to_pylist() == _near(want["significance"])
+    assert significance(_api(db, lambda d: d.meta("DA-raw", metrics="BLEU,chrF",
+                                                  n_resamples=10))).num_rows == 0
+    want = _json(db, "meta", "protocol", "wmt24", "-c", "DA-raw", "-m", "BLEU,chrF,NIST",
+                 "-B", "20")
+    table = _api(db, lambda d: d.meta_protocol("wmt24", "DA-raw", metrics="BLEU,chrF,NIST",
+                                               n_resamples=20))
+    assert _records(table) == _near(want["results"]) and want["significance"]
+    assert significance(table).to_pylist() == _near(want["significance"])
+
+
 def test_export_writes_the_same_files(db: Path, tmp_path: Path) -> None:
     result = cli(db, "export", "nist", tmp_path / "cli", "-m", "BLEU", "--level", "sys")
     assert result.exit_code == 0, result.output
