@@ -157,6 +157,21 @@ def test_meta_significance_comes_with_the_table(db: Path) -> None:
     assert significance(table).to_pylist() == _near(want["significance"])
 
 
+def test_meta_reads_the_readings_as_the_command_spells_them(db: Path) -> None:
+    """`--reading seg-mean` is the API's reading="seg-mean" too (it was refused: "reading
+    must be one of metric, seg_mean, doc_mean, not 'seg-mean'"), in meta and meta_protocol."""
+    want = _json(db, "meta", "-c", "DA-raw", "-m", "BLEU,chrF", "--reading", "seg-mean", "-B",
+                 "50")["results"]
+    got = _records(_api(db, lambda d: d.meta("DA-raw", metrics="BLEU,chrF", reading="seg-mean",
+                                             n_resamples=50)))
+    assert got == _near(want) and {r["reading"] for r in got} == {"seg_mean"}
+    want = _json(db, "meta", "protocol", "wmt24", "-c", "DA-raw", "-m", "BLEU,chrF",
+                 "--reading", "doc-mean", "-B", "0")["results"]
+    assert _records(_api(db, lambda d: d.meta_protocol(
+        "wmt24", "DA-raw", metrics="BLEU,chrF", reading="doc-mean", n_resamples=0))) == _near(
+        want)
+
+
 def test_export_writes_the_same_files(db: Path, tmp_path: Path) -> None:
     result = cli(db, "export", "nist", tmp_path / "cli", "-m", "BLEU", "--level", "sys")
     assert result.exit_code == 0, result.output

@@ -49,6 +49,8 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
     must be one of its coefficients; ``sig`` (paired-bootstrap or permutation) tests every
     pair of metrics on ``sig_coef`` (default ``sort``'s, else the first coefficient)."""
     level = level_choice(level, LEVELS)
+    if "reading" in selection:
+        selection["reading"] = reading(selection["reading"])
     with access.read() as store:
         task, missing = meta_task(store, level=level, **selection)
         report = evaluate(store, task)
@@ -61,6 +63,12 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
     comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
                    if sig else [])
     return Meta(report, comparisons, missing, imported, hint)
+
+
+def reading(name: str) -> str:
+    """A reading as MetaTask names it, from the command's spelling too (seg-mean is
+    seg_mean)."""
+    return name.replace("-", "_")
 
 
 def left_out(missing: list[str], hint: str, where: str = "") -> str:
@@ -121,7 +129,7 @@ def _protocol_tasks(store: Store, beds: Beds, name: str) -> tuple[list[MetaTask]
             store, testbed=bed, level="seg", criterion=beds.criterion, refs=beds.refs,
             metrics=chosen or (), systems=beds.systems, exclude=beds.exclude,
             exclude_human=beds.exclude_human, include_human=beds.include_human,
-            variant=beds.variant, reading=beds.reading, human_from=beds.human_from,
+            variant=beds.variant, reading=reading(beds.reading), human_from=beds.human_from,
             min_segments=beds.min_segments, n_resamples=0)
         tasks.append(task)
     if len({t.criterion for t in tasks}) > 1:
