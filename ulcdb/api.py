@@ -119,15 +119,22 @@ class Database:
                            criterion: str | None = None,
                            mapping: Mapping[str, str] | None = None, level: str = "seg",
                            fmt: str = "auto", replace: bool = False,
-                           skip_unknown: bool = False) -> AssessmentReport:
-        """Human assessments, as `ulcdb ingest assessments` (``mapping``: key -> column)."""
+                           skip_unknown: bool = False,
+                           rename: Mapping[str, str] | None = None,
+                           scale: str | None = None) -> AssessmentReport:
+        """Human assessments, as `ulcdb ingest assessments` (``mapping``: key -> column;
+        ``rename``: old -> new system or reference name; ``scale``: the criterion's scale
+        as ``--scale`` takes it, ``MIN:MAX`` such as ``0:100`` or ``-25:0``)."""
+        from ulcdb.formats.assessments import parse_scale
+
+        bounds = parse_scale(scale) if scale is not None else None
         maps = [f"{k}={v}" for k, v in (mapping or {}).items()]
         items = read_assessment_file(Path(path), AssessmentFormat(fmt), criterion, maps, level,
-                                     [])
+                                     _pairs(rename))
         name = testbed or self.store.only_testbed()
         check_against_testbed(self.store, name, Path(path), AssessmentFormat(fmt), maps, items)
         return load_assessments(self.store, name, items, Path(path), replace=replace,
-                                skip_unknown=skip_unknown)
+                                skip_unknown=skip_unknown, scale=bounds)
 
     # -- scores ------------------------------------------------------------------------------
     def select(self, metrics: str | None = None, *, testbed: str | None = None,
@@ -412,5 +419,5 @@ def _path(value: PathLike | None) -> Path | None:
     return None if value is None else Path(value)
 
 
-def _pairs(named: Mapping[str, PathLike] | None) -> list[str]:
+def _pairs(named: Mapping[str, PathLike] | Mapping[str, str] | None) -> list[str]:
     return [f"{name}={path}" for name, path in (named or {}).items()]

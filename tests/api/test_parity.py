@@ -211,6 +211,37 @@ def test_export_refuses_levels_its_format_does_not_choose(db: Path, tmp_path: Pa
     assert not list(tmp_path.iterdir())
 
 
+def test_ingest_assessments_takes_scale_and_rename(db: Path, tmp_path: Path) -> None:
+    """`ingest assessments --scale --rename` from Python: the same refusals, the same scale
+    recorded (the API had neither, so a criterion's scale, which DARR's threshold needs, could
+    not be recorded from Python)."""
+    adequacy = SAMPLE / "human" / "adequacy.csv"  # scores 1..5
+    copy = tmp_path / "copy.duckdb"
+    for args, options in (
+            (("--scale", "0:3"), {"scale": "0:3"}),  # a 5 lies outside
+            (("--scale", "0-5"), {"scale": "0-5"}),  # not MIN:MAX
+            (("--rename", "sysA=sysZ"), {"rename": {"sysA": "sysZ"}})):  # no such system
+        result = cli(db, "ingest", "assessments", adequacy, "-c", "adeq", *args)
+        assert result.exit_code == 1, result.output
+        shutil.copy(db, copy)
+        with pytest.raises(UlcdbError) as raised:
+            _api(copy, lambda d, o=options: d.ingest_assessments(  # type: ignore[misc]
+                adequacy, criterion="adeq", **o))
+        assert result.output == f"Error: {raised.value}\n"
+    shutil.copy(db, copy)
+    result = cli(copy, "ingest", "assessments", adequacy, "-c", "adeq", "--scale", "1:5",
+                 "--rename", "sysA=sysA")
+    assert result.exit_code == 0, result.output
+    query = "select name, scale_min, scale_max from criterion where name = 'adeq'"
+    want = _api(copy, lambda d: d.sql(query)).to_pylist()
+    shutil.copy(db, copy)
+    report = _api(copy, lambda d: d.ingest_assessments(adequacy, criterion="adeq",
+                                                       scale="1:5", rename={"sysA": "sysA"}))
+    assert result.stdout.strip() == report.summary()
+    assert _api(copy, lambda d: d.sql(query)).to_pylist() == want == [
+        {"name": "adeq", "scale_min": 1.0, "scale_max": 5.0}]
+
+
 def test_delete_says_the_same(db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.duckdb"
     shutil.copy(db, copy)
