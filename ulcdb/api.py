@@ -60,7 +60,7 @@ from ulcdb.ops.access import Opened
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
 from ulcdb.scoring.progress import Progress
-from ulcdb.scoring.selection import ScoreSelection
+from ulcdb.scoring.selection import ScoreSelection, split_names
 from ulcdb.store import models
 from ulcdb.store.database import Store
 
@@ -208,9 +208,9 @@ class Database:
 
     def meta(self, criterion: str | None = None, *, level: str = "sys",
              metrics: str | None = None, testbed: str | None = None, refs: str | None = None,
-             systems: str | None = None, exclude: Sequence[str] = (),
+             systems: str | None = None, exclude: Names = (),
              exclude_human: bool = False, include_human: bool = False,
-             coefficients: Sequence[str] = (), reading: str = "metric",
+             coefficients: Names = (), reading: str = "metric",
              where: str | None = None, n_resamples: int = 1000, seed: int = 1234,
              sort: str | None = None, fisher: bool = False, sig: str | None = None,
              sig_coef: str | None = None, **settings: Any) -> pa.Table:
@@ -226,8 +226,8 @@ class Database:
         on stderr, then its summary's lines on what was left out."""
         done = meta_op.meta(self._access, level=level, sort=sort, testbed=testbed,
                             criterion=criterion, refs=refs, metrics=metrics, systems=systems,
-                            exclude=tuple(exclude), exclude_human=exclude_human,
-                            include_human=include_human, coefficients=tuple(coefficients),
+                            exclude=_names(exclude), exclude_human=exclude_human,
+                            include_human=include_human, coefficients=_names(coefficients),
                             reading=reading, where=where, n_resamples=n_resamples, seed=seed,
                             sig=sig, sig_coef=sig_coef, **settings)
         tests = comparison_records(done.comparisons, done.report.labels())
@@ -235,9 +235,9 @@ class Database:
                       done.notes(), done.report.warnings, done.report.left_out_lines())
 
     def meta_protocol(self, protocol: str, criterion: str | None = None, *,
-                      testbeds: Sequence[str] = (), metrics: str | None = None,
+                      testbeds: Names = (), metrics: str | None = None,
                       systems: str | None = None, refs: str | None = None,
-                      exclude: Sequence[str] = (), include_human: bool = False,
+                      exclude: Names = (), include_human: bool = False,
                       variant: str | None = None, reading: str = "metric",
                       human_from: str = "auto", min_segments: int = 1,
                       n_resamples: int = 1000, seed: int = 1234,
@@ -248,8 +248,8 @@ class Database:
         (``ulcdb.api.significance(table)``); ``progress`` is shown the columns done."""
         from ulcdb.meta.protocol_report import records, significance
 
-        beds = meta_op.Beds(tuple(testbeds), metrics, systems, refs, criterion,
-                            tuple(exclude), False, include_human, variant, reading,
+        beds = meta_op.Beds(_names(testbeds), metrics, systems, refs, criterion,
+                            _names(exclude), False, include_human, variant, reading,
                             human_from, min_segments)
         report, told = meta_op.protocol(self._access, protocol, beds, n_resamples, seed,
                                         progress)
@@ -411,8 +411,9 @@ def _noted(table: pa.Table, *told: Iterable[str]) -> pa.Table:
 
 
 def _names(value: Names) -> tuple[str, ...]:
-    """Names as the export selection takes them (a string is one item, commas split later)."""
-    return (value,) if isinstance(value, str) else tuple(value)
+    """Names given as a list, or comma-separated in a string as the command's options take
+    them (a string is no sequence of one-letter names)."""
+    return tuple(split_names(value)) if isinstance(value, str) else tuple(value)
 
 
 def _path(value: PathLike | None) -> Path | None:

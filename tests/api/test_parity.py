@@ -172,6 +172,22 @@ def test_meta_reads_the_readings_as_the_command_spells_them(db: Path) -> None:
         want)
 
 
+def test_meta_takes_names_as_a_string_too(db: Path) -> None:
+    """coefficients, exclude and testbeds as -t, --coef and -x take them, comma-separated:
+    a string was read letter by letter ("no test bed named 's'")."""
+    want = _json(db, "meta", "-c", "DA-raw", "-m", "BLEU,chrF", "--coef", "pearson,spearman",
+                 "-x", "sysD", "-B", "20")["results"]
+    got = _records(_api(db, lambda d: d.meta("DA-raw", metrics="BLEU,chrF",
+                                             coefficients="pearson,spearman", exclude="sysD",
+                                             n_resamples=20)))
+    assert got == _near(want) and {r["n_targets"] for r in got} == {3}
+    want = _json(db, "meta", "protocol", "wmt24", "-t", "sample", "-c", "DA-raw", "-m",
+                 "BLEU,chrF", "-B", "0")["results"]
+    assert _records(_api(db, lambda d: d.meta_protocol(
+        "wmt24", "DA-raw", testbeds="sample", metrics="BLEU,chrF", n_resamples=0))) == _near(
+        want)
+
+
 def test_export_writes_the_same_files(db: Path, tmp_path: Path) -> None:
     result = cli(db, "export", "nist", tmp_path / "cli", "-m", "BLEU", "--level", "sys")
     assert result.exit_code == 0, result.output
