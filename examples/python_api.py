@@ -1,6 +1,6 @@
 """ulcdb from Python, notebook style: run it cell by cell (or `python examples/python_api.py`
 from the repository root).  It builds a store from the bundled sample, scores it, computes
-QUEEN and meta-evaluates BLEU and chrF against the sample's DA judgments."""
+QUEEN and meta-evaluates every metric scored against the sample's DA judgments."""
 
 # %% a store (created when missing)
 from pathlib import Path

@@ -152,7 +152,8 @@ class Database:
               progress: Progress | None = None) -> pa.Table:
         """Compute the missing scores, store them, and return one row per translator and unit
         of ``level`` (seg, doc, sys or all), one column per metric plus ULC (and QUEEN),
-        against the whole reference set: the table `ulcdb score -f json` prints.
+        against the reference set ``refs`` (default: every reference) as one set: the table
+        `ulcdb score -f json` prints.
         ``progress`` (see ``ulcdb.scoring.progress``) is shown the scores computed."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
