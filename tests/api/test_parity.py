@@ -188,6 +188,25 @@ def test_meta_takes_names_as_a_string_too(db: Path) -> None:
         want)
 
 
+def test_meta_sorts_equal_coefficients_in_one_order() -> None:
+    """`meta --sort pearson` ordered metrics of equal correlation (BLEU under two variants of
+    identical scores) by the last bit of their values, which DuckDB's parallel sums change
+    from run to run: the command and the API listed them in different orders.  Values equal
+    to 12 decimals keep the order they were evaluated in."""
+    from types import SimpleNamespace
+
+    from ulcdb.meta import MetaReport
+
+    values = {("BLEU", "case:mixed"): 0.8148252392773151,
+              ("BLEU", "case:mixed|ann:x"): 0.8148252392773153,
+              ("chrF", "case:mixed"): 0.8275850807765974, ("TER", "case:mixed"): math.nan}
+    report = SimpleNamespace(metrics=lambda: list(values),
+                             value=lambda metric, variant, coef: values[metric, variant])
+    assert MetaReport.ordered(report, "pearson") == [  # type: ignore[arg-type]
+        ("chrF", "case:mixed"), ("BLEU", "case:mixed"), ("BLEU", "case:mixed|ann:x"),
+        ("TER", "case:mixed")]
+
+
 def test_export_writes_the_same_files(db: Path, tmp_path: Path) -> None:
     result = cli(db, "export", "nist", tmp_path / "cli", "-m", "BLEU", "--level", "sys")
     assert result.exit_code == 0, result.output

@@ -158,12 +158,13 @@ class MetaReport:
         return {(m, v): f"{m} [{v}]" if m in many else m for m, v in keys}
 
     def ordered(self, sort: str | None = None) -> list[Key]:
-        """Metrics in output order: as evaluated, or best first by ``sort``."""
+        """Metrics in output order: as evaluated, or best first by ``sort`` (values equal to
+        12 decimals in the order evaluated: their last bits vary between runs)."""
         keys = self.metrics()
         if sort:
             def key(mv: Key) -> float:
                 v = self.value(*mv, sort)
-                return math.inf if math.isnan(v) else -v
+                return math.inf if math.isnan(v) else -round(v, 12)
             keys = sorted(keys, key=key)
         return keys
 
