@@ -168,13 +168,13 @@ class Database:
               segments: str | None = None, lowercase: bool | None = None,
               annotator: str = "spacy", annotator_model: str | None = None,
               strict: bool = False, trans_topic: bool = False, asiya_doc: bool = False,
-              doref: bool = False, jobs: int | None = 1) -> pa.Table:
+              doref: bool = False, remake: bool = False, jobs: int | None = 1) -> pa.Table:
         """QUEEN of every system over the metric set (3+ references; scores computed first),
         as `ulcdb queen -f json`.  Without ``systems``, a system that is the text of a
         reference used (WMT20's Human-A.0 with ref-A) is left out, as the command does."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
-        result = qarla_op.queen(self._access, request, Scoring(jobs=jobs),
+        result = qarla_op.queen(self._access, request, Scoring(remake, jobs),
                                 qarla_op.Over(level, strict, trans_topic),
                                 asiya_doc=asiya_doc, doref=doref)
         return _noted(_table(result.COLUMNS, result.records()), result.notes, result.imported)
@@ -184,6 +184,7 @@ class Database:
              segments: str | None = None, lowercase: bool | None = None,
              annotator: str = "spacy", annotator_model: str | None = None, by: str = "auto",
              orange: bool = False, search: str | None = None, asiya_doc: bool = False,
+             strict: bool = False, trans_topic: bool = False, remake: bool = False,
              jobs: int | None = 1) -> pa.Table:
         """KING (with ``orange``, ORANGE) of each metric, ULC and QUEEN, or with ``search``
         (optimize, exhaustive) the metric set of highest KING, as `ulcdb king -f json`.
@@ -191,8 +192,9 @@ class Database:
         Human-A.0 with ref-A) is left out, as the command does."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
-        result = qarla_op.king(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level),
-                               by=by, asiya_doc=asiya_doc, search=search)
+        result = qarla_op.king(self._access, request, Scoring(remake, jobs),
+                               qarla_op.Over(level, strict, trans_topic), by=by,
+                               asiya_doc=asiya_doc, search=search)
         return _noted(_table(result.columns(orange), result.records(orange)), result.notes,
                       result.imported)
 
@@ -200,11 +202,15 @@ class Database:
              testbed: str | None = None, systems: str | None = None, refs: str | None = None,
              segments: str | None = None, lowercase: bool | None = None,
              annotator: str = "spacy", annotator_model: str | None = None,
+             strict: bool = False, trans_topic: bool = False, remake: bool = False,
              jobs: int | None = 1) -> pa.Table:
-        """JACK of the test set, as `ulcdb jack -f json`."""
+        """JACK of the test set, as `ulcdb jack -f json` (``strict``: triples of three
+        distinct references, ``trans_topic``: reference pairs from every segment, as
+        ``--strict`` and ``-TT``)."""
         request = Request(testbed, metrics, systems, refs, segments, lowercase, annotator,
                           annotator_model)
-        result = qarla_op.jack(self._access, request, Scoring(jobs=jobs), qarla_op.Over(level))
+        result = qarla_op.jack(self._access, request, Scoring(remake, jobs),
+                               qarla_op.Over(level, strict, trans_topic))
         return _noted(_table(result.COLUMNS, result.records()), result.notes, result.imported)
 
     def meta(self, criterion: str | None = None, *, level: str = "sys",

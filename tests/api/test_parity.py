@@ -87,6 +87,13 @@ ROWS = [
      lambda d: d.king("BLEU,chrF,NIST", level="doc", search="optimize")),
     (("jack", "-m", "BLEU,NIST", "-G", "all"),
      lambda d: d.jack("BLEU,NIST", level="all")),
+    # --strict and -TT change JACK (and QUEEN-based KING); the API's king and jack had neither
+    (("jack", "-m", "BLEU,chrF", "-G", "all", "--strict"),
+     lambda d: d.jack("BLEU,chrF", level="all", strict=True)),
+    (("jack", "-m", "BLEU,chrF", "-G", "seg", "-TT", "-T", "2-9"),
+     lambda d: d.jack("BLEU,chrF", level="seg", trans_topic=True, segments="2-9")),
+    (("king", "-m", "BLEU,chrF", "-G", "seg", "--strict", "-TT"),
+     lambda d: d.king("BLEU,chrF", level="seg", strict=True, trans_topic=True)),
     (("compare", "-b", "sysA", "-m", "BLEU,chrF", "-r", "ref-A", "-n", "200"),
      lambda d: d.compare("BLEU,chrF", baseline="sysA", refs="ref-A", resamples=200)),
     (("compare", "-m", "BLEU", "-n", "200", "--by", "doc"),
@@ -275,6 +282,20 @@ def test_ingest_assessments_takes_scale_and_rename(db: Path, tmp_path: Path) -> 
     assert result.stdout.strip() == report.summary()
     assert _api(copy, lambda d: d.sql(query)).to_pylist() == want == [
         {"name": "adeq", "scale_min": 1.0, "scale_max": 5.0}]
+
+
+def test_qarla_remakes_scores_as_the_commands_do(db: Path, tmp_path: Path) -> None:
+    """queen, king and jack take remake (`--remake`): the scores computed again, the same
+    rows."""
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    batches = "select max(batch_id) as n from score_batch"  # a remake stores new batches
+    for call, args in ((lambda d: d.queen("BLEU", remake=True), ("queen", "-m", "BLEU")),
+                       (lambda d: d.king("BLEU", remake=True), ("king", "-m", "BLEU")),
+                       (lambda d: d.jack("BLEU", remake=True), ("jack", "-m", "BLEU"))):
+        before = _api(copy, lambda d: d.sql(batches)).to_pylist()[0]["n"]
+        assert _records(_api(copy, call)) == _json(copy, *args)
+        assert _api(copy, lambda d: d.sql(batches)).to_pylist()[0]["n"] > before
 
 
 def test_delete_says_the_same(db: Path, tmp_path: Path) -> None:
