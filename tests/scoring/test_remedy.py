@@ -225,3 +225,31 @@ def test_jack_of_a_computed_metric_says_score_jack(sample) -> None:
     with Store(db, read_only=True) as store:
         assert remedy(store, "sample", ["BLEU"], ["sysA", "sysB"], "seg", jack=True) == (
             "run `ulcdb score --jack -t sample -m BLEU` first")
+
+
+ROUGE_WHY = ("ROUGE-1.5.5 is English-only: it keeps only [A-Za-z0-9] tokens and stems with "
+             "Porter's English stemmer")
+
+
+def test_a_metric_scoring_refuses_for_the_target_language_is_not_offered(tmp_path) -> None:
+    """A German test bed: `ulcdb score -m RG-1` is refused there (ROUGE is English-only) and
+    SP-Op-* reads an English annotation by default, so the hint gives their reasons instead
+    of a command that fails; NIST, which scoring computes, keeps its command."""
+    db, plain = tmp_path / "de.duckdb", SAMPLE / "plain"
+    made = cli(db, "ingest", "testbed", "--name", "de", "--source", plain / "source.es.txt",
+               "--docs", plain / "docs.tsv", "--ref", f"ref-A={plain / 'refs/ref-A.en.txt'}",
+               "--sys", f"sysA={plain / 'systems/sysA.en.txt'}",
+               "--sys", f"sysB={plain / 'systems/sysB.en.txt'}",
+               "--src-lang", "es", "--tgt-lang", "de")
+    assert made.exit_code == 0, made.output
+    with Store(db, read_only=True) as store:
+        hint = remedy(store, "de", ["NIST", "RG-1", "RG-2", "SP-Op-*"], ["ref-A"], "sys")
+    assert hint == (
+        "run `ulcdb score -t de -m NIST` first; "
+        f"RG-1, RG-2 cannot score target language 'de' ({ROUGE_WHY}); "
+        "SP-Op-* cannot score target language 'de' (reads an annotation in 'en'; give "
+        "--annotator-model with a de model (e.g. spaCy's de_core_news_sm) or import de "
+        "annotations)")
+    # what the hint says of each holds: scoring refuses RG-1 and computes NIST
+    assert _error(cli(db, "score", "-t", "de", "-m", "RG-1")).endswith(ROUGE_WHY)
+    assert cli(db, "score", "-t", "de", "-m", "NIST").exit_code == 0

@@ -23,6 +23,7 @@ refused, naming the file or option it came from.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -237,6 +238,7 @@ class LanguageCheck:
     kept: list[str]
     left_out: dict[str, str] = field(default_factory=dict)  # metric -> why
     warnings: list[str] = field(default_factory=list)
+    testbed: str = ""
 
     def notes(self) -> list[str]:
         """One line per reason: the metrics left out for the target language, and why."""
@@ -245,10 +247,14 @@ class LanguageCheck:
 
     def reasons(self) -> list[str]:
         """'metrics (why)' for each reason metrics were left out."""
+        return [f"{names} ({why})" for names, why in self.grouped()]
+
+    def grouped(self) -> list[tuple[str, str]]:
+        """(the metrics, shortened, why) for each reason metrics were left out."""
         by_reason: dict[str, list[str]] = {}
         for metric, why in self.left_out.items():
             by_reason.setdefault(why, []).append(metric)
-        return [f"{_short(ms)} ({why})" for why, ms in by_reason.items()]
+        return [(_short(ms), why) for why, ms in by_reason.items()]
 
 
 def _short(metrics: list[str]) -> str:
@@ -277,29 +283,42 @@ def _stored(testbed: str, tgt: str) -> tuple[str, list[str]]:
     return code, [f"test bed {testbed!r} has target language {tgt!r}: read as {code}"]
 
 
-def check_languages(store: Store, testbed_id: int, metrics: list[str], named: set[str],
-                    params: Params) -> LanguageCheck:
-    """Keep the metrics that handle the test bed's target language; refuse one in ``named``
-    (asked for by name) that does not."""
+def language_problems(store: Store, testbed_id: int, metrics: Sequence[str],
+                      params: Params) -> LanguageCheck:
+    """The metrics of ``metrics`` that can score the test bed's target language (``kept``)
+    and why the others cannot (``left_out``), scored with ``params`` (the annotation they
+    read); every metric is kept when the test bed has no target language."""
     name, tgt = store.query("select name, tgt_lang from testbed where testbed_id = ?",
                             [testbed_id])[0]
-    lang = base(tgt)
-    if lang is None:
-        dependent = [m for m in metrics if metric_problem(m, "xx", "xx") is not None]
-        warning = (f"test bed {name!r} has no target language: {', '.join(dependent[:6])}"
-                   f"{', ...' if len(dependent) > 6 else ''} assume English (give it with "
-                   f"`ulcdb ingest testbed --name {name} --tgt-lang LANG ...`)")
-        return LanguageCheck(None, metrics, warnings=[warning] if dependent else [])
+    if base(tgt) is None:
+        return LanguageCheck(None, list(metrics), testbed=name)
     ann_lang = annotation_language(store, params)
     lang, warnings = _stored(name, tgt)
-    check = LanguageCheck(lang, [], warnings=warnings)
+    check = LanguageCheck(lang, [], warnings=warnings, testbed=name)
     for metric in metrics:
         why = metric_problem(metric, lang, ann_lang)
         if why is None:
             check.kept.append(metric)
-        elif metric in named:
-            raise LanguageError(f"{metric} cannot score target language {lang!r} of test bed "
-                                f"{name!r}: {why}")
         else:
             check.left_out[metric] = why
+    return check
+
+
+def check_languages(store: Store, testbed_id: int, metrics: list[str], named: set[str],
+                    params: Params) -> LanguageCheck:
+    """Keep the metrics that handle the test bed's target language; refuse one in ``named``
+    (asked for by name) that does not."""
+    check = language_problems(store, testbed_id, metrics, params)
+    name = check.testbed
+    if check.lang is None:
+        dependent = [m for m in metrics if metric_problem(m, "xx", "xx") is not None]
+        warning = (f"test bed {name!r} has no target language: {', '.join(dependent[:6])}"
+                   f"{', ...' if len(dependent) > 6 else ''} assume English (give it with "
+                   f"`ulcdb ingest testbed --name {name} --tgt-lang LANG ...`)")
+        check.warnings = [warning] if dependent else []
+        return check
+    for metric, why in check.left_out.items():
+        if metric in named:
+            raise LanguageError(f"{metric} cannot score target language {check.lang!r} of "
+                                f"test bed {name!r}: {why}")
     return check

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from ulcdb.metrics import registry
+from ulcdb.metrics.base import Params
+from ulcdb.metrics.languages import language_problems
 from ulcdb.store.database import Store, named_query
 
 MAX_FILES = 3  # files named per group of imported metrics; the rest counted
@@ -61,7 +63,9 @@ def remedy(store: Store, testbed: str, metrics: Sequence[str], refsets: Sequence
            jack: bool = False) -> str:
     """One line's clause on how to get scores of ``metrics`` (see ``Wanted`` for the rest).
     Metrics ulcdb computes: run `ulcdb score` (``-m spec``, as the user named them, when
-    every one is computed; no metrics: the default selection).  The others: the files their
+    every one is computed; no metrics: the default selection), except those that cannot score
+    the test bed's target language with `ulcdb score`'s defaults: why, as scoring says it (for
+    the linguistic metrics, a model of the language to give).  The others: the files their
     scores were imported from, which hold none there, and the reference sets they do hold
     scores against (``-r``)."""
     wanted = Wanted(testbed, tuple(refsets), level, variant, jack)
@@ -69,6 +73,8 @@ def remedy(store: Store, testbed: str, metrics: Sequence[str], refsets: Sequence
     names = list(dict.fromkeys(metrics))
     known = [m for m in names if m in catalogue_names()]
     computed = known if texts else []
+    check = language_problems(store, store.testbed_id(testbed), computed, Params())
+    computed = check.kept
     if not names and not texts:
         return (f"test bed {testbed!r} has no texts (scores only), so ulcdb computes no "
                 f"metric there: import scores against {wanted.against()}")
@@ -77,6 +83,8 @@ def remedy(store: Store, testbed: str, metrics: Sequence[str], refsets: Sequence
         which = spec if spec and len(computed) == len(names) else ",".join(computed)
         clauses.append(f"run `ulcdb score{' --jack' if jack else ''} -t {testbed}"
                        f"{f' -m {which}' if which else ''}` first")
+    clauses += [f"{names} cannot score target language {check.lang!r} ({why})"
+                for names, why in check.grouped()]
     imported = [m for m in names if m not in known]
     if imported:
         clauses += _imported(store, wanted, imported, "imported only, not computed by ulcdb")
