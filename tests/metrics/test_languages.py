@@ -117,3 +117,34 @@ def test_french_with_the_french_model(tmp_path: Path) -> None:
     assert {"DP-Or-*", "NE-Oe-*", "SP-Op-*"} <= set(scored)
     assert not {m for m in scored if m.startswith(("CP-", "SR-"))}
     assert 0 < scored["DP-Or-*"] < 1
+
+
+@pytest.mark.parametrize("lang, hint", [
+    ("ru", "give --annotator-model with a ru model (e.g. spaCy's ru_core_news_sm) or import "
+           "ru annotations"),
+    ("zh", "give --annotator-model with a zh model (e.g. spaCy's zh_core_web_sm) or import "
+           "zh annotations"),
+    ("cs", "spaCy has no cs model: import cs annotations (`ulcdb ingest annotations`), or give "
+           "--annotator stanza --annotator-model with a Stanza cs model")])
+def test_the_model_a_linguistic_metric_is_told_to_use_exists(tmp_path: Path, lang: str,
+                                                             hint: str) -> None:
+    """spaCy names its Chinese (and English) pipelines xx_core_web_sm, the others
+    xx_core_news_sm, and has none for Czech: the hint said zh_core_news_sm and
+    cs_core_news_sm, which do not exist (spacy.io/models)."""
+    db = _testbed(tmp_path, GERMAN, GERMAN_HYP, "--tgt-lang", lang)
+    result = ulcdb(db, "score", "-m", "DP-Or-*", "-j", "1")
+    assert result.exit_code == 1
+    assert result.output.strip().endswith(f"reads an annotation in 'en'; {hint}")
+
+
+def test_an_annotator_with_no_run_is_refused(tmp_path: Path) -> None:
+    """--annotator names spaCy, Stanza or an imported run: BLEU with --annotator foo was
+    stored under the variant case:mixed|ann:foo, an annotation that does not exist."""
+    db = _testbed(tmp_path, GERMAN, GERMAN_HYP, "--tgt-lang", "de")
+    result = ulcdb(db, "score", "-m", "BLEU", "--annotator", "foo", "-j", "1")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: --annotator foo: no annotation run 'foo' in the store (--annotator takes "
+        "spacy, stanza or a tool imported with `ulcdb ingest annotations --tool foo`)\n")
+    assert _metrics(db) == set()
+    assert ulcdb(db, "score", "-m", "BLEU", "-j", "1").exit_code == 0

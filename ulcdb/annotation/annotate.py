@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ulcdb.annotation import storage
+from ulcdb.annotation.annotators import ANNOTATORS
 from ulcdb.annotation.model import FAILED, Analysis
 from ulcdb.errors import UlcdbError
 from ulcdb.scoring.engines import Engine
 from ulcdb.store.database import Store, named_query
 
-ANNOTATORS = ("spacy", "stanza")
 BATCH = 500  # texts per transaction
 
 

