@@ -97,7 +97,7 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
             _load_translator(store, tid, tr, replace, report)
         for nset in data.sets:
             _check_metric_set(store, data, nset)
-            if save_set(store, tid, nset, origin=data.origin):
+            if save_set(store, tid, nset, origin=data.origin, replace=replace):
                 report.sets.append(nset.name)
         if data.assessments:
             _load_human_scores(store, data, replace, report)
@@ -344,8 +344,10 @@ def delete_set(store: Store, kind: str, name: str) -> None:
         store.con.execute("delete from named_set where list_contains(?, set_id)", [ids])
 
 
-def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "") -> bool:
-    """Create or redefine a named set; True when something changed."""
+def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "",
+             replace: bool = True) -> bool:
+    """Create or redefine a named set; True when something changed.  Without ``replace`` a
+    set stored with other members is a Conflict naming ``origin`` and the set's line."""
     scope = None if nset.kind == "metric" else tid
     row = store.query(
         "select set_id from named_set where kind = ? and name = ? and testbed_id is not distinct "
@@ -356,6 +358,10 @@ def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "") ->
             "select member from named_set_member where set_id = ? order by position", [set_id])]
         if members == nset.members:
             return False
+        if not replace:
+            where = f"{origin}:{nset.line}" if nset.line is not None else origin
+            raise Conflict(f"{where}: set {nset.name!r} is stored with other members "
+                           f"({' '.join(members)}); use --replace to redefine it")
         store.con.execute("delete from named_set_member where set_id = ?", [set_id])
     else:
         set_id = store.scalar(

@@ -1,0 +1,88 @@
+"""Hostile and malformed inputs against a store that already holds data: each refusal is one
+line naming the file (and line), leaves every table exactly as it was, and nothing a user
+stored is replaced without --replace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from cli_helpers import copy_store, ulcdb
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "sample"
+PLAIN = SAMPLE / "plain"
+
+
+def dump(db: Path) -> dict[str, list[str]]:
+    """Every row of every table, in a stable order."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = [r[0] for r in con.execute(
+            "select table_name from duckdb_tables() order by 1").fetchall()]
+        return {t: sorted(map(repr, con.execute(f'select * from "{t}"').fetchall()))
+                for t in tables}
+    finally:
+        con.close()
+
+
+def refused(db: Path, *args: object) -> str:
+    """Run a command that must fail: one 'Error:' line, the store untouched; the line."""
+    before = dump(db)
+    result = ulcdb(db, *args)
+    assert result.exit_code == 1, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert dump(db) == before
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hostile") / "store.duckdb"
+    result = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    """The sample's ULC.config ingested (with its named sets): a copy for each test."""
+    return copy_store(built_db, tmp_path, built_db.name)
+
+
+def config_with(tmp_path: Path, old: str, new: str) -> Path:
+    """The sample's ULC.config with absolute file names and ``old`` written as ``new``."""
+    text = (SAMPLE / "ULC.config").read_text(encoding="utf-8").replace("./", f"{SAMPLE}/")
+    assert old in text
+    path = tmp_path / "ULC.config"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def set_members(db: Path, name: str) -> list[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return [r[0] for r in con.execute(
+            "select member from named_set_member join named_set using (set_id) "
+            "where name = ? order by position", [name]).fetchall()]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(("old", "new", "line"), [
+    ("2_first_systems= sysA sysB", "2_first_systems= sysC sysD", 28),
+    ("2_metrics_LEX= BLEU RG-L", "2_metrics_LEX= BLEU NIST", 26),
+])
+def test_config_does_not_redefine_stored_sets(db: Path, tmp_path: Path, old: str, new: str,
+                                              line: int) -> None:
+    config = config_with(tmp_path, old, new)
+    message = refused(db, "ingest", "testbed", config, "--name", "sample")
+    name = old.split("=")[0]
+    assert f"{config}:{line}: set {name!r} is stored with other members" in message
+    assert "--replace" in message
+    result = ulcdb(db, "ingest", "testbed", config, "--name", "sample", "--replace")
+    assert result.exit_code == 0, result.output
+    assert f"sets: {name}" in result.output
+    assert set_members(db, name) == new.split("= ")[1].split()
