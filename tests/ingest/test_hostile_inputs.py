@@ -86,3 +86,25 @@ def test_config_does_not_redefine_stored_sets(db: Path, tmp_path: Path, old: str
     assert result.exit_code == 0, result.output
     assert f"sets: {name}" in result.output
     assert set_members(db, name) == new.split("= ")[1].split()
+
+
+def comet_file(tmp_path: Path, name: str, scores: list[float]) -> Path:
+    """comet-score output for sysA, one line per segment."""
+    path = tmp_path / name
+    path.write_text("".join(f"sysA\tSegment {i}\tscore: {s}\n" for i, s in enumerate(scores)),
+                    encoding="utf-8")
+    return path
+
+
+def test_score_conflict_names_the_file_line_and_values(db: Path, tmp_path: Path) -> None:
+    scores = [0.5] * 12
+    first = comet_file(tmp_path, "first.txt", scores)
+    result = ulcdb(db, "ingest", "scores", first, "--format", "comet", "--metric", "IMP",
+                   "--ref", "ref-A")
+    assert result.exit_code == 0, result.output
+    scores[6] = 0.25  # segment 7, line 7
+    second = comet_file(tmp_path, "second.txt", scores)
+    message = refused(db, "ingest", "scores", second, "--format", "comet", "--metric", "IMP",
+                      "--ref", "ref-A")
+    assert message.startswith(f"Error: {second}:7: seg-level scores of 1 metric/target/"), message
+    assert "IMP of sysA against ref-A" in message and "stored 0.5, here 0.25" in message
