@@ -8,14 +8,15 @@ class UlcdbError(Exception):
 
 
 class InputError(UlcdbError):
-    """Bad input: names the file and, where known, the line."""
+    """Bad input: names the file and, where known, the line; always one line (a parser's
+    message with line breaks, such as libxml2's, is joined)."""
 
     def __init__(self, path: object, line: int | None, message: str) -> None:
         self.path = str(path)
         self.line = line
-        self.message = message
+        self.message = " ".join(part.strip() for part in message.splitlines() if part.strip())
         where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {self.message}")
 
     def __reduce__(self) -> tuple[type[InputError], tuple[str, int | None, str]]:
         """Pickled by its arguments (it crosses from worker processes to the driver)."""

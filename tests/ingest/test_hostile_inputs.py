@@ -108,3 +108,18 @@ def test_score_conflict_names_the_file_line_and_values(db: Path, tmp_path: Path)
                       "--ref", "ref-A")
     assert message.startswith(f"Error: {second}:7: seg-level scores of 1 metric/target/"), message
     assert "IMP of sysA against ref-A" in message and "stored 0.5, here 0.25" in message
+
+
+def test_xml_parser_message_with_a_line_break_is_one_line(db: Path, tmp_path: Path) -> None:
+    """libxml2 ends some messages with a line break and ', line N, column M'."""
+    text = (SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8")
+    bad = tmp_path / "nul.xml"
+    bad.write_text(text.replace("Metro de Madrid", "Metro\x00 de Madrid", 1), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", bad, "--name", "sample")
+    assert message.startswith(f"Error: {bad}:6: malformed XML: Invalid character: Char 0x0 "
+                              "out of allowed range"), message
+    scores = tmp_path / "IMP.xml"
+    scores.write_text('<?xml version="1.0"?>\n<IQ metric="IMP" ref="ref-A" score="0.5" '
+                      'target="sysA">\n<S\x00 n="1">0.5</S>\n</IQ>\n', encoding="utf-8")
+    message = refused(db, "ingest", "scores", scores, "--format", "iqxml")
+    assert message.startswith(f"Error: {scores}:3: not well-formed XML: "), message
