@@ -112,14 +112,30 @@ def test_score_conflict_names_the_file_line_and_values(db: Path, tmp_path: Path)
 
 def test_xml_parser_message_with_a_line_break_is_one_line(db: Path, tmp_path: Path) -> None:
     """libxml2 ends some messages with a line break and ', line N, column M'."""
-    text = (SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8")
-    bad = tmp_path / "nul.xml"
-    bad.write_text(text.replace("Metro de Madrid", "Metro\x00 de Madrid", 1), encoding="utf-8")
-    message = refused(db, "ingest", "testbed", bad, "--name", "sample")
-    assert message.startswith(f"Error: {bad}:6: malformed XML: Invalid character: Char 0x0 "
-                              "out of allowed range"), message
     scores = tmp_path / "IMP.xml"
     scores.write_text('<?xml version="1.0"?>\n<IQ metric="IMP" ref="ref-A" score="0.5" '
                       'target="sysA">\n<S\x00 n="1">0.5</S>\n</IQ>\n', encoding="utf-8")
     message = refused(db, "ingest", "scores", scores, "--format", "iqxml")
-    assert message.startswith(f"Error: {scores}:3: not well-formed XML: "), message
+    assert message.startswith(f"Error: {scores}:3: not well-formed XML: Invalid character: "
+                              "Char 0x0 out of allowed range"), message
+
+
+def test_nul_bytes_in_text_are_refused(db: Path, tmp_path: Path) -> None:
+    """A NUL byte inside a segment was stored as it was (the line count was right)."""
+    text = (PLAIN / "systems" / "sysB.en.txt").read_text(encoding="utf-8").split("\n")
+    text[1] = "ab\x00" + text[1]
+    system = tmp_path / "sysN.en.txt"
+    system.write_text("\n".join(text), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", "--name", "sample", "--source",
+                      PLAIN / "source.es.txt", "--sys", f"sysN={system}")
+    assert message == f"Error: {system}:2: NUL byte at column 3: not a text file"
+    xml = tmp_path / "nul.xml"
+    xml.write_text((SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8").replace(
+        "Metro de Madrid", "Metro\x00 de Madrid", 1), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", xml, "--name", "sample")
+    assert message == f"Error: {xml}:6: NUL byte at column 29: not a text file"
+    scores = tmp_path / "scores.txt"
+    scores.write_text("0.5\n" * 5 + "0.\x005\n" + "0.5\n" * 6, encoding="utf-8")
+    message = refused(db, "ingest", "scores", scores, "--format", "lines", "--metric", "IMP",
+                      "--target", "sysA", "--ref", "ref-A")
+    assert message == f"Error: {scores}:6: NUL byte at column 3: not a text file"
