@@ -212,7 +212,8 @@ def parse_number(path: str | Path, line: int | None, text: str, what: str = "sco
 def numbered_lines(path: str | Path, data: bytes | None = None,
                    what: str = "lines") -> list[tuple[int, str]]:
     """Non-blank lines with their 1-based numbers (gzip-aware, a BOM and a CR before the
-    line break dropped); invalid UTF-8 or a NUL byte names its line; no such line: 'empty file: no WHAT'."""
+    line break dropped); invalid UTF-8 or a NUL byte names its line; no such line: 'empty
+    file: no WHAT'."""
     data = read_bytes(Path(path), gunzip=True) if data is None else data
     check_no_nul(path, data)
     lines = []
