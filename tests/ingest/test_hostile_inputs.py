@@ -139,3 +139,19 @@ def test_nul_bytes_in_text_are_refused(db: Path, tmp_path: Path) -> None:
     message = refused(db, "ingest", "scores", scores, "--format", "lines", "--metric", "IMP",
                       "--target", "sysA", "--ref", "ref-A")
     assert message == f"Error: {scores}:6: NUL byte at column 3: not a text file"
+
+
+def test_assessment_conflict_names_the_line_and_values(db: Path, tmp_path: Path) -> None:
+    da = (SAMPLE / "human" / "da.tsv").read_text(encoding="utf-8").split("\n")
+    args = ["--map", "system=system", "--map", "seg_id=seg_id", "--map", "score=da_raw",
+            "--map", "judge=judge", "-c", "DA-raw"]
+    result = ulcdb(db, "ingest", "assessments", SAMPLE / "human" / "da.tsv", *args)
+    assert result.exit_code == 0, result.output
+    assert da[3] == "sysA\t2\tJ1\t90"  # line 4
+    da[3] = "sysA\t2\tJ1\t19"
+    changed = tmp_path / "da.tsv"
+    changed.write_text("\n".join(da), encoding="utf-8")
+    message = refused(db, "ingest", "assessments", changed, *args)
+    assert message == (f"Error: {changed}:4: 1 assessments are already stored with other "
+                       "values (the first: stored 90, the file says 19); use --replace to replace "
+                       "them")
