@@ -155,3 +155,20 @@ def test_assessment_conflict_names_the_line_and_values(db: Path, tmp_path: Path)
     assert message == (f"Error: {changed}:4: 1 assessments are already stored with other "
                        "values (the first: stored 90, the file says 19); use --replace to replace "
                        "them")
+
+
+def test_testbed_conflicts_name_the_file(db: Path, tmp_path: Path) -> None:
+    """With several --sys files (or a WMT XML file) the conflict must say which file."""
+    other = PLAIN / "systems" / "sysB.en.txt"
+    message = refused(db, "ingest", "testbed", "--name", "sample", "--source",
+                      PLAIN / "source.es.txt", "--sys", f"sysN={PLAIN / 'systems' / 'sysC.en.txt'}",
+                      "--sys", f"sysA={other}")
+    assert message.startswith(f"Error: {other}: system 'sysA' already exists in test bed "
+                              "'sample' with another text (first difference at segment 1)")
+    source = tmp_path / "source.es.txt"
+    source.write_text((PLAIN / "source.es.txt").read_text(encoding="utf-8").replace(
+        "Metro", "Metropolitano", 1), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", "--name", "sample", "--source", source,
+                      "--sys", f"sysN={other}")
+    assert message.startswith(f"Error: {source}: test bed 'sample' already exists with "
+                              "another source text of segment 1;")

@@ -175,8 +175,8 @@ def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,
         return tid
     lost = contents(store, tid)
     if not replace:
-        raise Conflict(f"test bed {data.name!r} already exists with {difference}; --replace "
-                       f"replaces the whole test bed, dropping its {lost}")
+        raise Conflict(f"{_where(data.origin)}test bed {data.name!r} already exists with "
+                       f"{difference}; --replace replaces the whole test bed, dropping its {lost}")
     drop_testbed(store, tid)
     report.notes.append(f"replaced the whole test bed ({difference}): dropped its {lost}")
     return None
@@ -277,8 +277,8 @@ def _load_translator(
             return
         if not replace:
             action = "replace it" if role == tr.role else f"make it a {tr.role}"
-            raise Conflict(f"{problem}; use --replace to {action} (its scores and human "
-                           "assessments are dropped)")
+            raise Conflict(f"{_where(tr.origin)}{problem}; use --replace to {action} (its "
+                           "scores and human assessments are dropped)")
         report.replaced.append(_clear_translator(store, trid, tr))
     else:
         trid = store.scalar(
@@ -292,6 +292,11 @@ def _load_translator(
         "text": tr.texts,
         "text_hash": [text_hash(t) for t in tr.texts],
     })
+
+
+def _where(origin: str | None) -> str:
+    """``FILE: `` to begin a message about content read from ``origin`` (none: nothing)."""
+    return f"{origin}: " if origin else ""
 
 
 def _translator_difference(store: Store, trid: int, role: str, tr: TranslatorText,
