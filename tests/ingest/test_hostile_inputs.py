@@ -172,3 +172,19 @@ def test_testbed_conflicts_name_the_file(db: Path, tmp_path: Path) -> None:
                       "--sys", f"sysN={other}")
     assert message.startswith(f"Error: {source}: test bed 'sample' already exists with "
                               "another source text of segment 1;")
+
+
+@pytest.mark.parametrize("dtd", [
+    '<!DOCTYPE dataset [<!ENTITY x SYSTEM "file:///etc/hostname">]>',
+    '<!DOCTYPE dataset [<!ENTITY x "Metro de Madrid">]>',
+])
+def test_wmt_xml_entity_of_a_dtd_is_refused(db: Path, tmp_path: Path, dtd: str) -> None:
+    """Left unexpanded (ulcdb reads no DTD), '&x;' was stored as the source text."""
+    text = (SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8")
+    head, body = text.split("?>", 1)
+    xml = tmp_path / "entity.xml"
+    xml.write_text(f"{head}?>{dtd}{body.replace('Metro de Madrid', '&x;', 1)}",
+                   encoding="utf-8")
+    message = refused(db, "ingest", "testbed", xml, "--name", "x")
+    assert message.startswith(f"Error: {xml}:6: entity &x; is declared in a DTD, which ulcdb "
+                              "does not read"), message
