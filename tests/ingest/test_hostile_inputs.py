@@ -188,3 +188,50 @@ def test_wmt_xml_entity_of_a_dtd_is_refused(db: Path, tmp_path: Path, dtd: str) 
     message = refused(db, "ingest", "testbed", xml, "--name", "x")
     assert message.startswith(f"Error: {xml}:6: entity &x; is declared in a DTD, which ulcdb "
                               "does not read"), message
+
+
+def conllu_of(texts: list[str], tag: str = "X") -> str:
+    """CoNLL-U of ``texts``, one sentence per segment, every word tagged ``tag``."""
+    blocks = []
+    for i, text in enumerate(texts, 1):
+        words = [f"{j}\t{w}\t{w}\t{tag}\t_\t_\t0\troot\t_\t_"
+                 for j, w in enumerate(text.split(), 1)]
+        blocks.append("\n".join([f"# seg_id = {i}", *words]) + "\n")
+    return "\n".join(blocks) + "\n"
+
+
+def test_annotations_are_not_replaced_silently(db: Path, tmp_path: Path) -> None:
+    """A second import into the same run replaced the stored annotations without a word."""
+    texts = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8").splitlines()
+    first = tmp_path / "first.conllu"
+    first.write_text(conllu_of(texts), encoding="utf-8")
+    args = ["--translator", "sysA", "--format", "conllu", "--tool", "udpipe"]
+    assert ulcdb(db, "ingest", "annotations", first, *args).exit_code == 0
+    again = ulcdb(db, "ingest", "annotations", first, *args)  # the same: a no-op
+    assert again.exit_code == 0, again.output
+    second = tmp_path / "second.conllu"
+    second.write_text(conllu_of(texts, "NOUN"), encoding="utf-8")
+    message = refused(db, "ingest", "annotations", second, *args)
+    assert message == (f"Error: {second}:1: segment 1 already has other annotations in the "
+                       "run 'udpipe'; use --replace to replace them, or --tool NAME for a run "
+                       "of its own")
+    result = ulcdb(db, "ingest", "annotations", second, *args, "--replace")
+    assert result.exit_code == 0, result.output
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tags = con.execute("select distinct pos from ann_token").fetchall()
+    finally:
+        con.close()
+    assert tags == [("NOUN",)]
+    ptb = tmp_path / "trees.ptb"  # a new layer onto the run's tokens: added, nothing lost
+    ptb.write_text("".join("(S " + " ".join(f"(X {w})" for w in t.split()) + ")\n"
+                           for t in texts), encoding="utf-8")
+    args[3] = "ptb"
+    assert ulcdb(db, "ingest", "annotations", ptb, *args).exit_code == 0
+    other = tmp_path / "other.ptb"  # another tree of segment 2 (line 2) for the same layer
+    lines = ptb.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1] = lines[1].replace("(X ", "(Y ", 1)
+    other.write_text("".join(lines), encoding="utf-8")
+    message = refused(db, "ingest", "annotations", other, *args)
+    assert message.startswith(f"Error: {other}:2: segment 2 already has other annotations")
+
