@@ -235,3 +235,14 @@ def test_annotations_are_not_replaced_silently(db: Path, tmp_path: Path) -> None
     message = refused(db, "ingest", "annotations", other, *args)
     assert message.startswith(f"Error: {other}:2: segment 2 already has other annotations")
 
+
+def test_conllu_word_ids_out_of_order_are_refused(db: Path, tmp_path: Path) -> None:
+    """Heads point at word ids: ids 1, 3, 2 attached words to the wrong heads."""
+    texts = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8").splitlines()
+    text = conllu_of(texts).replace("\n2\t", "\n9\t", 1)  # line 3: the second word
+    path = tmp_path / "ids.conllu"
+    path.write_text(text, encoding="utf-8")
+    message = refused(db, "ingest", "annotations", path, "--translator", "sysA", "--format",
+                      "conllu")
+    assert message == f"Error: {path}:3: word id 9 out of order (expected 2)"
+

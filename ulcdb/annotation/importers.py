@@ -123,6 +123,9 @@ def read_conllu(path: Path) -> list[ImportedSegment]:
                 if m:
                     ranges[int(m.group(1))] = (int(m.group(2)), cols[1])
                 continue
+            if int(cols[0]) != len(words) + 1:  # heads point at these ids
+                raise InputError(path, start + k, f"word id {cols[0]} out of order (expected "
+                                 f"{len(words) + 1})")
             words.append((start + k, cols))
         if new_seg:
             segs.append(ImportedSegment(start, [], []))
