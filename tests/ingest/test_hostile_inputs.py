@@ -246,3 +246,17 @@ def test_conllu_word_ids_out_of_order_are_refused(db: Path, tmp_path: Path) -> N
                       "conllu")
     assert message == f"Error: {path}:3: word id 9 out of order (expected 2)"
 
+
+
+@pytest.mark.parametrize(("tool", "problem"), [
+    ("ud\npipe", "holds a tab, line break or other control character"),
+    ("", "is empty"),
+])
+def test_annotation_run_name_is_checked(db: Path, tmp_path: Path, tool: str,
+                                        problem: str) -> None:
+    texts = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "a.conllu"
+    path.write_text(conllu_of(texts), encoding="utf-8")
+    message = refused(db, "ingest", "annotations", path, "--translator", "sysA", "--format",
+                      "conllu", "--tool", tool)
+    assert message == f"Error: {path}: the annotation run name {tool!r} {problem}"

@@ -39,6 +39,7 @@ from ulcdb.annotation.model import CONSTITUENT, ENTITY, OK, PREDICATE, ROLE, Ana
 from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.textio import check_file, read_text, split_lines
 from ulcdb.store.database import Store
+from ulcdb.store.names import check_name
 
 FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc")
 
@@ -309,6 +310,8 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
     if fmt not in FORMATS:
         raise InputError(path, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     check_file(path)
+    if tool is not None:
+        check_name("annotation run", tool, path)
     tid = store.testbed_id(testbed)
     ids = store.translators(tid)
     if translator not in ids:
