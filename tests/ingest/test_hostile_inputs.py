@@ -260,3 +260,11 @@ def test_annotation_run_name_is_checked(db: Path, tmp_path: Path, tool: str,
     message = refused(db, "ingest", "annotations", path, "--translator", "sysA", "--format",
                       "conllu", "--tool", tool)
     assert message == f"Error: {path}: the annotation run name {tool!r} {problem}"
+
+
+def test_empty_metric_name_is_refused(db: Path, tmp_path: Path) -> None:
+    """--metric '' was read as no option: the scores were stored as COMET."""
+    path = comet_file(tmp_path, "scores.txt", [0.5] * 12)
+    message = refused(db, "ingest", "scores", path, "--format", "comet", "--metric", "",
+                      "--ref", "ref-A")
+    assert message == f"Error: {path}: the metric name '' is empty"
