@@ -268,3 +268,36 @@ def test_empty_metric_name_is_refused(db: Path, tmp_path: Path) -> None:
     message = refused(db, "ingest", "scores", path, "--format", "comet", "--metric", "",
                       "--ref", "ref-A")
     assert message == f"Error: {path}: the metric name '' is empty"
+
+
+def score_table(tmp_path: Path, rows: list[str], name: str = "scores.tsv") -> Path:
+    """A TSV of sysA's scores (system, seg_id, score) with ``rows`` after the header."""
+    path = tmp_path / name
+    path.write_text("\n".join(["system\tseg_id\tscore", *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+TABLE_ARGS = ["--format", "table", "--metric", "IMP", "--ref", "ref-A", "--map",
+              "target=system", "--map", "seg_id=seg_id", "--map", "value=score"]
+
+
+@pytest.mark.parametrize(("row", "problem"), [
+    ("sysA\t3", "2 fields, the header has 3"),
+    ("sysA 3\t0.3", "2 fields, the header has 3"),
+    ("sysA\t3.5\t0.3", "seg_id '3.5' is not a whole number >= 1"),  # was read as segment 4
+])
+def test_score_table_row_problems_name_the_line(db: Path, tmp_path: Path, row: str,
+                                                problem: str) -> None:
+    rows = [f"sysA\t{i}\t0.5" for i in range(1, 13)]
+    rows[2] = row  # line 4
+    path = score_table(tmp_path, rows)
+    assert refused(db, "ingest", "scores", path, *TABLE_ARGS) == f"Error: {path}:4: {problem}"
+
+
+def test_score_table_latin1_names_the_line(db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.tsv"
+    rows = ["system\tseg_id\tscore"] + [f"sysA\t{i}\t0.5" for i in range(1, 13)]
+    rows[5] = "sysA\xe9\t5\t0.5"
+    path.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
+    assert refused(db, "ingest", "scores", path, *TABLE_ARGS) == (
+        f"Error: {path}:6: invalid UTF-8 (byte e9 at column 5): the file must be UTF-8")
