@@ -301,3 +301,25 @@ def test_score_table_latin1_names_the_line(db: Path, tmp_path: Path) -> None:
     path.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
     assert refused(db, "ingest", "scores", path, *TABLE_ARGS) == (
         f"Error: {path}:6: invalid UTF-8 (byte e9 at column 5): the file must be UTF-8")
+
+
+@pytest.mark.shared
+def test_boxer_drs_is_not_replaced_silently(tmp_path: Path) -> None:
+    """A second Boxer file for the same run replaced the stored DRSs without a word."""
+    golden = REPO.parent / "shared" / "golden" / "dr_boxer"
+    db = tmp_path / "boxer.duckdb"
+    ref = golden / "ref2.txt"
+    made = ulcdb(db, "ingest", "testbed", "--name", "tb", "--source", ref, "--ref", f"ref={ref}")
+    assert made.exit_code == 0, made.output
+    args = ["--translator", "ref", "--format", "boxer-xml", "--tool", "boxer"]
+    assert ulcdb(db, "ingest", "annotations", golden / "ref2.xml", *args).exit_code == 0
+    again = ulcdb(db, "ingest", "annotations", golden / "ref2.xml", *args)  # the same: no-op
+    assert again.exit_code == 0, again.output
+    other = tmp_path / "other.xml"
+    other.write_text((golden / "ref2.xml").read_text(encoding="utf-8").replace(
+        'symbol="love"', 'symbol="hate"'), encoding="utf-8")
+    message = refused(db, "ingest", "annotations", other, *args)
+    assert message == (f"Error: {other}: <xfdrs> d1: ref's segment 1 already has another DRS "
+                       "in the run 'boxer'; use --replace to replace it, or --tool NAME for "
+                       "a run of its own")
+    assert ulcdb(db, "ingest", "annotations", other, *args, "--replace").exit_code == 0

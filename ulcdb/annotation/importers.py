@@ -326,7 +326,8 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
             "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
             [tid])]
         return AnnotationImportReport(import_boxer(store, path, translator, texts,
-                                         tool or "boxer-xml import", lang, firsts),
+                                         tool or "boxer-xml import", lang, firsts,
+                                         replace),
                             len(texts) if firsts is None else len(firsts),
                             "drs" if firsts is None else "document drs")
     segs = READERS[fmt](path)
