@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import copy_store, ulcdb
+from cli_helpers import copy_store, ingest_ende, ulcdb
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample"
@@ -304,9 +304,9 @@ def test_score_table_latin1_names_the_line(db: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.shared
-def test_boxer_drs_is_not_replaced_silently(tmp_path: Path) -> None:
+def test_boxer_drs_is_not_replaced_silently(shared: Path, tmp_path: Path) -> None:
     """A second Boxer file for the same run replaced the stored DRSs without a word."""
-    golden = REPO.parent / "shared" / "golden" / "dr_boxer"
+    golden = shared / "golden" / "dr_boxer"
     db = tmp_path / "boxer.duckdb"
     ref = golden / "ref2.txt"
     made = ulcdb(db, "ingest", "testbed", "--name", "tb", "--source", ref, "--ref", f"ref={ref}")
@@ -323,3 +323,23 @@ def test_boxer_drs_is_not_replaced_silently(tmp_path: Path) -> None:
                        "in the run 'boxer'; use --replace to replace it, or --tool NAME for "
                        "a run of its own")
     assert ulcdb(db, "ingest", "annotations", other, *args, "--replace").exit_code == 0
+
+
+@pytest.mark.shared
+def test_mqm_doc_id_must_match_the_test_bed(shared: Path, tmp_path: Path) -> None:
+    """The doc_id column was ignored: a file numbering other segments loaded under wrong ones."""
+    sample = shared / "testbeds" / "wmt21_newstest2021_ende" / "sample"
+    db = ingest_ende(tmp_path / "ende.duckdb", sample)
+    lines = (sample / "human" / "mqm_seg.tsv").read_text(encoding="utf-8").split("\n")
+    assert lines[0].split("\t") == ["system", "seg_id", "orig_seg_id", "doc_id",
+                                    "mqm_avg_score"]
+    fields = lines[2].split("\t")  # line 3: segment 2 of the first document
+    fields[3] = "another.doc"
+    lines[2] = "\t".join(fields)
+    path = tmp_path / "mqm.tsv"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    message = refused(db, "ingest", "assessments", path, "--format", "mqm", "-t", "ende",
+                      "--skip-unknown", "-c", "MQM2")
+    assert message == (f"Error: {path}:3: segment {fields[1]} is in document "
+                       "'news.com.au.796350' of test bed 'ende', the file says 'another.doc': "
+                       "does it number another test bed's segments?")
