@@ -343,3 +343,11 @@ def test_mqm_doc_id_must_match_the_test_bed(shared: Path, tmp_path: Path) -> Non
     assert message == (f"Error: {path}:3: segment {fields[1]} is in document "
                        "'news.com.au.796350' of test bed 'ende', the file says 'another.doc': "
                        "does it number another test bed's segments?")
+
+
+def test_file_name_with_a_line_break_stays_one_line(db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "bad\nname.txt"
+    path.write_text("one line\n", encoding="utf-8")
+    message = refused(db, "ingest", "testbed", "--name", "sample", "--source",
+                      PLAIN / "source.es.txt", "--sys", f"sysN={path}")
+    assert message.startswith(f"Error: {str(path)!r}: system 'sysN' has 1 lines, expected 12")
