@@ -8,14 +8,17 @@ class UlcdbError(Exception):
 
 
 class InputError(UlcdbError):
-    """Bad input: names the file and, where known, the line."""
+    """Bad input: names the file and, where known, the line; always one line (a parser's
+    message with line breaks, such as libxml2's, is joined; an odd file name is quoted)."""
 
     def __init__(self, path: object, line: int | None, message: str) -> None:
         self.path = str(path)
         self.line = line
-        self.message = message
-        where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {message}")
+        self.message = " ".join(part.strip() for part in message.splitlines() if part.strip())
+        # a file name with a line break or another control character is shown quoted
+        shown = self.path if self.path.isprintable() else repr(self.path)
+        where = f"{shown}:{line}" if line is not None else shown
+        super().__init__(f"{where}: {self.message}")
 
     def __reduce__(self) -> tuple[type[InputError], tuple[str, int | None, str]]:
         """Pickled by its arguments (it crosses from worker processes to the driver)."""

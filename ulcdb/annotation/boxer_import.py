@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ulcdb.annotation import storage
 from ulcdb.annotation.model import FAILED, OK, Analysis, Token
-from ulcdb.errors import InputError
+from ulcdb.errors import Conflict, InputError
 from ulcdb.metrics.dr.boxer import BoxerDrs, read_boxer_xml
 from ulcdb.metrics.dr.drs import FlatDrs
 from ulcdb.store.database import Store
@@ -61,9 +61,11 @@ def _tokens(drs: FlatDrs) -> list[Token]:
 
 
 def import_boxer(store: Store, path: Path, translator: str, texts: list[str],
-                 name: str, lang: str | None, docs: list[int] | None = None) -> int:
+                 name: str, lang: str | None, docs: list[int] | None = None,
+                 replace: bool = False) -> int:
     """Check and store one Boxer file for a translator's segments (``docs``: the first
-    segment of every document, for a file of document DRSs); returns the run id."""
+    segment of every document, for a file of document DRSs); returns the run id.  A text
+    holding another DRS in the run is a Conflict unless ``replace``."""
     if docs is None:
         units, hashes = texts, [storage.text_hash(t) for t in texts]
     else:
@@ -72,11 +74,32 @@ def import_boxer(store: Store, path: Path, translator: str, texts: list[str],
         units, hashes = ["\n".join(g) for g in groups], [storage.doc_hash(g) for g in groups]
     analyses = boxer_analyses(path, units, translator, "segment" if docs is None else
                               "document")
-    rid = storage.ensure_run(store, name, None, None, lang)
-    parsed = {h for h, a in storage.load(store, rid, hashes).items() if a.drs is not None}
+    rid = storage.find_run(store, name)
+    stored = storage.load(store, rid, hashes) if rid is not None else {}
+    parsed = {h for h, a in stored.items() if a.drs is not None}
     # Annotations belong to texts: a text Boxer parsed for another translator keeps its DRS
     # where this file has none for it.
-    keep = [(h, a) for h, a in zip(hashes, analyses, strict=True)
+    keep = [(n, h, a) for n, (h, a) in enumerate(zip(hashes, analyses, strict=True), 1)
             if a.status == OK or h not in parsed]
-    storage.save(store, rid, keep, replace=True)
+    if not replace:
+        _check_unchanged(path, translator, name, "segment" if docs is None else "document",
+                         keep, stored)
+    rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
+    storage.save(store, rid, [(h, a) for _, h, a in keep], replace=True)
     return rid
+
+
+def _check_unchanged(path: Path, translator: str, run: str, unit: str,
+                     keep: list[tuple[int, str, Analysis]], stored: dict[str, Analysis]) -> None:
+    """A Conflict at the first text whose stored DRS in ``run`` the import would change (of
+    a text the file has twice, the first is the one stored)."""
+    seen: set[str] = set()
+    for n, h, a in keep:
+        if h in seen:
+            continue
+        seen.add(h)
+        old = stored.get(h)
+        if a.drs is not None and old is not None and old.drs is not None and old.drs != a.drs:
+            raise Conflict(f"{path}: <xfdrs> d{n}: {translator}'s {unit} {n} already has "
+                           f"another DRS in the run {run!r}; use --replace to replace it, or "
+                           "--tool NAME for a run of its own")

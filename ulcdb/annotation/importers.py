@@ -36,9 +36,10 @@ from pathlib import Path
 from ulcdb.annotation import storage
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, ENTITY, OK, PREDICATE, ROLE, Analysis, Span, Token
-from ulcdb.errors import InputError
+from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.textio import check_file, read_text, split_lines
 from ulcdb.store.database import Store
+from ulcdb.store.names import check_name
 
 FORMATS = ("conllu", "ptb", "conll05", "iob", "boxer-xml", "boxer-xml-doc")
 
@@ -123,6 +124,9 @@ def read_conllu(path: Path) -> list[ImportedSegment]:
                 if m:
                     ranges[int(m.group(1))] = (int(m.group(2)), cols[1])
                 continue
+            if int(cols[0]) != len(words) + 1:  # heads point at these ids
+                raise InputError(path, start + k, f"word id {cols[0]} out of order (expected "
+                                 f"{len(words) + 1})")
             words.append((start + k, cols))
         if new_seg:
             segs.append(ImportedSegment(start, [], []))
@@ -299,11 +303,15 @@ def _clip(text: str, n: int = 40) -> str:
 
 
 def import_annotations(store: Store, path: Path, testbed: str, translator: str, fmt: str,
-                       tool: str | None = None) -> AnnotationImportReport:
-    """Read, align and store one file of annotations for one translator's segments."""
+                       tool: str | None = None, replace: bool = False) -> AnnotationImportReport:
+    """Read, align and store one file of annotations for one translator's segments.  A
+    segment the run already holds with other annotations of the file's layer is a Conflict
+    unless ``replace``."""
     if fmt not in FORMATS:
         raise InputError(path, None, f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     check_file(path)
+    if tool is not None:
+        check_name("annotation run", tool, path)
     tid = store.testbed_id(testbed)
     ids = store.translators(tid)
     if translator not in ids:
@@ -318,7 +326,8 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
             "select min(seg_id) from segment where testbed_id = ? group by doc_id order by 1",
             [tid])]
         return AnnotationImportReport(import_boxer(store, path, translator, texts,
-                                         tool or "boxer-xml import", lang, firsts),
+                                         tool or "boxer-xml import", lang, firsts,
+                                         replace),
                             len(texts) if firsts is None else len(firsts),
                             "drs" if firsts is None else "document drs")
     segs = READERS[fmt](path)
@@ -351,6 +360,36 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
         else:
             out[h] = Analysis(tuple(seg.tokens), tuple(seg.spans), OK,
                               layers=frozenset({LAYER[fmt]}))
+    if not replace:
+        _check_unchanged(path, name, fmt, segs, hashes, stored, out)
     rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
     storage.save(store, rid, out.items(), replace=True)
     return AnnotationImportReport(rid, len(segs), LAYER[fmt])
+
+
+def _check_unchanged(path: Path, run: str, fmt: str, segs: list[ImportedSegment],
+                     hashes: list[str], stored: dict[str, Analysis],
+                     out: dict[str, Analysis]) -> None:
+    """A Conflict at the first segment whose stored analysis in run ``run`` the import would
+    change: any change for CoNLL-U (it replaces the whole analysis), a change of a layer
+    already there for the other formats (a new layer adds to the tokens)."""
+    for n, (h, seg) in enumerate(zip(hashes, segs, strict=True), 1):
+        have, new = stored.get(h), out[h]
+        if have is None:
+            continue
+        if fmt == "conllu":
+            same = (have.tokens, have.spans) == (new.tokens, new.spans)
+        else:  # a layer derived from the tokens (a CoNLL-U import's stand-in) gives way
+            old = _layer_spans(have, LAYER[fmt])
+            derived = full_analysis(list(have.tokens), [], entity_layer=False)
+            same = not old or old in (_layer_spans(new, LAYER[fmt]),
+                                      _layer_spans(derived, LAYER[fmt]))
+        if same:
+            continue
+        raise Conflict(f"{path}:{seg.line}: segment {n} already has other annotations in the "
+                       f"run {run!r}; use --replace to replace them, or --tool NAME for a run "
+                       "of its own")
+
+
+def _layer_spans(analysis: Analysis, layer: str) -> list[Span]:
+    return [s for s in analysis.spans if s.layer == layer]

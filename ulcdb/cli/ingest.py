@@ -229,6 +229,8 @@ def ingest_annotations(
     testbed: TestbedOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Name of the annotation run "
                                              "(default: FORMAT import).")] = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace the run's differing "
+                                          "annotations of these segments.")] = False,
 ) -> None:
     """Ingest another tool's annotations of one translator's segments.
 
@@ -246,7 +248,7 @@ def ingest_annotations(
 
     with open_store(create=True) as store:
         name = testbed or store.only_testbed()
-        report = import_annotations(store, path, name, translator, fmt, tool)
+        report = import_annotations(store, path, name, translator, fmt, tool, replace)
     typer.echo(report.summary())
 
 

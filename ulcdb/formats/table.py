@@ -19,6 +19,7 @@ assume one record per line (CSV/TSV) or count records (Parquet, JSON).
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 from collections.abc import Mapping
@@ -30,7 +31,7 @@ import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 
 from ulcdb.errors import InputError, NotFound
-from ulcdb.ingest.textio import check_file
+from ulcdb.ingest.textio import check_file, decode_utf8
 from ulcdb.interchange.model import (
     FRAME_SCHEMA,
     ScoreFrame,
@@ -87,8 +88,26 @@ def _read_arrow(path: Path) -> tuple[pa.Table, int]:
             convert_options=pcsv.ConvertOptions(column_types=_all_strings(data, delimiter, fmt),
                                                  strings_can_be_null=False))
     except pa.ArrowInvalid as exc:
+        _bad_record(path, data, delimiter, fmt)  # the line, where it can be found
         raise InputError(path, None, f"cannot read the {fmt.upper()} table: {exc}") from None
     return table, 2
+
+
+def _bad_record(path: Path, data: bytes, delimiter: str, fmt: str) -> None:
+    """An ``InputError`` naming the first line pyarrow could not read: a byte that is not
+    UTF-8 or a NUL, or a record with another number of fields than the header."""
+    text = decode_utf8(path, data)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
+                        quoting=csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL)
+    width = None
+    try:
+        for record in reader:
+            width = len(record) if width is None else width
+            if record and len(record) != width:
+                raise InputError(path, reader.line_num, f"{len(record)} fields, the header has "
+                                 f"{width}")
+    except csv.Error as exc:
+        raise InputError(path, reader.line_num, f"bad {fmt.upper()} quoting: {exc}") from None
 
 
 def _all_strings(data: bytes, delimiter: str, fmt: str) -> dict[str, pa.DataType]:
@@ -161,9 +180,12 @@ def _check(con: duckdb.DuckDBPyConnection, path: Path, variant: str | None) -> N
         ("value is not null and try_cast(value as double) is null", "value",
          "score {!r} is not a number"),
         ("seg_id is not null and (try_cast(seg_id as integer) is null "
-         "or try_cast(seg_id as integer) < 1)", "seg_id", "seg_id {!r} is not a whole number >= 1"),
+         "or try_cast(seg_id as integer) < 1 or try_cast(seg_id as double) <> "
+         "try_cast(seg_id as integer))",  # DuckDB rounds '3.5' to 4
+         "seg_id", "seg_id {!r} is not a whole number >= 1"),
         ("seg_in_doc is not null and (try_cast(seg_in_doc as integer) is null "
-         "or try_cast(seg_in_doc as integer) < 1)", "seg_in_doc",
+         "or try_cast(seg_in_doc as integer) < 1 or try_cast(seg_in_doc as double) <> "
+         "try_cast(seg_in_doc as integer))", "seg_in_doc",
          "seg_in_doc {!r} is not a whole number >= 1"),
         ("testbed is null or metric is null or target is null or refset is null",
          "coalesce(testbed, metric, target, refset)", "a name column is empty ({!r})"),

@@ -251,7 +251,7 @@ class _Resolver:
             return NamedSet("metric", name, members, definition.line)
         known = any(member in self.kind_of for member in members)
         if not known and all(_SEGMENT_SPEC.match(member) for member in members):
-            return NamedSet("segment", name, self._segments(path, definition))
+            return NamedSet("segment", name, self._segments(path, definition), definition.line)
         resolved = [member if member in self.kind_of else self.alias.get(member, member)
                     for member in members]
         kinds = {self.kind_of.get(member, "unknown") for member in resolved}
@@ -260,7 +260,7 @@ class _Resolver:
         if len(kinds) > 1:
             raise InputError(path, definition.line, f"set {name!r} mixes "
                              f"{_describe(members, resolved, self.kind_of)}")
-        return NamedSet(kinds.pop(), name, list(dict.fromkeys(resolved)))
+        return NamedSet(kinds.pop(), name, list(dict.fromkeys(resolved)), definition.line)
 
     def _segments(self, path: Path, definition: _SetDefinition) -> list[str]:
         numbers: list[int] = []

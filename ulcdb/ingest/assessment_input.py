@@ -135,6 +135,20 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
 
 
 
+def _check_mqm_documents(store: Store, testbed: str, path: Path) -> None:
+    """An MQM table's doc_id column must agree with the test bed's document of each seg_id:
+    a file numbering another test bed's segments would otherwise load under wrong ones."""
+    from ulcdb.formats.wmt import mqm as wmt_mqm
+    from ulcdb.store.database import named_query
+
+    docs = dict(store.query(named_query("segment_documents"), [store.testbed_id(testbed)]))
+    for line, seg, doc in wmt_mqm.read_mqm_documents(path):
+        if seg in docs and docs[seg] != doc:
+            raise InputError(path, line, f"segment {seg} is in document {docs[seg]!r} of test "
+                             f"bed {testbed!r}, the file says {doc!r}: does it number another "
+                             "test bed's segments?")
+
+
 def check_against_testbed(store: Store, testbed: str, path: Path, fmt: AssessmentFormat,
                           mapping: list[str], items: list[Assessment]) -> None:
     """mt-metrics-eval human files: one value per segment/document of every system, names
@@ -142,6 +156,8 @@ def check_against_testbed(store: Store, testbed: str, path: Path, fmt: Assessmen
     from ulcdb.ingest import mtme_testbeds
     from ulcdb.store.database import named_query
 
+    if assessment_format(path, fmt, mapping) == AssessmentFormat.mqm:
+        _check_mqm_documents(store, testbed, path)
     if assessment_format(path, fmt, mapping) != AssessmentFormat.mtme:
         return
     tid = store.testbed_id(testbed)

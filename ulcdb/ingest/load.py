@@ -97,7 +97,7 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
             _load_translator(store, tid, tr, replace, report)
         for nset in data.sets:
             _check_metric_set(store, data, nset)
-            if save_set(store, tid, nset, origin=data.origin):
+            if save_set(store, tid, nset, origin=data.origin, replace=replace):
                 report.sets.append(nset.name)
         if data.assessments:
             _load_human_scores(store, data, replace, report)
@@ -175,8 +175,8 @@ def _match_existing(store: Store, tid: int, data: TestbedData, replace: bool,
         return tid
     lost = contents(store, tid)
     if not replace:
-        raise Conflict(f"test bed {data.name!r} already exists with {difference}; --replace "
-                       f"replaces the whole test bed, dropping its {lost}")
+        raise Conflict(f"{_where(data.origin)}test bed {data.name!r} already exists with "
+                       f"{difference}; --replace replaces the whole test bed, dropping its {lost}")
     drop_testbed(store, tid)
     report.notes.append(f"replaced the whole test bed ({difference}): dropped its {lost}")
     return None
@@ -277,8 +277,8 @@ def _load_translator(
             return
         if not replace:
             action = "replace it" if role == tr.role else f"make it a {tr.role}"
-            raise Conflict(f"{problem}; use --replace to {action} (its scores and human "
-                           "assessments are dropped)")
+            raise Conflict(f"{_where(tr.origin)}{problem}; use --replace to {action} (its "
+                           "scores and human assessments are dropped)")
         report.replaced.append(_clear_translator(store, trid, tr))
     else:
         trid = store.scalar(
@@ -292,6 +292,11 @@ def _load_translator(
         "text": tr.texts,
         "text_hash": [text_hash(t) for t in tr.texts],
     })
+
+
+def _where(origin: str | None) -> str:
+    """``FILE: `` to begin a message about content read from ``origin`` (none: nothing)."""
+    return f"{origin}: " if origin else ""
 
 
 def _translator_difference(store: Store, trid: int, role: str, tr: TranslatorText,
@@ -344,8 +349,10 @@ def delete_set(store: Store, kind: str, name: str) -> None:
         store.con.execute("delete from named_set where list_contains(?, set_id)", [ids])
 
 
-def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "") -> bool:
-    """Create or redefine a named set; True when something changed."""
+def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "",
+             replace: bool = True) -> bool:
+    """Create or redefine a named set; True when something changed.  Without ``replace`` a
+    set stored with other members is a Conflict naming ``origin`` and the set's line."""
     scope = None if nset.kind == "metric" else tid
     row = store.query(
         "select set_id from named_set where kind = ? and name = ? and testbed_id is not distinct "
@@ -356,6 +363,10 @@ def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "") ->
             "select member from named_set_member where set_id = ? order by position", [set_id])]
         if members == nset.members:
             return False
+        if not replace:
+            where = f"{origin}:{nset.line}" if nset.line is not None else origin
+            raise Conflict(f"{where}: set {nset.name!r} is stored with other members "
+                           f"({' '.join(members)}); use --replace to redefine it")
         store.con.execute("delete from named_set_member where set_id = ?", [set_id])
     else:
         set_id = store.scalar(

@@ -181,8 +181,11 @@ def _merge(store: Store, tid: int, origin: str, replace: bool, n: int) -> Assess
         f"from assessment a join _assessment_in n on {_SAME_KEY} where a.testbed_id = ?",
         [tid])[0]
     if differ and not replace:
-        raise Conflict(f"{origin}: {differ} assessments are already stored with other values; "
-                       "use --replace to replace them")
+        line, stored, value = store.query(named_query("assessment_first_conflict"), [tid])[0]
+        where = origin if line is None else f"{origin}:{line}"
+        raise Conflict(f"{where}: {differ} assessments are already stored with other values "
+                       f"(the first: stored {stored:g}, the file says {value:g}); use --replace to "
+                       "replace them")
     con = store.con
     if differ:
         con.execute("delete from assessment a where a.testbed_id = ? and exists (select 1 "

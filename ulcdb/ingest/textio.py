@@ -129,10 +129,22 @@ def read_bytes(path: Path, gunzip: bool = False) -> bytes:
     return data
 
 
+def check_no_nul(path: str | Path, data: bytes) -> None:
+    """An ``InputError`` naming the line of the first NUL byte of ``data``: no text file
+    holds one (a binary, or a file damaged on its way), and the store would keep it."""
+    pos = data.find(b"\x00")
+    if pos >= 0:
+        line = data.count(b"\n", 0, pos) + 1
+        column = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+        raise InputError(path, line, f"NUL byte at column {column}: not a text file")
+
+
 def decode_utf8(path: Path, data: bytes) -> str:
-    """Decode ``data`` as UTF-8 (a leading BOM is dropped); a bad byte names its line."""
+    """Decode ``data`` as UTF-8 (a leading BOM is dropped); a bad byte or a NUL byte names
+    its line."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    check_no_nul(path, data)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -200,8 +212,10 @@ def parse_number(path: str | Path, line: int | None, text: str, what: str = "sco
 def numbered_lines(path: str | Path, data: bytes | None = None,
                    what: str = "lines") -> list[tuple[int, str]]:
     """Non-blank lines with their 1-based numbers (gzip-aware, a BOM and a CR before the
-    line break dropped); invalid UTF-8 names its line; no such line: 'empty file: no WHAT'."""
+    line break dropped); invalid UTF-8 or a NUL byte names its line; no such line: 'empty
+    file: no WHAT'."""
     data = read_bytes(Path(path), gunzip=True) if data is None else data
+    check_no_nul(path, data)
     lines = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:

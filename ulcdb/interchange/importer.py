@@ -51,6 +51,7 @@ from ulcdb.interchange.model import (
 )
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
 from ulcdb.store.database import Store, named_query
+from ulcdb.store.names import check_name
 
 FORMATS = ("auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet", "table",
            "lines")
@@ -172,6 +173,8 @@ def import_scores(store: Store, req: ScoreImport) -> ScoreImportReport:
     for path in req.paths:
         if not path.exists():
             raise InputError(path, None, "no such file or directory")
+    if req.metric is not None:  # an empty --metric is no metric name, not "the default"
+        check_name("metric", req.metric, req.paths[0])
     fmt = req.fmt if req.fmt != "auto" else sniff(req.paths[0])
     if fmt not in FORMATS:
         raise UlcdbError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -487,12 +487,19 @@ class _Loader:
             [level, self.variant]))
 
     def _conflict(self, level: str) -> Conflict:
+        """The Conflict naming the file and line of the first score that differs from the
+        stored one (the key's first row where the stored scores cover other units)."""
         n = self.store.scalar("select count(*) from _imp_keys where differs")
-        metric, target, refset = self.store.query(named_query("import_conflict_example"))[0]
+        metric, target, refset, file_no, line, stored, value = self.store.query(
+            named_query("import_conflict_example"), {"level": level, "variant": self.variant})[0]
+        path = self.frame.sources[file_no].path
+        where = f"{path}:{line}" if line is not None else path
+        what = (f"stored {stored!r}, here {value!r}" if stored is not None
+                else "the stored scores cover other units")
         return Conflict(
-            f"{level}-level scores of {n} metric/target/reference-set keys of this import are "
-            f"already stored with other values (e.g. {metric} of {target} against {refset}, "
-            f"variant {self.variant}); use --replace to replace them")
+            f"{where}: {level}-level scores of {n} metric/target/reference-set keys of this "
+            f"import are already stored with other values (e.g. {metric} of {target} against "
+            f"{refset}, variant {self.variant}: {what}); use --replace to replace them")
 
     def _drop_replaced_batches(self) -> None:
         """The provenance rows no score points to any more, when this import replaced

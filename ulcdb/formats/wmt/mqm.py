@@ -56,3 +56,17 @@ def read_wmt_mqm(path: str | Path, rename: Mapping[str, str] | None = None) -> l
         if value is not None:
             result.append(Assessment(system, "MQM", value, "seg", seg, None, "", line))
     return result
+
+
+def read_mqm_documents(path: str | Path) -> list[tuple[int, int, str]]:
+    """(line, seg_id, doc_id) of every row of an MQM table with a ``doc_id`` column (a
+    cleaned table; Google's files have none: ``[]``), to check the file numbers segments as
+    the test bed does.  Rows are checked by ``read_wmt_mqm``."""
+    (_, header_text), *data = file_lines(path)
+    header = header_text.split()
+    if "doc_id" not in header:
+        return []
+    seg_col, doc_col = header.index("seg_id"), header.index("doc_id")
+    return [(line, int(fields[seg_col]), fields[doc_col])
+            for line, fields in ((line, text.split()) for line, text in data)]
+

@@ -79,10 +79,15 @@ def _parse(path: Path) -> etree._Element:
         resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True
     )
     try:
-        return etree.fromstring(data, parser)
+        root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         decode_utf8(path, data)  # a bad byte gets the clearer UTF-8 message
         raise InputError(path, exc.lineno, f"malformed XML: {exc.msg}") from None
+    for entity in root.iter(etree.Entity):  # declared in a DTD: left unexpanded, it would be
+        raise InputError(path, entity.sourceline,  # stored as the text '&name;'
+                         f"entity {entity.text} is declared in a DTD, which ulcdb does not "
+                         "read: write the text itself (or &amp; &lt; &gt; &quot; &apos;)")
+    return root
 
 
 def _read_document(state: _State, doc: etree._Element) -> None:
