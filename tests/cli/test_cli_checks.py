@@ -20,6 +20,19 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def test_set_define_says_what_a_redefinition_replaced(tmp_path: Path) -> None:
+    """Redefining a set says which members it had (it said only "saved")."""
+    path = tmp_path / "sets.duckdb"
+    assert ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config").exit_code == 0
+    said = [ulcdb(path, "set", "define", "system", "pair", *m).output.strip()
+            for m in (("sysA", "sysB"), ("sysC", "sysD"), ("sysC", "sysD"))]
+    assert said == ["system set 'pair': created",
+                    "system set 'pair': redefined (it held sysA sysB)",
+                    "system set 'pair': unchanged"]
+    said = ulcdb(path, "set", "define", "system", "2_first_systems", "sysC").output.strip()
+    assert said == "system set '2_first_systems': redefined (it held sysA sysB)"
+
+
 def _csv_column(output: str, column: str) -> list[str]:
     lines = output.splitlines()
     k = lines[0].split(",").index(column)
