@@ -7,6 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import duckdb
 from typer.testing import CliRunner, Result
 
 from ulcdb.cli.main import app
@@ -15,6 +16,17 @@ from ulcdb.cli.main import app
 def ulcdb(db: Path, *args: object) -> Result:
     """The result of ``ulcdb --db DB ARGS...`` (arguments turned into strings)."""
     return CliRunner().invoke(app, ["--db", str(db), *map(str, args)])
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample"
+
+
+def sample_store(path: Path) -> Path:
+    """``path`` (a new file) holding the bundled sample's ULC.config ingested as test bed
+    'sample', with its named sets."""
+    result = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
+    assert result.exit_code == 0, result.output
+    return path
 
 
 _INGESTED: dict[tuple[Path, str], Path] = {}  # (sample, name): a pristine store made once
@@ -40,3 +52,27 @@ def copy_store(template: Path, folder: Path, name: str = "store.duckdb") -> Path
     path = folder / name
     shutil.copyfile(template, path)
     return path
+
+
+def dump(db: Path) -> dict[str, list[str]]:
+    """Every row of every table of the store ``db``, in a stable order: what a refused
+    command must leave exactly as it was."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = [r[0] for r in con.execute(
+            "select table_name from duckdb_tables() order by 1").fetchall()]
+        return {t: sorted(map(repr, con.execute(f'select * from "{t}"').fetchall()))
+                for t in tables}
+    finally:
+        con.close()
+
+
+def refused(db: Path, *args: object) -> str:
+    """Run a command that must fail: one 'Error:' line, every table as it was; the line."""
+    before = dump(db)
+    result = ulcdb(db, *args)
+    assert result.exit_code == 1, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert dump(db) == before
+    return lines[0]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import sample_store, ulcdb
 from conftest import REPO
 from serve_helpers import build_sample_store
 from test_bad_input import READERS
@@ -111,10 +111,7 @@ def refused(store: Path, *args: object, needles: tuple[str, ...] = (),
 @pytest.fixture(scope="module")
 def bare(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample test bed, no scores."""
-    path = tmp_path_factory.mktemp("hostile") / "bare.duckdb"
-    res = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
-    assert res.exit_code == 0, res.output
-    return path
+    return sample_store(tmp_path_factory.mktemp("hostile") / "bare.duckdb")
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import copy_store, ulcdb
+from cli_helpers import copy_store, sample_store, ulcdb
 from conftest import REPO
 
 from ulcdb.store.database import Store
@@ -21,10 +21,7 @@ SYSTEMS = ("sysA", "sysB", "sysC", "sysD")
 @pytest.fixture(scope="module")
 def built_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp_path = tmp_path_factory.mktemp("robust")
-    path = tmp_path / "s.duckdb"
-    res = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
-    assert res.exit_code == 0, res.output
-    return path
+    return sample_store(tmp_path / "s.duckdb")
 
 
 @pytest.fixture

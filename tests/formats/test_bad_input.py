@@ -10,9 +10,8 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
-import duckdb
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import dump, sample_store, ulcdb
 from conftest import REPO
 
 SAMPLE = REPO / "sample"
@@ -65,27 +64,13 @@ READERS: dict[str, Args] = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("bad") / "s.duckdb"
-    res = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
-    assert res.exit_code == 0, res.output
-    return path
+    return sample_store(tmp_path_factory.mktemp("bad") / "s.duckdb")
 
 
 @pytest.fixture(scope="module")
 def pristine(store: Path) -> dict[str, list]:
     """Every table of the store before any reader ran: each test must leave it so."""
-    return _dump(store)
-
-
-def _dump(path: Path) -> dict[str, list]:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        tables = [r[0] for r in con.execute(
-            "select table_name from duckdb_tables() order by 1").fetchall()]
-        return {t: sorted(map(repr, con.execute(f'select * from "{t}"').fetchall()))
-                for t in tables}
-    finally:
-        con.close()
+    return dump(store)
 
 
 def _malformed(tmp_path: Path, kind: str) -> Path:
@@ -121,4 +106,4 @@ def test_reader_refuses_malformed_input(store, pristine, tmp_path, reader, kind)
     assert "Traceback" not in res.output
     assert len(lines) == 1, res.output
     assert path.name in lines[0], lines[0]
-    assert _dump(store) == pristine
+    assert dump(store) == pristine

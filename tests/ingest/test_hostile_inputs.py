@@ -8,42 +8,16 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import copy_store, ingest_ende, ulcdb
+from cli_helpers import copy_store, ingest_ende, refused, sample_store, ulcdb
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample"
 PLAIN = SAMPLE / "plain"
 
 
-def dump(db: Path) -> dict[str, list[str]]:
-    """Every row of every table, in a stable order."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        tables = [r[0] for r in con.execute(
-            "select table_name from duckdb_tables() order by 1").fetchall()]
-        return {t: sorted(map(repr, con.execute(f'select * from "{t}"').fetchall()))
-                for t in tables}
-    finally:
-        con.close()
-
-
-def refused(db: Path, *args: object) -> str:
-    """Run a command that must fail: one 'Error:' line, the store untouched; the line."""
-    before = dump(db)
-    result = ulcdb(db, *args)
-    assert result.exit_code == 1, result.output
-    lines = [ln for ln in result.output.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    assert dump(db) == before
-    return lines[0]
-
-
 @pytest.fixture(scope="module")
 def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("hostile") / "store.duckdb"
-    result = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
-    assert result.exit_code == 0, result.output
-    return path
+    return sample_store(tmp_path_factory.mktemp("hostile") / "store.duckdb")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from cli_helpers import copy_store, ulcdb
+from cli_helpers import copy_store, refused, ulcdb
 from test_ingest_store import plain_args
 
 from ulcdb.store.database import Store
@@ -20,17 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample"
 PLAIN = SAMPLE / "plain"
 
-TABLES = ("testbed", "document", "segment", "translator", "translation", "assessment",
-          "named_set", "named_set_member", "refset", "seg_score", "doc_score", "sys_score")
 LONG_HEADER = "seg_id\tdoc_id\tsource\ttranslator\tkind\ttranslation\n"
-
-
-
-def fingerprint(db: Path) -> dict[str, tuple]:
-    """Row count and an order-independent content hash of every core table."""
-    with Store(db, read_only=True) as store:
-        return {t: store.query(f"select count(*), sum(hash(t::varchar)) from {t} t")[0]
-                for t in TABLES}
 
 
 def query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
@@ -65,17 +55,6 @@ def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def db(built_db: Path, tmp_path: Path) -> Path:
     """The plain sample ingested (built once per module): a copy for each test."""
     return copy_store(built_db, tmp_path, built_db.name)
-
-
-def refused(db: Path, *args: object) -> str:
-    """Run a command that must fail: one 'Error:' line, the store untouched; the line."""
-    before = fingerprint(db)
-    result = ulcdb(db, *args)
-    assert result.exit_code == 1, result.output
-    lines = [ln for ln in result.output.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    assert fingerprint(db) == before
-    return lines[0]
 
 
 # --- 1. long TSV is read raw, unless a CSV writer quoted it ---------------------------------
