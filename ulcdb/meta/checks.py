@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from ulcdb.errors import MetaError
 from ulcdb.meta.report import LABELS, Estimate, Items, Key
+from ulcdb.meta.select import human_translations
 from ulcdb.meta.task import MetaTask
 from ulcdb.store.database import Store
 
@@ -36,7 +37,7 @@ def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
          segments])}
     held = {str(t) for it in own.values() for t in it.translator}
     wanted = (list(task.systems) if task.systems is not None
-              else sorted(scored - set(left_out)))
+              else sorted((scored | _humans_asked(store, task, judged)) - set(left_out)))
     out: dict[str, str] = {}
     for t in (t for t in wanted if t not in held):
         if t not in scored:
@@ -46,6 +47,15 @@ def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
         else:
             out[t] = f"no {task.level} unit both scored and judged"
     return out
+
+
+def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
+    """With --include-human (no -s): the judged human translations outside the reference
+    set, which the run is asked to correlate as systems whether or not they are scored."""
+    if not task.include_human or task.systems is not None:
+        return set()
+    humans = human_translations(store, store.testbed_id(task.testbed))
+    return (judged & set(humans)) - set(task.refset.split("+"))
 
 
 def too_few_items(task: MetaTask, estimates: list[Estimate], labels: dict[Key, str],
