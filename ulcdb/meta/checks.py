@@ -4,6 +4,7 @@ no item holds (and why), and the coefficients that too few items leave without m
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
@@ -11,6 +12,8 @@ from ulcdb.errors import MetaError
 from ulcdb.meta.report import LABELS, Estimate, Items, Key
 from ulcdb.meta.select import human_translations
 from ulcdb.meta.task import MetaTask
+from ulcdb.metrics.base import Params
+from ulcdb.scoring.scorer import variant_of
 from ulcdb.store.database import Store
 
 # The fewest items (flat grouping) a coefficient needs to mean something: with two items
@@ -56,6 +59,25 @@ def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
         return set()
     humans = human_translations(store, store.testbed_id(task.testbed))
     return (judged & set(humans)) - set(task.refset.split("+"))
+
+
+def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[str]:
+    """Without --variant every stored variant is correlated, and a row names its variant only
+    when its metric has several: the header says the variant of the others when it is not
+    the only one of the run, or not the test bed's case (the one `ulcdb score` writes)."""
+    if task.variant is not None or not labels:
+        return []
+    variants = {v for _, v in labels}
+    if len(variants) > 1:
+        plain = [f"{m} {v}" for (m, v), label in labels.items() if label == m]
+        return [f"variant of the rows without one: {', '.join(plain)}"] if plain else []
+    (only,) = variants
+    options = store.scalar("select options from testbed where name = ?", [task.testbed])
+    default = variant_of(Params(lowercase=json.loads(options or "{}").get("CASE") == "lc"))
+    if only == default:
+        return []
+    return [f"variant {only}: the only one scored here (the test bed's case is {default}; "
+            "--variant chooses)"]
 
 
 def too_few_items(task: MetaTask, estimates: list[Estimate], labels: dict[Key, str],

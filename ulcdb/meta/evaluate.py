@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from ulcdb.errors import MetaError
 from ulcdb.meta import select
-from ulcdb.meta.checks import too_few_items, unmatched_targets
+from ulcdb.meta.checks import too_few_items, unmatched_targets, variant_notes
 from ulcdb.meta.report import (
     ConfidenceInterval,
     Coverage,
@@ -281,6 +281,7 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
     report = MetaReport(task, estimates, human_source, coverage, len(universe), scale, notes,
                         [], items, replicates)
     labels = report.labels()
+    report.notes += variant_notes(store, task, labels)
     report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
     report.warnings = few + _few_pairs(task, estimates, labels) + tuned_here(store, task)
     return report

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ulcdb.errors import MetaError
-from ulcdb.meta.checks import unmatched_targets
+from ulcdb.meta.checks import unmatched_targets, variant_notes
 from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items
 from ulcdb.meta.select import human_translations
@@ -353,4 +353,7 @@ def run(store: Store, tasks: Sequence[MetaTask], settings: Settings,
         report.warnings.append("left out (not scored on every test bed and level the protocol "
                                "needs): " + ", ".join(f"{m} [{v}]" for m, v in dropped))
     report.warnings += [w for t in resolved for w in tuned_here(store, t)]
+    many = {m for m, _ in keys if sum(1 for k in keys if k[0] == m) > 1}
+    report.warnings += variant_notes(store, resolved[0], {
+        (m, v): f"{m} [{v}]" if m in many else m for m, v in keys})
     return report
