@@ -47,9 +47,22 @@ def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
             out[t] = f"no {task.level}-level score against {task.refset}"
         elif t not in judged:
             out[t] = f"no {task.criterion} judgment at {task.level} level"
+            if t in _derivable(store, task, segments):
+                out[t] = (f"no ingested {task.criterion} judgment at {task.level} level "
+                          "(judged at seg level: --human derived averages those)")
         else:
             out[t] = f"no {task.level} unit both scored and judged"
     return out
+
+
+def _derivable(store: Store, task: MetaTask, segments: list[int] | None) -> set[str]:
+    """The translators whose doc/sys human scores could be the mean of their segments'
+    when ingested ones are read (a criterion ingested at that level for some only)."""
+    if task.level == "seg" or task.human_from == "derived" or segments is not None:
+        return set()
+    return {r[0] for r in store.query(
+        "select distinct translator from meta_human(?, ?, ?, human_from := 'derived', "
+        "min_segments := ?)", [task.testbed, task.level, task.criterion, task.min_segments])}
 
 
 def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
