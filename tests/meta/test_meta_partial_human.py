@@ -1,7 +1,8 @@
 """System-level judgments ingested for some systems only: `ulcdb meta` reads the ingested
 ones (the rule of meta_human) and drops the other systems; it said "no MQM judgment at sys
 level" of systems whose segments are all judged.  The reason now says so and how to use them
-(issue 25).  WMT21 en-de sample; expected numbers from plain SQL on the store and scipy."""
+(issue 25); and the bootstrap resamples in which a coefficient is undefined are counted.
+WMT21 en-de sample; expected numbers from plain SQL on the store, scipy and NumPy."""
 
 from __future__ import annotations
 
@@ -55,3 +56,20 @@ def test_systems_judged_by_segment_only_are_dropped_with_the_way_to_keep_them(en
     derived = json.loads(_ok(ulcdb(ende, "meta", "-c", "MQM", "-m", "BLEU", "-r", "ref-A",
                                    "-B", "0", "--human", "derived", "-f", "json")))
     assert derived["run"]["targets"] == sorted([*THREE, *by_segment])
+
+
+def test_resamples_where_a_coefficient_is_undefined_are_counted(ende: Path) -> None:
+    """Three systems, 200 resamples of systems: a resample drawing one system three times
+    leaves Pearson undefined; the interval and --sig rest on the others, and the header
+    says how many (counted here from NumPy's draws with the same seed)."""
+    import numpy as np
+
+    out = json.loads(_ok(ulcdb(ende, "meta", "-c", "MQM", "-m", "BLEU", "-r", "ref-A", "-s",
+                               ",".join(THREE), "--coef", "pearson", "-B", "200", "-f",
+                               "json")))
+    draws = np.random.default_rng(1234).multinomial(3, [1 / 3] * 3, size=200)
+    one_system = int(((draws > 0).sum(axis=1) == 1).sum())
+    assert one_system == 27
+    assert ("warning: bootstrap: undefined in some of the 200 resamples (too few distinct "
+            f"systems or constant scores), intervals and --sig over the others: BLEU Pearson "
+            f"{one_system}") in out["run"]["warnings"]

@@ -16,7 +16,12 @@ from numpy.typing import NDArray
 
 from ulcdb.errors import MetaError
 from ulcdb.meta import select
-from ulcdb.meta.checks import too_few_items, unmatched_targets, variant_notes
+from ulcdb.meta.checks import (
+    too_few_items,
+    undefined_resamples,
+    unmatched_targets,
+    variant_notes,
+)
 from ulcdb.meta.report import (
     ConfidenceInterval,
     Coverage,
@@ -283,7 +288,8 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
     labels = report.labels()
     report.notes += variant_notes(store, task, labels)
     report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
-    report.warnings = few + _few_pairs(task, estimates, labels) + tuned_here(store, task)
+    report.warnings = (few + undefined_resamples(task, report.estimates, replicates, labels)
+                       + _few_pairs(task, estimates, labels) + tuned_here(store, task))
     return report
 
 
