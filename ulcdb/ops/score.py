@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ulcdb.ops.access import Access
@@ -149,7 +149,22 @@ def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
     levels_of(level)  # before anything is scored
     with scored(access, request, scoring, pairs=all_pairs(jack),
                 check=queen_check(queen)) as done:
+        note = segments_note(request.segments, done.selection, level)
+        if note:
+            done = done._replace(selection=replace(done.selection,
+                                                   notes=(*done.selection.notes, note)))
         yield done, report(done, level, ulc, queen, sort, sort_last)
+
+
+def segments_note(spec: str | None, sel: ScoreSelection, level: str) -> str | None:
+    """-T picks the segment rows shown; document and system scores (and their ULC) stay
+    those of every segment, which IQMT's -T (and `ulcdb king -T`) would have restricted."""
+    above = [lv for lv in levels_of(level) if lv != "seg"]
+    if sel.segments is None or not above:
+        return None
+    return (f"-T {spec} selects the segment rows shown: {' and '.join(above)} scores are over "
+            "every segment of the test bed (`ulcdb compare --where` and `ulcdb meta --where` "
+            "recompute them on a subset of segments)")
 
 
 def report(scored: Scored, level: str, ulc: str = "asiya", queen: bool = False,
