@@ -46,7 +46,11 @@ def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
             out[t] = f"no {task.level}-level score against {task.refset}"
         elif t not in judged:
             out[t] = f"no {task.criterion} judgment at {task.level} level"
-            if t in _derivable(store, task, segments):
+            if task.min_segments > 1 and t in _judged(store, replace(task, min_segments=1),
+                                                      task.human_from, segments):
+                out[t] = (f"fewer than {task.min_segments} assessed segments at {task.level} "
+                          "level (--min-segments)")
+            elif t in _derivable(store, task, segments):
                 out[t] = (f"no ingested {task.criterion} judgment at {task.level} level "
                           "(judged at seg level: --human derived averages those)")
         else:
