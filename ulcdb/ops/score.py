@@ -18,11 +18,12 @@ from ulcdb.ops.levels import levels_of
 from ulcdb.qarla.measures import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.scoring.engines import Engine
 from ulcdb.scoring.progress import Progress, scoring_steps
+from ulcdb.scoring.remedy import remedy
 from ulcdb.scoring.report import Matrix, higher_is_better, score_matrix
 from ulcdb.scoring.scorer import Pair, Scorer, plan_pairs, variant_of
 from ulcdb.scoring.scorer import ScoreReport as ScoringReport
 from ulcdb.scoring.selection import ScoreSelection, select
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 PairPlan = Callable[[Store, ScoreSelection], list[Pair]]
 Check = Callable[[list[str]], object]
@@ -149,11 +150,39 @@ def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
     levels_of(level)  # before anything is scored
     with scored(access, request, scoring, pairs=all_pairs(jack),
                 check=queen_check(queen)) as done:
-        note = segments_note(request.segments, done.selection, level)
-        if note:
+        read = report(done, level, ulc, queen, sort, sort_last)
+        notes = [*filter(None, [segments_note(request.segments, done.selection, level)]),
+                 *blank_notes(done, read)]
+        if notes:
             done = done._replace(selection=replace(done.selection,
-                                                   notes=(*done.selection.notes, note)))
-        yield done, report(done, level, ulc, queen, sort, sort_last)
+                                                   notes=(*done.selection.notes, *notes)))
+        yield done, read
+
+
+def blank_notes(done: Scored, read: ScoreReport) -> list[str]:
+    """A metric column left blank in some rows (scores imported for some systems, levels or
+    variants only): how many, why where it is blank throughout, and that ULC is blank with
+    it (the table alone shows empty cells, as if nothing was asked)."""
+    sel, notes = done.selection, []
+    variant, refset = variant_of(sel.params), "+".join(sorted(sel.refs))
+    for lv, matrix in read.matrices.items():
+        for j, metric in enumerate(matrix.metrics):
+            blank = sum(1 for _, _, vals in matrix.rows if vals[j] is None)
+            if metric in ("ULC", "QUEEN") or not blank:
+                continue
+            ulc = ", ULC blank with it" if "ULC" in matrix.metrics else ""
+            if blank < len(matrix.rows):
+                notes.append(f"{metric}: blank in {blank} of {len(matrix.rows)} {lv}-level rows "
+                             f"(no score against {refset}){ulc}")
+                continue
+            others = [v for (v,) in done.store.query(named_query("compare_variants"),
+                                                     [sel.testbed, metric, refset])
+                      if v != variant]
+            why = (f"its scores against {refset} are of variant {', '.join(others)}"
+                   if others else remedy(done.store, sel.testbed, [metric], [refset], lv,
+                                         variant=variant))
+            notes.append(f"{metric}: blank at {lv} level (no score under {variant}){ulc}: {why}")
+    return notes
 
 
 def segments_note(spec: str | None, sel: ScoreSelection, level: str) -> str | None:
