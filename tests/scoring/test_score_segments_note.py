@@ -1,7 +1,8 @@
 """`ulcdb score -T` picks the segment rows shown; the document and system scores beside them
 stay those of every segment.  IQMT's -T (and `ulcdb king -T`) evaluates on the segments
-given, so a system table under -T read as the score of those segments: the command now says
-which question it answers (issue 25).  Numbers from sacrebleu on the sample's plain files."""
+given, so a system table under -T read as the score of those segments; and `-s` sets the
+systems ULC is normalised over.  The command now says which question it answers (issue 25).
+Numbers from sacrebleu on the sample's plain files, and by hand."""
 
 from __future__ import annotations
 
@@ -53,3 +54,28 @@ def test_doc_and_sys_named_with_all_and_nothing_at_seg_level(db: Path) -> None:
     assert seg.exit_code == 0, seg.output
     assert "-T 1-3" not in seg.stderr
     assert {line.split(",")[4] for line in seg.stdout.splitlines()[1:]} == {"1", "2", "3"}
+
+
+def test_ulc_over_the_systems_chosen_is_said(db: Path) -> None:
+    """Asiya's ULC divides each metric by its best value among the systems in scope: with
+    -s naming two of four, sysB is 1 (over all four it is not); hand computation from the
+    BLEU and NIST columns."""
+    two = ulcdb(db, "score", "-m", "BLEU,NIST", "-s", "sysB,sysC", "-j", "1", "-f", "csv")
+    every = ulcdb(db, "score", "-m", "BLEU,NIST", "-j", "1", "-f", "csv")
+    assert two.exit_code == 0 and every.exit_code == 0, two.output
+    assert ("ULC normalised over the 2 systems chosen with -s (of 4): another choice of "
+            "systems gives other ULC values") in two.stderr.splitlines()
+    assert "ULC normalised" not in every.stderr
+
+    def table(result) -> dict[str, tuple[float, ...]]:  # noqa: ANN001
+        return {r.split(",")[3]: tuple(map(float, r.split(",")[5:]))
+                for r in result.stdout.splitlines()[1:]}
+
+    chosen, whole = table(two), table(every)
+    for system, (bleu, nist, ulc) in chosen.items():
+        top = (max(v[0] for v in chosen.values()), max(v[1] for v in chosen.values()))
+        assert ulc == pytest.approx((bleu / top[0] + nist / top[1]) / 2, abs=1e-12)
+        best = (max(v[0] for v in whole.values()), max(v[1] for v in whole.values()))
+        assert whole[system][2] == pytest.approx((bleu / best[0] + nist / best[1]) / 2,
+                                                 abs=1e-12)
+    assert chosen["sysB"][2] == pytest.approx(1.0) and whole["sysB"][2] < 0.7

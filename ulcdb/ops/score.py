@@ -151,12 +151,27 @@ def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
     with scored(access, request, scoring, pairs=all_pairs(jack),
                 check=queen_check(queen)) as done:
         read = report(done, level, ulc, queen, sort, sort_last)
-        notes = [*filter(None, [segments_note(request.segments, done.selection, level)]),
+        notes = [*filter(None, [segments_note(request.segments, done.selection, level),
+                                ulc_scope_note(done, request, ulc)]),
                  *blank_notes(done, read)]
         if notes:
             done = done._replace(selection=replace(done.selection,
                                                    notes=(*done.selection.notes, *notes)))
         yield done, read
+
+
+def ulc_scope_note(done: Scored, request: Request, ulc: str) -> str | None:
+    """ULC normalises each metric over the systems in scope (Asiya's hi and lo): with -s
+    naming some systems, a system's ULC is not the one of the whole test bed."""
+    sel = done.selection
+    if request.systems is None or ulc == "raw":
+        return None
+    every = done.store.translators(done.store.testbed_id(sel.testbed), "system")
+    if set(every) <= set(sel.systems):
+        return None
+    n = len(sel.systems)
+    return (f"ULC normalised over the {n} system{'s' if n != 1 else ''} chosen with -s (of "
+            f"{len(every)}): another choice of systems gives other ULC values")
 
 
 def blank_notes(done: Scored, read: ScoreReport) -> list[str]:
