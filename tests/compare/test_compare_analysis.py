@@ -225,13 +225,17 @@ def test_word_freq_cli_equals_compare_mt_on_the_files(ende: Path, ende_sample: P
     cmt = CompareMtFreq(ref)
     want = cmt.statistics(ref, outs)
     assert len(got) == 2 * len(cmt.bucket_strs)
+    # no word of the reference or of either output: nothing to test (issue 25)
+    empty = {b for i, b in enumerate(cmt.bucket_strs)
+             if not any(int(w[i][1]) or int(w[i][2]) for w in want)}
     for r in got:
         oi = ("Facebook-AI", "ICL").index(r["system"])
         w = want[oi][cmt.bucket_strs.index(r["bucket"])]
         assert (r["n_match"], r["n_ref"], r["n_out"]) == tuple(int(v) for v in w[:3])
         assert r["fmeas"] == pytest.approx(w[5], abs=1e-15)
         assert r["f_low"] <= r["fmeas"] <= r["f_high"] or r["n_match"] == 0
-        assert (r["p_value"] is None) == (r["system"] == "Facebook-AI")
+        assert (r["p_value"] is None) == (r["system"] == "Facebook-AI"
+                                          or r["bucket"] in empty)
     assert sum(r["n_ref"] for r in got if r["system"] == "ICL") == sum(map(len, ref))
     table = ulcdb(ende, "compare", "--analysis", "word-freq", "-s", "Facebook-AI,ICL",
                   "-r", "ref-A")

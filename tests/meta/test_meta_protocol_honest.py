@@ -67,8 +67,12 @@ def test_wmt24_header_states_mtme_choice_of_human_translations(ende: Path,
                                "--bootstrap", "20", "-f", "json")))
     assert ("20 resamples per pair of metrics (k; MTME's Task defaults to k=1000, its "
             "tasks.WMT24() to k=0: no significance tests)") in out["run"]["summary"][1]
+    # against ref-A the judged ref-B stands as a system (against ref-A+ref-B, the default,
+    # no human translation can: the header said "scored as systems" all the same)
     out = json.loads(_ok(ulcdb(ruen, "meta", "--protocol", "wmt24", "-c", "DA-raw", "-m",
-                               "chrF", "--bootstrap", "0", "--include-human", "-f", "json")))
-    assert ("ruen: human translations scored as systems (--include-human); mt-metrics-eval's "
-            "tasks.WMT24 leaves them out for ru-en (human=False); leave out --include-human "
-            "for the other choice") in out["run"]["summary"]
+                               "chrF", "-r", "ref-A", "--bootstrap", "0", "--include-human",
+                               "-f", "json")))
+    assert ("ruen: human translations scored as systems (--include-human): ref-B; "
+            "mt-metrics-eval's tasks.WMT24 leaves them out for ru-en (human=False); leave out "
+            "--include-human for the other choice") in out["run"]["summary"]
+    assert "ref-B" in out["run"]["testbeds"]["ruen"]["seg"]["systems"]

@@ -95,10 +95,14 @@ def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...],
                     seed: int | None = 12345) -> AnalysisTable:
     long_cols = ["bucket", "system", "n_ref", "n_out", "n_match", "recall", "precision",
                  "fmeas", "f_low", "f_high", "p_value"]
+    buckets = list(dict.fromkeys(r.bucket for r in rows))
+    # no word of the reference or of any output: F is 0/0, printed 0 as compare-mt does;
+    # there is nothing to test (a p-value of 1 read as "no difference found")
+    empty = [b for b in buckets if not any(r.n_ref or r.n_out for r in rows if r.bucket == b)]
+    rows = [replace(r, p_value=None) if r.bucket in empty else r for r in rows]
     long_rows = [[r.bucket, r.system, r.n_ref, r.n_out, r.n_match, r.recall, r.precision,
                   r.fmeas, r.f_low, r.f_high, r.p_value] for r in rows]
     by = {(r.bucket, r.system): r for r in rows}
-    buckets = list(dict.fromkeys(r.bucket for r in rows))
     wide_cols = ["frequency", "ref words", *(f"{s} F [95%]" for s in systems)]
     wide = []
     for b in buckets:
@@ -116,7 +120,10 @@ def word_freq_table(rows: list[WordAccuracy], systems: tuple[str, ...],
                          "reference, compare-mt's buckets, 13a tokens; [95%]: compare-mt's "
                          "bootstrap interval (1000 samples of half the segments, seed "
                          f"{seed}); p-value: paired bootstrap against {systems[0]} "
-                         "(sacrebleu's draws)")
+                         "(sacrebleu's draws)" + (
+                             f"; buckets without a word of the reference or of any output: "
+                             f"{', '.join(empty)} (F undefined, shown 0 as compare-mt does; "
+                             "no p-value)" if empty else ""))
 
 
 def _f_cell(r: WordAccuracy) -> str:

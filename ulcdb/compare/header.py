@@ -21,7 +21,13 @@ def header_lines(report: CompareReport, where: str | None = None) -> list[str]:
                f"every pair of {len(t.systems)} systems; clusters at p < {t.alpha:g} after "
                "Holm-Bonferroni over each metric's pairs")
     units = "segments" if t.unit == "seg" else "documents"
-    variants = ", ".join(dict.fromkeys(report.variants.values())) or "-"
+    by_variant: dict[str, list[str]] = {}
+    for metric, variant in report.variants.items():
+        by_variant.setdefault(variant, []).append(metric)
+    # several: each with its metrics (a metric imported under one variant only is compared
+    # on it, beside the others computed under the test bed's)
+    variants = ("; ".join(f"{v} ({', '.join(ms)})" for v, ms in by_variant.items())
+                if len(by_variant) > 1 else next(iter(by_variant), "-"))
     lines = [f"{what} ({n}) of {units}, references {t.refset}, variant {variants}: {against}"]
     lines += _resamples(t)
     if t.references_as_systems:

@@ -41,7 +41,9 @@ class Measure:
     def reading(self) -> str:
         return {"sacrebleu": "corpus formula (sacrebleu 2.6.0) on resampled statistics",
                 "stats": "corpus formula on resampled statistics",
-                "mean": "mean of resampled unit scores"}[self.kind]
+                "mean": "mean of resampled unit scores (score: the mean of the segment "
+                        "scores, not the metric's own system score of `ulcdb score`)"
+                }[self.kind]
 
     def map_paired(self, p: Paired) -> Paired:
         """The result on the metric's own scale (p-values are unchanged)."""

@@ -123,7 +123,8 @@ def _meta(report: MetaReport, level: str, charts: list[tuple[str, str]]) -> dict
     chart = f"meta-{_slug(level)}"
     if report.task.level == "sys":
         charts.append((chart, script_json(_schema(_scatter(report)))))
-    return {"summary": report.summary_lines(), "criterion": report.task.criterion,
+    return {"summary": report.summary_lines() + report.warnings,  # warnings: stderr in the CLI
+            "criterion": report.task.criterion,
             "level": report.task.level, "coefs": [(c, LABELS[c]) for c in coefs],
             "table": table, "chart": chart if report.task.level == "sys" else None}
 

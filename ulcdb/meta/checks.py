@@ -4,13 +4,20 @@ no item holds (and why), and the coefficients that too few items leave without m
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from ulcdb.errors import MetaError
 from ulcdb.meta.report import LABELS, Estimate, Items, Key
-from ulcdb.meta.task import MetaTask
-from ulcdb.store.database import Store
+from ulcdb.meta.select import human_translations
+from ulcdb.meta.task import UNIT_NAMES, MetaTask
+from ulcdb.metrics.base import Params
+from ulcdb.scoring.scorer import variant_of
+from ulcdb.stats.correlations import FloatArray
+from ulcdb.store.database import Store, named_query
 
 # The fewest items (flat grouping) a coefficient needs to mean something: with two items
 # Pearson, Spearman and Kendall are +-1 by construction; accuracy needs one pair.
@@ -29,23 +36,87 @@ def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
         "metrics := ?::varchar[], segments := ?::integer[])",
         [task.testbed, task.level, task.refset, task.reading, task.variant,
          list(task.metrics) if task.metrics is not None else None, segments])}
-    judged = {r[0] for r in store.query(
-        "select distinct translator from meta_human(?, ?, ?, human_from := ?, "
-        "min_segments := ?, segments := ?::integer[])",
-        [task.testbed, task.level, task.criterion, task.human_from, task.min_segments,
-         segments])}
+    judged = _judged(store, task, task.human_from, segments)
     held = {str(t) for it in own.values() for t in it.translator}
     wanted = (list(task.systems) if task.systems is not None
-              else sorted(scored - set(left_out)))
+              else sorted((scored | _humans_asked(store, task, judged)) - set(left_out)))
     out: dict[str, str] = {}
     for t in (t for t in wanted if t not in held):
         if t not in scored:
             out[t] = f"no {task.level}-level score against {task.refset}"
         elif t not in judged:
             out[t] = f"no {task.criterion} judgment at {task.level} level"
+            if task.min_segments > 1 and t in _judged(store, replace(task, min_segments=1),
+                                                      task.human_from, segments):
+                out[t] = (f"fewer than {task.min_segments} assessed segments at {task.level} "
+                          "level (--min-segments)")
+            elif t in _derivable(store, task, segments):
+                out[t] = (f"no ingested {task.criterion} judgment at {task.level} level "
+                          "(judged at seg level: --human derived averages those)")
         else:
             out[t] = f"no {task.level} unit both scored and judged"
     return out
+
+
+def _derivable(store: Store, task: MetaTask, segments: list[int] | None) -> set[str]:
+    """The translators whose doc/sys human scores could be the mean of their segments'
+    when ingested ones are read (a criterion ingested at that level for some only)."""
+    if task.level == "seg" or task.human_from == "derived" or segments is not None:
+        return set()
+    return _judged(store, task, "derived", None)
+
+
+def _judged(store: Store, task: MetaTask, human_from: str, segments: list[int] | None
+            ) -> set[str]:
+    return {r[0] for r in store.query(named_query("meta_judged_translators"), [
+        task.testbed, task.level, task.criterion, human_from, task.min_segments, segments])}
+
+
+def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
+    """With --include-human (no -s): the judged human translations outside the reference
+    set, which the run is asked to correlate as systems whether or not they are scored."""
+    if not task.include_human or task.systems is not None:
+        return set()
+    humans = human_translations(store, store.testbed_id(task.testbed))
+    return (judged & set(humans)) - set(task.refset.split("+"))
+
+
+def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[str]:
+    """Without --variant every stored variant is correlated, and a row names its variant only
+    when its metric has several: the header says the variant of the others when it is not
+    the only one of the run, or not the test bed's case (the one `ulcdb score` writes)."""
+    if task.variant is not None or not labels:
+        return []
+    variants = {v for _, v in labels}
+    if len(variants) > 1:
+        plain = [f"{m} {v}" for (m, v), label in labels.items() if label == m]
+        return [f"variant of the rows without one: {', '.join(plain)}"] if plain else []
+    (only,) = variants
+    options = store.scalar(named_query("testbed_options"), [task.testbed])
+    default = variant_of(Params(lowercase=json.loads(options or "{}").get("CASE") == "lc"))
+    if only == default:
+        return []
+    return [f"variant {only}: the only one scored here (the test bed's case is {default}; "
+            "--variant chooses)"]
+
+
+def undefined_resamples(task: MetaTask, estimates: list[Estimate],
+                        replicates: dict[tuple[str, str, str], FloatArray],
+                        labels: dict[Key, str]) -> list[str]:
+    """The bootstrap resamples in which a shown coefficient is undefined (a resample with
+    too few distinct units, or constant scores): its intervals and --sig rest on the others,
+    fewer than --bootstrap asked."""
+    counts = []
+    for e in estimates:
+        reps = replicates.get((e.metric, e.variant, e.coefficient))
+        missing = int(np.isnan(reps).sum()) if reps is not None else 0
+        if missing and not math.isnan(e.value):
+            counts.append(f"{labels[(e.metric, e.variant)]} {LABELS[e.coefficient]} {missing}")
+    if not counts:
+        return []
+    return [f"warning: bootstrap: undefined in some of the {task.n_resamples} resamples (too few "
+            f"distinct {UNIT_NAMES[task.resample_unit]} or constant scores), intervals "
+            f"and --sig over the others: {', '.join(counts)}"]
 
 
 def too_few_items(task: MetaTask, estimates: list[Estimate], labels: dict[Key, str],

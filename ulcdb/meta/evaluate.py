@@ -16,7 +16,12 @@ from numpy.typing import NDArray
 
 from ulcdb.errors import MetaError
 from ulcdb.meta import select
-from ulcdb.meta.checks import too_few_items, unmatched_targets
+from ulcdb.meta.checks import (
+    too_few_items,
+    undefined_resamples,
+    unmatched_targets,
+    variant_notes,
+)
 from ulcdb.meta.report import (
     ConfidenceInterval,
     Coverage,
@@ -137,13 +142,32 @@ def _why_empty(store: Store, task: MetaTask) -> str:
                 f"test bed {task.testbed!r}: " + remedy(store, task.testbed, task.metrics or (),
                                                         [task.refset], task.level,
                                                         variant=task.variant))
-    judged = store.scalar(
-        "select count(*) from meta_human(?, ?, ?, human_from := ?, min_segments := ?)",
-        [task.testbed, task.level, task.criterion, task.human_from, task.min_segments])
-    if not judged:
+    if not human_units(store, task, task.min_segments):
+        if task.min_segments > 1 and human_units(store, task, 1):
+            return (f"no {task.level}-level unit has {task.min_segments} assessed segments of "
+                    f"criterion {task.criterion!r} (--min-segments {task.min_segments})")
         return (f"no {task.level}-level human scores with criterion {task.criterion!r} in test "
                 f"bed {task.testbed!r} (see `ulcdb ingest assessments --help`)")
     return "no target has both a metric score and a human score for the same unit"
+
+
+def human_units(store: Store, task: MetaTask, min_segments: int) -> int:
+    """The (translator, unit) human scores of the task's criterion and level that units of
+    at least ``min_segments`` assessed segments give."""
+    segments = sorted(task.segments) if task.segments is not None else None
+    return int(store.scalar(named_query("meta_human_units"), [
+        task.testbed, task.level, task.criterion, task.human_from, min_segments, segments]))
+
+
+def min_segments_note(store: Store, task: MetaTask) -> list[str]:
+    """The units --min-segments left out, which the item count alone does not tell."""
+    if task.min_segments <= 1 or task.level == "seg":
+        return []
+    every, kept = human_units(store, task, 1), human_units(store, task, task.min_segments)
+    if kept == every:
+        return []
+    return [f"human {task.level}-level scores of fewer than {task.min_segments} assessed "
+            f"segments left out (--min-segments): {every - kept} of {every}"]
 
 
 def sql_estimates(store: Store, task: MetaTask
@@ -281,8 +305,10 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
     report = MetaReport(task, estimates, human_source, coverage, len(universe), scale, notes,
                         [], items, replicates)
     labels = report.labels()
+    report.notes += variant_notes(store, task, labels) + min_segments_note(store, task)
     report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
-    report.warnings = few + _few_pairs(task, estimates, labels) + tuned_here(store, task)
+    report.warnings = (few + undefined_resamples(task, report.estimates, replicates, labels)
+                       + _few_pairs(task, estimates, labels) + tuned_here(store, task))
     return report
 
 

@@ -30,8 +30,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ulcdb.errors import MetaError
+from ulcdb.meta.checks import unmatched_targets, variant_notes
 from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items
+from ulcdb.meta.select import human_translations
 from ulcdb.meta.task import MetaTask
 from ulcdb.stats import mt_metrics_eval as wmt23
 from ulcdb.stats.score_pairs import FloatArray
@@ -115,6 +117,8 @@ class Bed:
     n_items: int
     human_source: str
     left_out: dict[str, str] = field(default_factory=dict)
+    dropped: dict[str, str] = field(default_factory=dict)  # asked for, not correlated: why
+    humans: tuple[str, ...] = ()  # the human translations among the systems
 
 
 @dataclass
@@ -230,7 +234,25 @@ def fetch_bed(store: Store, task: MetaTask) -> tuple[MetaTask, Bed]:
     if not any(len(it.human) for it in used.values()):
         raise MetaError(f"no {task.level}-level item (target and unit) of {task.testbed!r} is "
                         f"scored by every metric of the run: choose metrics with -m")
-    return task, bed_arrays(task.testbed, task.level, used, human_source, left_out)
+    bed = bed_arrays(task.testbed, task.level, used, human_source, left_out)
+    bed.dropped = _dropped(store, task, own, used, left_out)
+    bed.humans = tuple(t for t in human_translations(store, store.testbed_id(task.testbed))
+                       if t in bed.systems)
+    return task, bed
+
+
+def _dropped(store: Store, task: MetaTask, own: dict[Key, Items], used: dict[Key, Items],
+             left_out: dict[str, str]) -> dict[str, str]:
+    """The targets asked for that no common item holds, and why (as ``ulcdb meta`` says):
+    no score or judgment, or not scored by every metric of the run."""
+    out = unmatched_targets(store, task, own, left_out)
+    kept = {str(t) for it in used.values() for t in it.translator}
+    scored = {k: {str(t) for t in it.translator} for k, it in own.items()}
+    many = {m for m, _ in own if sum(1 for k in own if k[0] == m) > 1}
+    for t in sorted(set().union(*scored.values()) - kept):
+        out[t] = "not scored by " + ", ".join(f"{m} [{v}]" if m in many else m
+                                              for (m, v), ts in scored.items() if t not in ts)
+    return out
 
 
 # -- statistics --------------------------------------------------------------------------------
@@ -331,4 +353,7 @@ def run(store: Store, tasks: Sequence[MetaTask], settings: Settings,
         report.warnings.append("left out (not scored on every test bed and level the protocol "
                                "needs): " + ", ".join(f"{m} [{v}]" for m, v in dropped))
     report.warnings += [w for t in resolved for w in tuned_here(store, t)]
+    many = {m for m, _ in keys if sum(1 for k in keys if k[0] == m) > 1}
+    report.warnings += variant_notes(store, resolved[0], {
+        (m, v): f"{m} [{v}]" if m in many else m for m, v in keys})
     return report

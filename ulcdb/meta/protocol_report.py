@@ -11,6 +11,7 @@ import math
 
 from ulcdb.meta.protocol import (
     MTME_HUMAN_LPS,
+    Bed,
     ColumnResult,
     Key,
     ProtocolReport,
@@ -70,10 +71,27 @@ def summary_lines(report: ProtocolReport) -> list[str]:
                      f"scores; targets: {', '.join(beds[0].systems)}"
                      + (f"; left out: {', '.join(f'{n} ({w})' for n, w in left.items())}"
                         if left else ""))
+        lines += _dropped_lines(task.testbed, beds)
         lines.append(f"{task.testbed} items per column: " + ", ".join(
             f"{r.column.label} {n}" for r, n in _column_items(report, task.testbed)))
-        lines.append(human_choice(report, task.testbed, task.include_human))
+        humans = sorted({h for b in beds for h in b.humans})
+        lines.append(human_choice(report, task.testbed, task.include_human, humans))
     return lines
+
+
+def _dropped_lines(testbed: str, beds: list[Bed]) -> list[str]:
+    """The targets each level dropped, by reason; a reason given at both levels for the same
+    target is said once ("no MQM judgment at sys/seg level")."""
+    levels: dict[tuple[str, str], list[str]] = {}  # (reason, level blanked out; target)
+    for b in beds:
+        for name, why in b.dropped.items():
+            generic = (why.replace(f" at {b.level} level", " at \0 level")
+                       .replace(f"{b.level}-level", "\0-level"))
+            levels.setdefault((generic, name), []).append(b.level)
+    by_reason: dict[str, list[str]] = {}
+    for (generic, name), lv in levels.items():
+        by_reason.setdefault(generic.replace("\0", "/".join(lv)), []).append(name)
+    return [f"{testbed} dropped, {why}: {', '.join(names)}" for why, names in by_reason.items()]
 
 
 def _column_items(report: ProtocolReport, testbed: str) -> list[tuple[ColumnResult, int]]:
@@ -83,9 +101,10 @@ def _column_items(report: ProtocolReport, testbed: str) -> list[tuple[ColumnResu
             for r in report.results if testbed in r.column.testbeds]
 
 
-def human_choice(report: ProtocolReport, testbed: str, included: bool) -> str:
-    """Whether human translations stood as systems, against MTME's task for the language
-    pair, and how to get the other choice."""
+def human_choice(report: ProtocolReport, testbed: str, included: bool,
+                 humans: list[str] | None = None) -> str:
+    """Whether human translations stood as systems (``humans``: those that did), against
+    MTME's task for the language pair, and how to get the other choice."""
     protocol = report.settings.protocol
     lp = report.language_pairs.get(testbed)
     mtme = MTME_HUMAN_LPS[protocol]
@@ -96,9 +115,14 @@ def human_choice(report: ProtocolReport, testbed: str, included: bool) -> str:
     else:
         verb = "scores them" if lp in mtme else "leaves them out"
         mtme_says = f"{task} {verb} for {lp} (human={lp in mtme})"
+    if included and not humans:
+        return (f"{testbed}: no human translation among the systems, though --include-human "
+                "asks for them (only those outside the reference set (-r) can be, with scores "
+                f"against it); {mtme_says}")
     if included:
-        return (f"{testbed}: human translations scored as systems (--include-human); "
-                f"{mtme_says}; leave out --include-human for the other choice")
+        return (f"{testbed}: human translations scored as systems (--include-human): "
+                f"{', '.join(humans or [])}; {mtme_says}; leave out --include-human for the "
+                "other choice")
     return (f"{testbed}: human translations left out; {mtme_says}; --include-human scores "
             "those outside the reference set (-r) as systems")
 
@@ -140,7 +164,7 @@ def run_record(report: ProtocolReport) -> dict[str, object]:
                          "testbeds": list(r.column.testbeds)} for r in report.results],
             "testbeds": {t.testbed: {"refset": t.refset, **{
                 level: {"n_items": b.n_items, "systems": b.systems, "n_units": len(b.units),
-                        "left_out": b.left_out}
+                        "left_out": b.left_out, "dropped": b.dropped}
                 for (tb, level), b in report.beds.items() if tb == t.testbed},
                 "column_items": {r.column.key: n for r, n in _column_items(report, t.testbed)},
                 "language_pair": report.language_pairs.get(t.testbed),

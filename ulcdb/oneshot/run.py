@@ -20,6 +20,7 @@ from sacrebleu.significance import Result
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.api import Database
+from ulcdb.compare.measures import measure
 from ulcdb.errors import UlcdbError
 from ulcdb.formats.sacrebleu_json import SACREBLEU_METRICS
 from ulcdb.ingest.load import load_testbed
@@ -181,7 +182,11 @@ def _paired_signature(metric: str, request: EvalRequest, inputs: EvalInputs,
         sig.update("seed", str(request.seed))
         sig.update(method, n)
         return sig
-    return f"{stored.get(metric, metric)}|{method}:{n}|seed:{request.seed}"
+    # the paired table's score of a metric without statistics is the mean of its segment
+    # scores (as `ulcdb compare`), not the corpus score eval prints without a test
+    mean = measure(metric, True, len(inputs.refs)).kind == "mean"
+    return (f"{stored.get(metric, metric)}|{method}:{n}|seed:{request.seed}"
+            + ("|score:mean-seg" if mean else ""))
 
 
 def _sacrebleu_scorer(metric: str, lowercase: bool, nrefs: int) -> Metric:

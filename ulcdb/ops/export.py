@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ulcdb.errors import UlcdbError
-from ulcdb.interchange.fetch import ExportSelection
+from ulcdb.errors import NotFound, UlcdbError
+from ulcdb.interchange.fetch import ExportSelection, check_selection
 from ulcdb.ops.access import Access
 from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import LEVELS, level_choice
@@ -65,6 +65,9 @@ def _written(store: Store, sel: ExportSelection, by_level: bool, progress: Progr
     units the format has nothing to write for (a level it does not hold) are counted done
     at the end."""
     metrics, metric_levels = store.query(named_query("export_units"), _params(sel))[0]
+    if sel.metrics and not metrics:
+        check_selection(store, sel)  # a name that does not exist, said as the writers say it
+        raise NotFound(_nothing_to_write(store, sel))
     total = int((metric_levels if by_level else metrics) or 0)
     with (progress or silent)(total) as tick:
         done = [0]
@@ -77,6 +80,17 @@ def _written(store: Store, sel: ExportSelection, by_level: bool, progress: Progr
         if done[0] < total:
             tick("", total - done[0])
     return paths
+
+
+def _nothing_to_write(store: Store, sel: ExportSelection) -> str:
+    """Why metrics named have nothing to export: none under the variant asked (the others
+    they have named), or none matching the targets, reference sets and levels."""
+    others = [v for (v,) in store.query(named_query("export_variants"), {
+        "testbeds": list(sel.testbeds), "metrics": list(sel.metrics)}) if v != sel.variant]
+    what = f"no scores of {', '.join(sel.metrics)} to write under variant {sel.variant!r}"
+    if others:
+        return f"{what}: they are stored under {', '.join(others)} (give --variant)"
+    return f"{what} for the targets, reference sets and levels asked"
 
 
 def _params(sel: ExportSelection) -> dict[str, str | list[str]]:

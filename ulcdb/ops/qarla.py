@@ -115,10 +115,21 @@ def scoped(access: Access, request: Request, scoring: Scoring, over: Over, *,
     with scored(access, request, scoring, pairs=all_pairs(jack), check=check) as done:
         scope, copies_note = _scope(done, over, explicit=request.systems is not None)
         check_scores(done.store, scope)
-        notes = (*done.selection.notes, *copies_note)
+        notes = (*done.selection.notes, *copies_note,
+                 *_segments_note(request.segments, done.selection.segments))
         yield done.store, Qarla(scope, done.summary, notes,
                                 signature_lines(used_signatures(done.store, scope)), levels,
                                 done.imported)
+
+
+def _segments_note(spec: str | None, segments: list[int] | None) -> list[str]:
+    """-T restricts QUEEN, KING and JACK at every level (IQMT's -T): the tables' titles
+    name the level only, so a note says which segments the values are of."""
+    if segments is None:
+        return []
+    n = len(segments)
+    return [f"evaluated on {n} segment{'s' if n != 1 else ''} only (-T {spec}), at every "
+            "level: document and system values are those of these segments"]
 
 
 def _scope(done: Scored, over: Over, explicit: bool) -> tuple[Scope, list[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ulcdb.ops.access import Access
@@ -19,11 +19,12 @@ from ulcdb.ops.levels import levels_of
 from ulcdb.qarla.measures import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.scoring.engines import Engine
 from ulcdb.scoring.progress import Progress, scoring_steps
+from ulcdb.scoring.remedy import remedy
 from ulcdb.scoring.report import Matrix, higher_is_better, score_matrix
 from ulcdb.scoring.scorer import Pair, Scorer, plan_pairs, variant_of
 from ulcdb.scoring.scorer import ScoreReport as ScoringReport
 from ulcdb.scoring.selection import ScoreSelection, select
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 ULC_METHODS = ("asiya", "raw", "seg-mean")  # ULC's normalisations (`ulcdb score --ulc`)
 PairPlan = Callable[[Store, ScoreSelection], list[Pair]]
@@ -152,7 +153,65 @@ def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
     choice("ulc", ulc, ULC_METHODS)
     with scored(access, request, scoring, pairs=all_pairs(jack),
                 check=queen_check(queen)) as done:
-        yield done, report(done, level, ulc, queen, sort, sort_last)
+        read = report(done, level, ulc, queen, sort, sort_last)
+        notes = [*filter(None, [segments_note(request.segments, done.selection, level),
+                                ulc_scope_note(done, request, ulc)]),
+                 *blank_notes(done, read)]
+        if notes:
+            done = done._replace(selection=replace(done.selection,
+                                                   notes=(*done.selection.notes, *notes)))
+        yield done, read
+
+
+def ulc_scope_note(done: Scored, request: Request, ulc: str) -> str | None:
+    """ULC normalises each metric over the systems in scope (Asiya's hi and lo): with -s
+    naming some systems, a system's ULC is not the one of the whole test bed."""
+    sel = done.selection
+    if request.systems is None or ulc == "raw":
+        return None
+    every = done.store.translators(done.store.testbed_id(sel.testbed), "system")
+    if set(every) <= set(sel.systems):
+        return None
+    n = len(sel.systems)
+    return (f"ULC normalised over the {n} system{'s' if n != 1 else ''} chosen with -s (of "
+            f"{len(every)}): another choice of systems gives other ULC values")
+
+
+def blank_notes(done: Scored, read: ScoreReport) -> list[str]:
+    """A metric column left blank in some rows (scores imported for some systems, levels or
+    variants only): how many, why where it is blank throughout, and that ULC is blank with
+    it (the table alone shows empty cells, as if nothing was asked)."""
+    sel, notes = done.selection, []
+    variant, refset = variant_of(sel.params), "+".join(sorted(sel.refs))
+    for lv, matrix in read.matrices.items():
+        for j, metric in enumerate(matrix.metrics):
+            blank = sum(1 for _, _, vals in matrix.rows if vals[j] is None)
+            if metric in ("ULC", "QUEEN") or not blank:
+                continue
+            ulc = ", ULC blank with it" if "ULC" in matrix.metrics else ""
+            if blank < len(matrix.rows):
+                notes.append(f"{metric}: blank in {blank} of {len(matrix.rows)} {lv}-level rows "
+                             f"(no score against {refset}){ulc}")
+                continue
+            others = [v for (v,) in done.store.query(named_query("compare_variants"),
+                                                     [sel.testbed, metric, refset])
+                      if v != variant]
+            why = (f"its scores against {refset} are of variant {', '.join(others)}"
+                   if others else remedy(done.store, sel.testbed, [metric], [refset], lv,
+                                         variant=variant))
+            notes.append(f"{metric}: blank at {lv} level (no score under {variant}){ulc}: {why}")
+    return notes
+
+
+def segments_note(spec: str | None, sel: ScoreSelection, level: str) -> str | None:
+    """-T picks the segment rows shown; document and system scores (and their ULC) stay
+    those of every segment, which IQMT's -T (and `ulcdb king -T`) would have restricted."""
+    above = [lv for lv in levels_of(level) if lv != "seg"]
+    if sel.segments is None or not above:
+        return None
+    return (f"-T {spec} selects the segment rows shown: {' and '.join(above)} scores are over "
+            "every segment of the test bed (`ulcdb compare --where` and `ulcdb meta --where` "
+            "recompute them on a subset of segments)")
 
 
 def report(scored: Scored, level: str, ulc: str = "asiya", queen: bool = False,
