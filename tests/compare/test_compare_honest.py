@@ -133,6 +133,7 @@ def test_too_few_units_get_no_test_and_say_why(db: Path) -> None:
     body = table.split("┡")[1].split("└")[0]  # the rows
     assert "*" not in body and "± 0.0000" not in body
     assert "only 1 segment" in table
+    assert "significantly different" not in table  # no test ran: no legend of its star
     byl = _json(db, "-s", "ICL,UF,P3AI", "-r", "ref-A", "-m", "BLEU", "--by", "length")
     small = [r for r in byl if r["n_units"] < 10]
     assert small and all(r["cluster"] is None and r["ci"] is None for r in small)

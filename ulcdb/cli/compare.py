@@ -166,7 +166,7 @@ def _table(report: CompareReport, factors: dict[str, float], d: int) -> None:
     if t.baseline is None:
         head, rows = head[:-1], [r[:-1] for r in rows]
     render(head, rows, Fmt.table)
-    if t.baseline is not None:
+    if t.baseline is not None and any(r.p_value is not None for r in report.results):
         console.print(f"* p < {t.alpha:g}: significantly different from {t.baseline}",
                       style="dim", highlight=False)
 
