@@ -316,7 +316,7 @@ class Database:
         format's own (layout, digits, gzip, texts, lp, width, refset_names); the files
         written.  ``progress`` is shown each metric written (each metric and level for wmt;
         sacrebleu's one aggregation as one step)."""
-        writers: dict[str, Callable[..., list[Path]]] = {
+        writers: dict[str, Callable[..., export_op.Written]] = {
             "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
             "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
         if levels and fmt in ("iqxml", "sacrebleu", "comet"):
@@ -326,12 +326,12 @@ class Database:
                                   _names(levels), variant)
         if fmt == "wmt":
             beds = [testbed] if testbed else []
-            return export_op.wmt(self._access, Path(folder), chosen, beds, progress=progress,
-                                 **options)
+            return _told(export_op.wmt(self._access, Path(folder), chosen, beds,
+                                       progress=progress, **options))
         if fmt not in writers:
             raise ChoiceError(f"format {fmt!r}: choose {', '.join([*writers, 'wmt'])}")
-        return writers[fmt](self._access, Path(folder), chosen, testbed, progress=progress,
-                            **options)
+        return _told(writers[fmt](self._access, Path(folder), chosen, testbed,
+                                  progress=progress, **options))
 
     def export_table(self, source: str, output: PathLike, *, fmt: str | None = None,
                      query: bool = False, progress: Progress | None = None) -> int:
@@ -415,6 +415,14 @@ def _noted(table: pa.Table, *told: Iterable[str]) -> pa.Table:
         warnings.warn(note, UlcdbNote, stacklevel=3)
     metadata = {**(table.schema.metadata or {}), NOTES: json.dumps(said).encode()}
     return table.replace_schema_metadata(metadata)
+
+
+def _told(written: export_op.Written) -> list[Path]:
+    """The files an export wrote, its notes warned as ``UlcdbNote`` from the caller's line
+    (`ulcdb export` prints them on stderr)."""
+    for note in written.notes:
+        warnings.warn(note, UlcdbNote, stacklevel=3)
+    return written.paths
 
 
 def _names(value: Names) -> tuple[str, ...]:

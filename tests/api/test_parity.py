@@ -242,6 +242,24 @@ def test_export_takes_names_as_score_does(db: Path, tmp_path: Path) -> None:
         p.relative_to(tmp_path / "list") for p in listed]
 
 
+def test_export_says_a_metric_has_fewer_targets(db: Path, tmp_path: Path) -> None:
+    """Xsys is imported for the 4 systems against ref-A, where BLEU also has the references
+    ref-B and ref-C: the export writes both as they are and says so (it said only "wrote N
+    files"), the same from the command line and from Python."""
+    note = ("Xsys has scores of fewer targets than another metric (4 of 6 against ref-A): "
+            "written as they are")
+    result = cli(db, "export", "nist", tmp_path / "cli", "-m", f"BLEU,{SYSTEM_ONLY}",
+                 "--level", "sys")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip() == note
+    with pytest.warns(ulcdb.UlcdbNote) as told:
+        _api(db, lambda d: d.export("nist", tmp_path / "api", metrics=f"BLEU,{SYSTEM_ONLY}",
+                                    levels="sys"))
+    assert [str(w.message) for w in told] == [note]
+    result = cli(db, "export", "nist", tmp_path / "one", "-m", "BLEU", "--level", "sys")
+    assert result.exit_code == 0 and not result.stderr  # alone, nothing to compare with
+
+
 def test_export_refuses_levels_its_format_does_not_choose(db: Path, tmp_path: Path) -> None:
     """`ulcdb export iqxml|sacrebleu|comet` have no --level: every level they hold is
     written, so levels=["seg"] would be ignored without a word."""

@@ -14,7 +14,7 @@ from ulcdb.cli.options import TestbedOpt, grouped
 from ulcdb.cli.outputs import file_option, folder_option
 
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
-    from ulcdb.ops.export import Scores
+    from ulcdb.ops.export import Scores, Written
 
 app = typer.Typer(help="Write scores (IQ-XML, mt-metrics-eval, WMT, NIST .scr, sacrebleu, "
                   "COMET) and any table, view or query (CSV, TSV, Parquet, JSON).",
@@ -55,8 +55,11 @@ class ScoreOpts:
                       tuple(level or ()), self.variant)
 
 
-def _done(paths: list[Path], folder: Path) -> None:
-    typer.echo(f"wrote {len(paths)} files under {folder}")
+def _done(written: Written, folder: Path) -> None:
+    from ulcdb.cli.score import print_notes
+
+    print_notes(written.notes)
+    typer.echo(f"wrote {len(written.paths)} files under {folder}")
 
 
 @app.command("iqxml")

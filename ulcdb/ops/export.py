@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ulcdb.errors import NotFound, UlcdbError
 from ulcdb.interchange.fetch import ExportSelection, check_selection
@@ -21,6 +21,14 @@ from ulcdb.store.database import Store, named_query
 
 T = TypeVar("T")
 Writer = Callable[[Store, str, ExportSelection, Tick], list[Path]]
+
+
+class Written(NamedTuple):
+    """The files an export wrote, and its notes (what it wrote as it is though it is not
+    what a reader may take it for: a metric scored for some targets only)."""
+
+    paths: list[Path]
+    notes: tuple[str, ...] = ()
 
 
 def _names(values: Iterable[str]) -> tuple[str, ...]:
@@ -46,7 +54,7 @@ class Scores:
 
 
 def one_testbed(access: Access, testbed: str | None, scores: Scores, write: Writer,
-                levels: bool = True, progress: Progress | None = None) -> list[Path]:
+                levels: bool = True, progress: Progress | None = None) -> Written:
     """``write(store, test bed, selection, tick)`` for one test bed (default: the only one);
     the paths written.  Without ``levels`` the format holds every level.  ``progress`` hears
     each metric written."""
@@ -59,7 +67,7 @@ def one_testbed(access: Access, testbed: str | None, scores: Scores, write: Writ
 
 
 def _written(store: Store, sel: ExportSelection, by_level: bool, progress: Progress | None,
-             write: Callable[[Tick], list[Path]]) -> list[Path]:
+             write: Callable[[Tick], list[Path]]) -> Written:
     """``write(tick)`` shown as the units of ``sel`` done, as the writers tick them: each
     metric's scores (one test bed), or each metric and level (``by_level``: WMT's files);
     units the format has nothing to write for (a level it does not hold) are counted done
@@ -79,7 +87,25 @@ def _written(store: Store, sel: ExportSelection, by_level: bool, progress: Progr
         paths = write(counted)
         if done[0] < total:
             tick("", total - done[0])
-    return paths
+    return Written(paths, _coverage(store, sel))
+
+
+def _coverage(store: Store, sel: ExportSelection) -> tuple[str, ...]:
+    """A note per metric written with fewer targets than another metric has against the same
+    reference set at the same level (``export_coverage``): its counts per reference set."""
+    short: dict[tuple[str, str], dict[tuple[str, int, int], None]] = {}
+    for testbed, metric, refset, _, n, most in store.query(named_query("export_coverage"),
+                                                           _params(sel)):
+        short.setdefault((testbed, metric), {})[refset, n, most] = None
+    many = len({testbed for testbed, _ in short}) > 1
+    notes = []
+    for (testbed, metric), counts in short.items():
+        shown = [f"{n} of {most} against {refset}" for refset, n, most in counts][:3]
+        more = f" and {len(counts) - 3} more" if len(counts) > 3 else ""
+        notes.append(f"{metric}{f' in {testbed!r}' if many else ''} has scores of fewer "
+                     f"targets than another metric ({'; '.join(shown)}{more}): written as "
+                     "they are")
+    return tuple(notes)
 
 
 def _nothing_to_write(store: Store, sel: ExportSelection) -> str:
@@ -109,7 +135,7 @@ def _whole(progress: Progress | None, label: str, write: Callable[[], T]) -> T:
 
 def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
           layout: str = "iqmt", digits: int | None = None, gzip: bool = False,
-          progress: Progress | None = None) -> list[Path]:
+          progress: Progress | None = None) -> Written:
     from ulcdb.formats.iqxml import LAYOUTS, write_iqxml
 
     choice("layout", layout, LAYOUTS)
@@ -121,7 +147,7 @@ def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
 
 def mtme(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
          texts: bool = True, lp: str | None = None, progress: Progress | None = None
-         ) -> list[Path]:
+         ) -> Written:
     from ulcdb.formats.mtme import write_mtme
 
     writable_folder(folder)
@@ -131,7 +157,7 @@ def mtme(access: Access, folder: Path, scores: Scores = Scores(), testbed: str |
 
 def wmt(access: Access, folder: Path, scores: Scores = Scores(), testbeds: Iterable[str] = (),
         refset_names: Mapping[str, str] | Iterable[str] = (), gzip: bool = False,
-        progress: Progress | None = None) -> list[Path]:
+        progress: Progress | None = None) -> Written:
     """``refset_names``: stored -> written name, or STORED=WRITTEN items; ``progress``
     hears each file (metric and level) written."""
     from ulcdb.formats.wmt.metrics_task import write_wmt
@@ -155,7 +181,7 @@ def _renames(items: Iterable[str]) -> dict[str, str]:
 
 
 def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
-         progress: Progress | None = None) -> list[Path]:
+         progress: Progress | None = None) -> Written:
     from ulcdb.formats.nist.scr import write_scr_files
 
     writable_folder(folder)
@@ -165,7 +191,7 @@ def nist(access: Access, folder: Path, scores: Scores = Scores(), testbed: str |
 
 def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
               testbed: str | None = None, width: int = 1, progress: Progress | None = None
-              ) -> list[Path]:
+              ) -> Written:
     """One step: sacrebleu's scores come from one aggregation of the stored statistics."""
     from ulcdb.formats.sacrebleu_json import write_sacrebleu
 
@@ -174,12 +200,13 @@ def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
         name = testbed or store.only_testbed()
         sel = Scores(scores.metrics, scores.targets, scores.refsets, (),
                      scores.variant).selection([name])
-        return _whole(progress, "sacrebleu", lambda: write_sacrebleu(store, name, folder, sel,
-                                                                    width))
+        paths = _whole(progress, "sacrebleu", lambda: write_sacrebleu(store, name, folder, sel,
+                                                                     width))
+        return Written(paths, _coverage(store, sel))
 
 
 def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str | None = None,
-          progress: Progress | None = None) -> list[Path]:
+          progress: Progress | None = None) -> Written:
     from ulcdb.formats.comet import write_comet
 
     writable_folder(folder)
