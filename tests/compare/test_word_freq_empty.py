@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import sample_store, ulcdb
 from ulcdb.compare.words import FREQ_CUTOFFS, bucket_labels, bucket_of
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
@@ -21,9 +21,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("word_freq") / "s.duckdb"
-    assert ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"
-                 ).exit_code == 0
+    path = sample_store(tmp_path_factory.mktemp("word_freq") / "s.duckdb")
     return path
 
 

@@ -24,6 +24,14 @@ def _ok(result) -> str:  # noqa: ANN001
     return result.stdout
 
 
+def bleu_against_ref_a(db: Path, sample: Path, name: str) -> Path:
+    """``db`` holding a WMT21 sample's long TSV as test bed ``name``, with BLEU's segment
+    scores against ref-A."""
+    _ok(ulcdb(db, "ingest", "testbed", sample / "segments_long.tsv", "--name", name))
+    _ok(ulcdb(db, "score", "-m", "BLEU", "-r", "ref-A", "-G", "seg", "-f", "csv", "-j", "1"))
+    return db
+
+
 @pytest.fixture(scope="module")
 def ende(ende_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("meta_honest") / "ende.duckdb"

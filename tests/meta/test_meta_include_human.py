@@ -14,15 +14,13 @@ import pytest
 import scipy.stats
 
 from tests.cli_helpers import ulcdb
-from tests.meta.test_meta_honest import _ok, _sql
+from tests.meta.test_meta_honest import _ok, _sql, bleu_against_ref_a
 
 
 @pytest.fixture(scope="module")
 def ende(ende_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("include_human") / "ende.duckdb"
-    _ok(ulcdb(db, "ingest", "testbed", ende_sample / "segments_long.tsv", "--name", "ende"))
-    _ok(ulcdb(db, "score", "-m", "BLEU", "-r", "ref-A", "-G", "seg", "-f", "csv", "-j", "1"))
-    return db
+    return bleu_against_ref_a(db, ende_sample, "ende")
 
 
 def _judged_systems(db: Path) -> list[str]:

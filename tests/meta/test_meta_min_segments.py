@@ -12,15 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import ulcdb
-from tests.meta.test_meta_honest import _ok, _sql
+from tests.meta.test_meta_honest import _ok, _sql, bleu_against_ref_a
 
 
 @pytest.fixture(scope="module")
 def ruen(ruen_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("min_segments") / "ruen.duckdb"
-    _ok(ulcdb(db, "ingest", "testbed", ruen_sample / "segments_long.tsv", "--name", "ruen"))
-    _ok(ulcdb(db, "score", "-m", "BLEU", "-r", "ref-A", "-G", "seg", "-f", "csv", "-j", "1"))
-    return db
+    return bleu_against_ref_a(db, ruen_sample, "ruen")
 
 
 def _meta(db: Path, *args: str) -> dict:

@@ -10,7 +10,7 @@ import io
 from pathlib import Path
 
 import pytest
-from cli_helpers import ulcdb
+from cli_helpers import sample_store, ulcdb
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 NOTE = ("evaluated on 3 segments only (-T 1-3), at every level: document and system values "
@@ -19,9 +19,7 @@ NOTE = ("evaluated on 3 segments only (-T 1-3), at every level: document and sys
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("qarla_t") / "s.duckdb"
-    assert ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"
-                 ).exit_code == 0
+    path = sample_store(tmp_path_factory.mktemp("qarla_t") / "s.duckdb")
     return path
 
 

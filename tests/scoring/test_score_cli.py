@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from cli_helpers import ulcdb
+from cli_helpers import sample_store, ulcdb
 
 from ulcdb.store.database import Store
 
@@ -24,9 +24,7 @@ def lines(path: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("score") / "s.duckdb"
-    assert ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"
-                 ).exit_code == 0
+    path = sample_store(tmp_path_factory.mktemp("score") / "s.duckdb")
     result = ulcdb(path, "score", "-m", "BLEU,BLEU-4,chrF,1-TER,GTM-1", "-G", "all",
                    "--jobs", "1", "-f", "json")
     assert result.exit_code == 0, result.output

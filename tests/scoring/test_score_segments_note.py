@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from cli_helpers import ulcdb
+from cli_helpers import sample_store, ulcdb
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample"
@@ -25,9 +25,7 @@ def _lines(path: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("score_t") / "s.duckdb"
-    assert ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"
-                 ).exit_code == 0
+    path = sample_store(tmp_path_factory.mktemp("score_t") / "s.duckdb")
     return path
 
 
