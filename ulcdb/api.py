@@ -319,9 +319,6 @@ class Database:
         writers: dict[str, Callable[..., export_op.Written]] = {
             "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
             "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
-        if levels and fmt in ("iqxml", "sacrebleu", "comet"):
-            raise ChoiceError(f"export {fmt} writes every level its format holds: levels are "
-                              "chosen for mtme, wmt and nist only")
         chosen = export_op.Scores(_names(metrics), _names(targets), _names(refsets),
                                   _names(levels), variant)
         if fmt == "wmt":
@@ -411,17 +408,21 @@ def _noted(table: pa.Table, *told: Iterable[str]) -> pa.Table:
     """``table`` carrying the notes of ``told`` (the fields its command prints on stderr)
     in its schema metadata, each also warned as a ``UlcdbNote`` from the caller's line."""
     said = [note for lines in told for note in lines]
-    for note in said:
-        warnings.warn(note, UlcdbNote, stacklevel=3)
+    _warn(said)
     metadata = {**(table.schema.metadata or {}), NOTES: json.dumps(said).encode()}
     return table.replace_schema_metadata(metadata)
+
+
+def _warn(notes: Iterable[str]) -> None:
+    """Each note warned as a ``UlcdbNote`` from the line that called the API's method."""
+    for note in notes:
+        warnings.warn(note, UlcdbNote, stacklevel=4)
 
 
 def _told(written: export_op.Written) -> list[Path]:
     """The files an export wrote, its notes warned as ``UlcdbNote`` from the caller's line
     (`ulcdb export` prints them on stderr)."""
-    for note in written.notes:
-        warnings.warn(note, UlcdbNote, stacklevel=3)
+    _warn(written.notes)
     return written.paths
 
 

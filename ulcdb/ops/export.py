@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from ulcdb.errors import NotFound, UlcdbError
+from ulcdb.errors import ChoiceError, NotFound, UlcdbError
 from ulcdb.interchange.fetch import ExportSelection, check_selection
 from ulcdb.ops.access import Access
 from ulcdb.ops.choices import choice
@@ -54,16 +54,21 @@ class Scores:
 
 
 def one_testbed(access: Access, testbed: str | None, scores: Scores, write: Writer,
-                levels: bool = True, progress: Progress | None = None) -> Written:
+                progress: Progress | None = None) -> Written:
     """``write(store, test bed, selection, tick)`` for one test bed (default: the only one);
-    the paths written.  Without ``levels`` the format holds every level.  ``progress`` hears
-    each metric written."""
-    scores = scores if levels else Scores(scores.metrics, scores.targets, scores.refsets, (),
-                                          scores.variant)
+    the paths written.  ``progress`` hears each metric written."""
     with access.read() as store:
         name = testbed or store.only_testbed()
         sel = scores.selection([name])
         return _written(store, sel, False, progress, lambda tick: write(store, name, sel, tick))
+
+
+def every_level(fmt: str, scores: Scores) -> None:
+    """Refuses levels for a format that writes every level it holds (iqxml, sacrebleu,
+    comet: their commands have no --level), which would otherwise be ignored."""
+    if scores.levels:
+        raise ChoiceError(f"export {fmt} writes every level its format holds: levels are "
+                          "chosen for mtme, wmt and nist only")
 
 
 def _written(store: Store, sel: ExportSelection, by_level: bool, progress: Progress | None,
@@ -138,10 +143,11 @@ def iqxml(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
           progress: Progress | None = None) -> Written:
     from ulcdb.formats.iqxml import LAYOUTS, write_iqxml
 
+    every_level("iqxml", scores)
     choice("layout", layout, LAYOUTS)
     writable_folder(folder)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_iqxml(
-        store, name, folder, layout, sel, digits, gzip, tick), levels=False,
+        store, name, folder, layout, sel, digits, gzip, tick),
                        progress=progress)
 
 
@@ -195,11 +201,11 @@ def sacrebleu(access: Access, folder: Path, scores: Scores = Scores(),
     """One step: sacrebleu's scores come from one aggregation of the stored statistics."""
     from ulcdb.formats.sacrebleu_json import write_sacrebleu
 
+    every_level("sacrebleu", scores)
     writable_folder(folder)
     with access.read() as store:
         name = testbed or store.only_testbed()
-        sel = Scores(scores.metrics, scores.targets, scores.refsets, (),
-                     scores.variant).selection([name])
+        sel = scores.selection([name])
         paths = _whole(progress, "sacrebleu", lambda: write_sacrebleu(store, name, folder, sel,
                                                                      width))
         return Written(paths, _coverage(store, sel))
@@ -209,9 +215,10 @@ def comet(access: Access, folder: Path, scores: Scores = Scores(), testbed: str 
           progress: Progress | None = None) -> Written:
     from ulcdb.formats.comet import write_comet
 
+    every_level("comet", scores)
     writable_folder(folder)
     return one_testbed(access, testbed, scores, lambda store, name, sel, tick: write_comet(
-        store, name, folder, sel, tick), levels=False, progress=progress)
+        store, name, folder, sel, tick), progress=progress)
 
 
 def table(access: Access, source: str, output: Path, fmt: str | None = None,
