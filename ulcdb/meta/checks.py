@@ -4,7 +4,6 @@ no item holds (and why), and the coefficients that too few items leave without m
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 
@@ -16,6 +15,7 @@ from ulcdb.meta.select import human_translations
 from ulcdb.meta.task import UNIT_NAMES, MetaTask
 from ulcdb.metrics.base import Params
 from ulcdb.scoring.scorer import variant_of
+from ulcdb.scoring.selection import testbed_lowercase
 from ulcdb.stats.correlations import FloatArray
 from ulcdb.store.database import Store, named_query
 
@@ -92,8 +92,7 @@ def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[
         plain = [f"{m} {v}" for (m, v), label in labels.items() if label == m]
         return [f"variant of the rows without one: {', '.join(plain)}"] if plain else []
     (only,) = variants
-    options = store.scalar(named_query("testbed_options"), [task.testbed])
-    default = variant_of(Params(lowercase=json.loads(options or "{}").get("CASE") == "lc"))
+    default = variant_of(Params(lowercase=testbed_lowercase(store, task.testbed)))
     if only == default:
         return []
     return [f"variant {only}: the only one scored here (the test bed's case is {default}; "

@@ -41,8 +41,7 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
                          f"testbed --name {name} --ref NAME=FILE` (metrics compare with "
                          "references)")
     if lowercase is None:
-        options = store.scalar("select options from testbed where testbed_id = ?", [tid])
-        lowercase = json.loads(options or "{}").get("CASE", "all") == "lc"
+        lowercase = testbed_lowercase(store, name)
     params = Params(lowercase=lowercase, annotator=annotator, annotator_model=annotator_model)
     _check_annotator(store, annotator, annotator_model)
     wanted = resolve_metrics(store, tid, metrics)
@@ -56,6 +55,13 @@ def select(store: Store, testbed: str | None, metrics: str | None, systems: str 
                      systems=resolve_translators(store, tid, "system", systems),
                      refs=ref_names, segments=resolve_segments(store, tid, segments),
                      notes=tuple(languages.notes()))
+
+
+def testbed_lowercase(store: Store, testbed: str) -> bool:
+    """Whether the test bed's scores are of lowercased text unless asked otherwise: its CASE
+    option as ingested (a ULC.config's CASE=lc), the case `ulcdb score` scores with."""
+    options = store.scalar(named_query("testbed_options"), [testbed])
+    return bool(json.loads(options or "{}").get("CASE", "all") == "lc")
 
 
 def _check_annotator(store: Store, annotator: str, model: str | None) -> None:

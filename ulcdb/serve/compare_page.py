@@ -18,7 +18,6 @@ time.  Nothing is scored here: a metric must be stored.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
 from ulcdb.metrics.base import Params
 from ulcdb.scoring.scorer import variant_of
+from ulcdb.scoring.selection import testbed_lowercase
 from ulcdb.serve.bounded import Gone, Limits, Pool, watch_disconnect
 from ulcdb.store.database import Store
 
@@ -104,9 +104,7 @@ def read_choice(args: Any, options: dict[str, list[str]]) -> Choice:
 
 
 def _default_variant(store: Store, testbed: str) -> str:
-    raw = store.scalar("select options from testbed where name = ?", [testbed])
-    lowercase = json.loads(raw or "{}").get("CASE", "all") == "lc"
-    return variant_of(Params(lowercase=lowercase))
+    return variant_of(Params(lowercase=testbed_lowercase(store, testbed)))
 
 
 Computed = tuple[CompareReport, CompareReport | None, AnalysisTable | str | None]
