@@ -32,7 +32,7 @@ import numpy as np
 from ulcdb.errors import MetaError
 from ulcdb.meta.checks import unmatched_targets, variant_notes
 from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
-from ulcdb.meta.report import Items
+from ulcdb.meta.report import Items, metric_labels
 from ulcdb.meta.select import human_translations
 from ulcdb.meta.task import MetaTask
 from ulcdb.stats import mt_metrics_eval as wmt23
@@ -248,10 +248,10 @@ def _dropped(store: Store, task: MetaTask, own: dict[Key, Items], used: dict[Key
     out = unmatched_targets(store, task, own, left_out)
     kept = {str(t) for it in used.values() for t in it.translator}
     scored = {k: {str(t) for t in it.translator} for k, it in own.items()}
-    many = {m for m, _ in own if sum(1 for k in own if k[0] == m) > 1}
+    named = metric_labels(own)
     for t in sorted(set().union(*scored.values()) - kept):
-        out[t] = "not scored by " + ", ".join(f"{m} [{v}]" if m in many else m
-                                              for (m, v), ts in scored.items() if t not in ts)
+        out[t] = "not scored by " + ", ".join(named[k] for k, ts in scored.items()
+                                              if t not in ts)
     return out
 
 
@@ -353,7 +353,5 @@ def run(store: Store, tasks: Sequence[MetaTask], settings: Settings,
         report.warnings.append("left out (not scored on every test bed and level the protocol "
                                "needs): " + ", ".join(f"{m} [{v}]" for m, v in dropped))
     report.warnings += [w for t in resolved for w in tuned_here(store, t)]
-    many = {m for m, _ in keys if sum(1 for k in keys if k[0] == m) > 1}
-    report.warnings += variant_notes(store, resolved[0], {
-        (m, v): f"{m} [{v}]" if m in many else m for m, v in keys})
+    report.warnings += variant_notes(store, resolved[0], metric_labels(keys))
     return report

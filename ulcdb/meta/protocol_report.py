@@ -17,15 +17,14 @@ from ulcdb.meta.protocol import (
     ProtocolReport,
     column_items,
 )
-from ulcdb.meta.report import Record, _esc, _fmt, _num, records_csv
+from ulcdb.meta.report import Record, _esc, _fmt, _num, metric_labels, records_csv
 
 MTME_TASKS = {"wmt23": "tasks.WMT23", "wmt24": "tasks.WMT24"}
 
 
 def labels(report: ProtocolReport) -> dict[Key, str]:
     """Metric names, with the variant where a metric has several."""
-    many = {m for m, _ in report.keys if sum(1 for k in report.keys if k[0] == m) > 1}
-    return {(m, v): f"{m} [{v}]" if m in many else m for m, v in report.keys}
+    return metric_labels(report.keys)
 
 
 def settings_record(report: ProtocolReport) -> dict[str, object]:

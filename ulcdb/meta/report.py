@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -125,6 +125,14 @@ class MetricComparison:
     result: stats.PairedComparison
 
 
+def metric_labels(keys: Iterable[Key]) -> dict[Key, str]:
+    """A metric's name as tables show it, with its variant (``BLEU [case:lc]``) where the
+    metric comes under several."""
+    keys = list(keys)
+    many = {m for m, _ in keys if sum(1 for k in keys if k[0] == m) > 1}
+    return {(m, v): f"{m} [{v}]" if m in many else m for m, v in keys}
+
+
 @dataclass
 class MetaReport:
     task: MetaTask  # as run: coefficients, targets and DARR threshold resolved
@@ -153,9 +161,7 @@ class MetaReport:
         raise KeyError((metric, variant, coefficient))
 
     def labels(self) -> dict[Key, str]:
-        keys = self.metrics()
-        many = {m for m, _ in keys if sum(1 for k in keys if k[0] == m) > 1}
-        return {(m, v): f"{m} [{v}]" if m in many else m for m, v in keys}
+        return metric_labels(self.metrics())
 
     def ordered(self, sort: str | None = None) -> list[Key]:
         """Metrics in output order: as evaluated, or best first by ``sort`` (values equal to
