@@ -55,7 +55,9 @@ def test_rows_land_on_the_units_their_conventions_name(store: Store) -> None:
 
 BAD = {
     "unknown translator": (Assessment("S9", "DA", 1.0, "seg", 1),
-                           "unknown system or reference 'S9' in test bed 'tiny'"),
+                           "unknown system or reference 'S9' in test bed 'tiny' (--rename "
+                           "S9=NAME if the test bed holds it under another name, "
+                           "--skip-unknown to leave its rows out)"),
     "level": (Assessment("S1", "DA", 1.0, "para", 1), "level must be seg, doc or sys, not 'para'"),
     "segment id": (Assessment("S1", "DA", 1.0, "seg", 6),
                    "segment 6 does not exist (test bed has 1..5)"),

@@ -70,7 +70,8 @@ def test_an_unknown_name_first_says_it_too(db: Path, tmp_path: Path) -> None:
     ([("ref-A", 1), ("ref-A", 15)], "big-da.tsv:3: segment 15 does not exist (test bed has "
                                     "1..14)\n"),
     ([("ref-A", 1), ("S2", 2)], "big-da.tsv:3: unknown system or reference 'S2' in test bed "
-                                "'small'\n"),
+                                "'small' (--rename S2=NAME if the test bed holds it under "
+                                "another name, --skip-unknown to leave its rows out)\n"),
 ])
 def test_a_stray_row_or_a_typo_keeps_the_plain_message(db: Path, tmp_path: Path,
                                                        rows: list[tuple[str, int]],
@@ -78,3 +79,18 @@ def test_a_stray_row_or_a_typo_keeps_the_plain_message(db: Path, tmp_path: Path,
     result = ulcdb(db, "ingest", "assessments", _write(tmp_path / "big-da.tsv", rows),
                    "--testbed", "small", "--criterion", "DA")
     assert result.exit_code == 1 and result.output.endswith(message)
+
+
+@pytest.mark.parametrize("option, stored", [(("--rename", "S2=S1"), [("S1", 2)]),
+                                            (("--skip-unknown",), [])])
+def test_the_typo_hint_names_ways_that_work(db: Path, tmp_path: Path, option: tuple[str, ...],
+                                            stored: list[tuple[str, int]]) -> None:
+    """The two ways the unknown-name message offers each import the file."""
+    path = _write(tmp_path / "big-da.tsv", [("ref-A", 1), ("S2", 2)])
+    result = ulcdb(db, "ingest", "assessments", path, "--testbed", "small", "--criterion", "DA",
+                   *option)
+    assert result.exit_code == 0, result.output
+    with Store(db) as store:
+        rows = store.query("select t.name, a.seg_id from assessment a join translator t "
+                           "using (translator_id) where t.name <> 'ref-A' order by all")
+    assert rows == stored

@@ -132,8 +132,10 @@ def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale 
         return
     line, problem, translator, level, doc_id, seg, value, first = rows[0]
     if problem == "translator":
+        elsewhere = _another_testbed(store, tid, testbed)
         message = (f"unknown system or reference {translator!r} in test bed {testbed!r}"
-                   + _another_testbed(store, tid, testbed))
+                   + (elsewhere or f" (--rename {translator}=NAME if the test bed holds it "
+                                   "under another name, --skip-unknown to leave its rows out)"))
     elif problem == "level":
         message = f"level must be seg, doc or sys, not {level!r}"
     elif problem == "unit":
