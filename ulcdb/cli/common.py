@@ -116,11 +116,15 @@ def render(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: Fmt = Fmt
         render_batches(columns, [rows], fmt)
         return
     # Text, not markup: a label like "BLEU [case:lc]" or a translation "[laughs]" is data.
-    table = Table(title=Text(title) if title else None, show_lines=False)
+    table = Table(show_lines=False)
     for c in columns:
         table.add_column(Text(str(c)), overflow="fold")
     for r in rows:
         table.add_row(*[Text(cell_text(v, digits)) for v in r])
+    if title and len(title) <= console.measure(table).maximum:
+        table.title = Text(title)
+    elif title:  # a title wider than the table: its own line, not folded into a narrow column
+        console.print(Text(title))
     console.print(table)
 
 
