@@ -116,8 +116,41 @@ def test_one_file_with_metric_and_ref_options(tmp_path: Path,
         with pytest.raises(Conflict, match="seg-level scores of 1 metric/target"):
             import_scores(store, ScoreImport([src], metric="MyQE", refs=("ref-B",)))
         assert store_contents(store, TABLES) == before
-    # the conflict, found in SQL, was raised again by the line reader, which ran once
-    assert used.fast == [True, True, True] and used.exact == 1
+    # the conflict, found in SQL, names its line there: the line reader never ran
+    assert used.fast == [True, True, True] and used.exact == 0
+
+
+def test_a_conflict_deep_in_a_big_file_is_named_without_the_line_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value changed on line 12,346 of a 15,002-line file (two blank lines before it, which
+    DuckDB's read_csv leaves out), imported again: the fast path names that file and line and
+    both values, as the line reader does, and leaves the store as it was (the line reader
+    read every file again to name it)."""
+    root = _folder(tmp_path / "wmt99", 100, 50)  # 3 x 5,000 lines in the seg file
+    path = root / "metric-scores" / "en-de" / "COMET-refB.seg.score"
+    original = path.read_text()
+    lines = original.splitlines()
+    lines[3:3] = ["", ""]
+    system, value = lines[12345].split()
+    lines[12345] = f"{system} 0.125"
+    said = []
+    for fast in (True, False):
+        path.write_text(original)
+        with monkeypatch.context() as patch, _store(tmp_path / f"{fast}.duckdb", 100, 50) as store:
+            import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
+            path.write_text("\n".join(lines) + "\n")
+            before = store_contents(store, TABLES)
+            used = ReaderSpy(patch, *READERS, fast)
+            with pytest.raises(Conflict) as caught:
+                import_scores(store, ScoreImport([root], rename={"BLEU": "BLEU-x"}))
+            assert store_contents(store, TABLES) == before
+            assert (used.fast, used.exact) == (([True], 0) if fast else ([False], 4))
+            said.append(str(caught.value))
+    assert said[0] == said[1]
+    assert said[0].startswith(f"{path}:12346: seg-level scores of 1 metric/target/reference-set")
+    assert system == "refA"  # written refA, stored as ref-A
+    assert (f"e.g. COMET of ref-A against ref-B, variant case:mixed: stored {float(value)!r}, "
+            "here 0.125)") in said[0]
 
 
 BAD = [  # (change to the line "SYSTEM SCORE", what the message says)

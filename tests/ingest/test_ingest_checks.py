@@ -76,17 +76,63 @@ def test_long_tsv_keeps_quotes_as_written(db: Path, tmp_path: Path) -> None:
 def test_long_tsv_written_by_a_csv_writer_is_unquoted(db: Path, tmp_path: Path) -> None:
     texts = ['"Quoted" start', 'He said "no".', "plain"]
     path = tmp_path / "pandas.tsv"
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(LONG_HEADER.split())
-        for i, text in enumerate(texts, 1):
-            writer.writerow([i, "d", f"src {i}", "S", "system", text])
+    _csv_written(path, texts)
     assert '"""Quoted"" start"' in path.read_text(encoding="utf-8")
     result = ulcdb(db, "ingest", "testbed", path)
     assert result.exit_code == 0, result.output
     stored = [r[0] for r in query(db, "select text from translations where testbed = 'pandas' "
                                   "order by seg_id")]
     assert stored == texts
+
+
+def _csv_written(path: Path, texts: list[str], quoting: int = csv.QUOTE_MINIMAL) -> None:
+    """A long TSV of one system's ``texts`` (segment i: source ``src i``) by a CSV writer."""
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n", quoting=quoting)
+        writer.writerow(LONG_HEADER.split())
+        for i, text in enumerate(texts, 1):
+            writer.writerow([i, "d", f"src {i}", "S", "system", text])
+
+
+def test_long_tsv_with_csv_quoted_fields_and_a_raw_quote_is_refused(db: Path,
+                                                                    tmp_path: Path) -> None:
+    """A CSV writer's file with one line written raw deep inside: refused naming that line
+    and the first CSV-quoted one (it was read raw, storing '"He said ""no""."' as it is)."""
+    path = tmp_path / "mixed.tsv"
+    texts = [f"plain {i}" for i in range(1, 500)]
+    texts[10] = 'He said "no".'  # line 12, CSV-quoted
+    _csv_written(path, texts)
+    with path.open("a", encoding="utf-8") as handle:  # line 501, raw
+        handle.write('500\td\tsrc 500\tS\tsystem\tthe 5" screen\n')
+    line = refused(db, "ingest", "testbed", path)
+    assert line == (f"Error: {path}:501: a raw '\"' in a file whose quoted fields are "
+                    "CSV-quoted (first on line 12); write every field raw or CSV-quote every "
+                    "field holding '\"'")
+
+
+def test_long_tsv_with_raw_quotes_and_a_csv_quoted_field_is_refused(db: Path,
+                                                                    tmp_path: Path) -> None:
+    path = tmp_path / "mixed.tsv"
+    path.write_text(LONG_HEADER + '1\td\t"Hola" dijo\tS\tsystem\tone\n'
+                    '2\td\tadios\tS\tsystem\t"a ""b"" c"\n', encoding="utf-8")
+    line = refused(db, "ingest", "testbed", path)
+    assert line.startswith(f"Error: {path}:3: a CSV-quoted field")
+    assert "other '\"' are raw (first on line 2)" in line
+
+
+def test_long_tsv_fields_only_wrapped_in_quotes_follow_the_files_quoting(
+        db: Path, tmp_path: Path) -> None:
+    """A field wrapped in quotes without inner ones ("bye") is read as the file's other quoted
+    fields are: unquoted in a CSV writer's file (here one that quotes every field, whose
+    seg_id "1" was read raw and refused), kept as written in a raw file (the test above)."""
+    texts = ['"Quoted" start', "bye", "plain"]
+    path = tmp_path / "quoteall.tsv"
+    _csv_written(path, texts, csv.QUOTE_ALL)
+    assert path.read_text(encoding="utf-8").splitlines()[2].startswith('"2"\t"d"')
+    result = ulcdb(db, "ingest", "testbed", path)
+    assert result.exit_code == 0, result.output
+    assert [r[0] for r in query(db, "select text from translations where testbed = 'quoteall' "
+                                "order by seg_id")] == texts
 
 
 def test_shared_wmt_long_tsv_sample_reads_like_its_plain_files(shared: Path,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_helpers import copy_store
 from cli_helpers import ulcdb as cli
 from typer.testing import Result
 from wmt20_release import release
@@ -53,6 +54,21 @@ def scores_only(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     with Store(root / "r.duckdb") as store:
         wmt20.ingest_wmt20(store, root / "release")
     return root / "r.duckdb", root / "release"
+
+
+@pytest.fixture(scope="module")
+def two_beds(sample: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+             ) -> tuple[Path, Path]:
+    """(store, Ximp's file): the sample store and the plain sample's texts as test bed
+    'other' (three references, two systems), where nothing of Ximp was imported."""
+    db = copy_store(sample[0], tmp_path_factory.mktemp("remedy-two"))
+    plain = SAMPLE / "plain"
+    made = cli(db, "ingest", "testbed", "--name", "other", "--source", plain / "source.es.txt",
+               "--docs", plain / "docs.tsv",
+               *[a for r in "ABC" for a in ("--ref", f"ref-{r}={plain}/refs/ref-{r}.en.txt")],
+               *[a for s in "AB" for a in ("--sys", f"sys{s}={plain}/systems/sys{s}.en.txt")])
+    assert made.exit_code == 0, made.output
+    return db, sample[1]
 
 
 def _ximp(table: Path, scores: str, against: str, have: str = "") -> str:
@@ -192,6 +208,56 @@ def test_scores_only_test_bed(scores_only) -> None:
             "import scores against 'ref-A+ref-B'")
     said = _error(cli(db, "compare", "-m", "MetricX", "-r", "ref-A,ref-B"))
     assert said == f"Error: MetricX has no scores against 'ref-A+ref-B' in '{BED}': {metricx}"
+
+
+def _elsewhere(table: Path, scores: str) -> str:
+    """The clause on Ximp asked in test bed 'other', imported for 'sample' only."""
+    return (f"Ximp is imported only, not computed by ulcdb and no import holds {scores} of it "
+            f"in test bed 'other': it was imported for test bed 'sample' only (from {table}); "
+            "import a file that has them for 'other' (`ulcdb ingest scores FILE -t other`)")
+
+
+def test_a_metric_imported_for_another_test_bed_names_it_and_its_file(two_beds) -> None:
+    """Ximp's scores are in test bed 'sample' only: asked in 'other', every command says so
+    and names the file (it said only "no import holds scores of it in test bed 'other'")."""
+    db, table = two_beds
+    with Store(db, read_only=True) as store:
+        assert remedy(store, "other", ["Ximp", "BLEU"], ["ref-A"], "sys") == (
+            "run `ulcdb score -t other -m BLEU` first; "
+            + _elsewhere(table, "sys-level scores"))
+        # asked in 'sample', the import there is named as before
+        assert remedy(store, "sample", ["Ximp"], ["ref-B"], "sys") == _ximp(
+            table, "sys-level scores", "'ref-B'", f"ref-A, {FULL}")
+    said = _error(cli(db, "compare", "-t", "other", "-m", "Ximp", "-r", "ref-A"))
+    assert said == ("Error: Ximp has no scores against 'ref-A' in 'other': "
+                    + _elsewhere(table, "scores"))
+    said = _error(cli(db, "meta", "-t", "other", "-c", "DA-raw", "-G", "sys", "-m", "Ximp"))
+    assert said == (f"Error: none of Ximp has sys-level scores against '{FULL}': "
+                    + _elsewhere(table, "sys-level scores"))
+    said = _error(cli(db, "queen", "-t", "other", "-m", "Ximp", "-G", "seg"))
+    assert said == ("Error: no segment scores of Ximp against single references in test bed "
+                    "'other' (case:mixed): " + _elsewhere(table, "seg-level scores (case:mixed)"))
+
+
+def test_a_metric_imported_for_two_other_test_beds_names_both(two_beds, tmp_path) -> None:
+    db, table = two_beds
+    db = copy_store(db, tmp_path)
+    plain = SAMPLE / "plain"
+    made = cli(db, "ingest", "testbed", "--name", "third", "--source", plain / "source.es.txt",
+               "--ref", f"ref-A={plain}/refs/ref-A.en.txt",
+               "--sys", f"sysA={plain}/systems/sysA.en.txt")
+    assert made.exit_code == 0, made.output
+    other = tmp_path / "ximp-other.csv"
+    other.write_text("metric,target,refset,level,value\nXimp,sysA,ref-A,sys,0.5\n"
+                     "Ximp,sysB,ref-A,sys,0.25\n")
+    done = cli(db, "ingest", "scores", other, "--format", "table", "-t", "other")
+    assert done.exit_code == 0, done.output
+    with Store(db, read_only=True) as store:
+        assert remedy(store, "third", ["Ximp"], ["ref-A"], "sys") == (
+            "Ximp is imported only, not computed by ulcdb and no import holds sys-level scores "
+            f"of it in test bed 'third': it was imported for test beds 'other' (from {other}), "
+            f"'sample' (from {table}) only; import a file that has them for 'third' (`ulcdb "
+            "ingest scores FILE -t third`)")
 
 
 def test_another_variant_is_no_reference_set_to_offer(sample) -> None:

@@ -12,7 +12,12 @@ Fields are tab-separated and read as written: a field cannot hold a tab or a lin
 ``"`` is an ordinary character (``"Quoted" start`` stays as it is).  The one exception is a file
 written by a CSV writer with a tab delimiter (pandas' ``to_csv(sep="\\t")``, as the shared WMT
 files are): when every field holding a ``"`` is wrapped in quotes with its inner quotes doubled
-(``"a ""quoted"" word"``), the whole file is read with CSV quoting.
+(``"a ""quoted"" word"``), the whole file is read with CSV quoting.  A field only wrapped in
+quotes (``"bye"``) fits either reading and follows the file's (a CSV writer wraps a field so
+only when asked to quote every field; raw, its quotes are kept).  A file holding both, a field
+CSV-quoted and a raw ``"`` elsewhere, is refused naming the line of each: no reading is right
+for both (``"a ""b"" c"`` written raw is the CSV quoting of ``a "b" c``), and reading the file raw
+would store every CSV-quoted field with its outer and doubled quotes.
 
 Segments are taken in ``seg_id`` order.  The ids may be any increasing positive numbers (WMT
 samples keep the original ids, e.g. 47, 48, 52, ...); ids other than 1..n are renumbered 1..n
@@ -37,6 +42,8 @@ HUMAN_COLUMNS = {"da_raw": "DA-raw", "da_z": "DA-z", "mqm_avg_score": "MQM", "mq
                  "adequacy": "adequacy", "fluency": "fluency"}
 KINDS = {"system": "system", "reference": "reference", "ref": "reference"}
 _CSV_ESCAPED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')  # "...""...": a CSV writer's quoting
+_WRAPPED = re.compile(r'"[^"]*"')  # "...": CSV-quoted or raw, as the file's other fields are
+_MIXED = "write every field raw or CSV-quote every field holding '\"'"
 
 
 @dataclass
@@ -115,7 +122,7 @@ def _human_scores(path: Path, rows: list[tuple[int, list[str]]], col: dict[str, 
 
 def split_rows(path: Path, lines: list[str]) -> list[tuple[int, list[str]]]:
     """Non-blank lines as (line number, fields), raw or CSV-unquoted (see the module doc)."""
-    quoted = _csv_quoted(lines)
+    quoted = _csv_quoted(path, lines)
     rows = []
     for number, line in enumerate(lines, start=1):
         if not line:
@@ -131,11 +138,29 @@ def split_rows(path: Path, lines: list[str]) -> list[tuple[int, list[str]]]:
     return rows
 
 
-def _csv_quoted(lines: list[str]) -> bool:
-    """True when every field holding a quote is CSV-escaped (and at least one is)."""
-    verdicts = {_CSV_ESCAPED.fullmatch(f) is not None
-                for line in lines if '"' in line for f in line.split("\t") if '"' in f}
-    return verdicts == {True}
+def _csv_quoted(path: Path, lines: list[str]) -> bool:
+    """True when the fields holding a quote are CSV-escaped (at least one is, the others are
+    only wrapped in quotes); an error naming both lines when some are and some are raw."""
+    first: dict[bool, int] = {}  # CSV-escaped or raw: the line of the first such field
+    for number, line in enumerate(lines, start=1):
+        if '"' not in line:
+            continue
+        for text in line.split("\t"):
+            if '"' in text and not _WRAPPED.fullmatch(text):
+                first.setdefault(_CSV_ESCAPED.fullmatch(text) is not None, number)
+        if len(first) == 2:
+            raise _mixed(path, first)
+    return first.get(True) is not None
+
+
+def _mixed(path: Path, first: dict[bool, int]) -> InputError:
+    """The refusal of a file with CSV-escaped fields and raw quotes, at the later of the
+    two first lines."""
+    if first[True] < first[False]:
+        return InputError(path, first[False], "a raw '\"' in a file whose quoted fields are "
+                          f"CSV-quoted (first on line {first[True]}); {_MIXED}")
+    return InputError(path, first[True], "a CSV-quoted field (\"...\"\"...\") in a file whose "
+                      f"other '\"' are raw (first on line {first[False]}); {_MIXED}")
 
 
 def _add_row(path: Path, number: int, row: list[str], col: dict[str, int], found: _Rows) -> None:

@@ -11,27 +11,38 @@ the others.  A file whose name, reference token or lines are not plain (one spac
 and SCORE, a score that is ``None`` or a plain finite number, each system with as many lines as
 the test bed has units, names the test bed knows) gives ``None``: the caller then reads the
 files line by line, which names the file and line of the problem.
+
+Each row keeps its place among the lines DuckDB read of its file, which ``line_of`` turns into
+the file's line (read_csv leaves blank lines out) where the loader names a row: a conflict
+with stored scores names its file and line from here, without the line reader reading the
+whole release again (``CONFLICTS_NAMED``; docs/benchmarks.md).  Where the files are loaded
+in parts, a problem of a later part (a score outside its metric's range) is named once the
+conflict is resolved.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from itertools import accumulate
 from pathlib import Path
 
 import duckdb
 
-from ulcdb.errors import InputError
+from ulcdb.errors import Conflict, InputError
 from ulcdb.formats.mtme import parse_metric_file_name, refs_of
 from ulcdb.ingest.mtme_testbeds import match_translator
 from ulcdb.interchange.fast import file_spans
-from ulcdb.interchange.model import Source, SqlFrame
+from ulcdb.interchange.model import Source, SqlFrame, numbered_lines
 from ulcdb.store.database import Store, named_query
 
-WORK_TABLES = ("_mtme_files", "_mtme_cells", "_mtme_names", "_mtme_rows")
+WORK_TABLES = ("_mtme_files", "_mtme_cells", "_mtme_names", "_mtme_rows", "_mtme_firsts")
 # lines the loader holds at once: whole files up to about this many (issue 30: the WMT files'
 # parts; a language pair of mt-metrics-eval holds millions of segment scores)
 PART_ROWS = 3_000_000
+# the loader's errors that name the file and line as the line reader would (the fast path's
+# answer, not a reason to read every file again line by line)
+CONFLICTS_NAMED = (Conflict,)
 
 
 def read_mtme_sql(store: Store, paths: list[Path], testbed: str, roles: Mapping[str, str],
@@ -66,9 +77,13 @@ def read_mtme_sql(store: Store, paths: list[Path], testbed: str, roles: Mapping[
     keys = [(rename.get(f[0], f[0]), tuple(sorted(f[1])), f[2]) for f in files]
     lines = [(int(f), int(n), int(v)) for f, n, v in store.query(
         named_query("mtme_fast_file_counts"))]
+    # read one after the other, each file's lines follow the earlier files' in _mtme_cells
+    firsts = [0, *accumulate(c[1] for c in lines)][:-1]
+    store.insert_columns("_mtme_firsts", {"file_no": [c[0] for c in lines], "first_rid": firsts})
     return SqlFrame([Source(str(p), "mtme") for p in paths],
                     parts=file_parts(store, lines, shared=len(set(keys)) < len(keys)),
-                    scored=(sum(c[1] for c in lines), sum(c[2] for c in lines)))
+                    scored=(sum(c[1] for c in lines), sum(c[2] for c in lines)),
+                    line_of=partial(line_of, paths))
 
 
 def file_parts(store: Store, lines: list[tuple[int, int, int]], shared: bool
@@ -81,6 +96,13 @@ def file_parts(store: Store, lines: list[tuple[int, int, int]], shared: bool
         store.con.execute(named_query("mtme_fast_part"), {"first": first, "last": last})
     return [partial(part, first, last)
             for first, last in file_spans([c[:2] for c in lines], PART_ROWS, shared)]
+
+
+def line_of(paths: Sequence[Path], file_no: int, n: int) -> int | None:
+    """The line of file ``file_no`` that is the ``n``-th DuckDB read (its ``n``-th non-blank
+    line: read_csv leaves blank lines out); read on an error path only."""
+    lines = numbered_lines(paths[file_no])
+    return lines[n - 1][0] if 0 < n <= len(lines) else None
 
 
 def _files(paths: list[Path], roles: Mapping[str, str], counts: Mapping[str, int],

@@ -9,7 +9,9 @@ SQL, and the loader (``ulcdb.interchange.load``) checks and stores the rows in S
 transaction.  A file that is not plain, or any problem the checks find, rolls the
 transaction back; then the line-by-line reader runs, which names the file and line of the
 first problem (or, should the fast reader have declined something valid, stores it).  Both
-give the same store; the store is never left half-written.
+give the same store; the store is never left half-written.  A reader whose rows know their
+lines (mt-metrics-eval's) lets a conflict with stored scores stand as the loader says it,
+naming file and line, rather than reading every file again to say the same.
 """
 
 from __future__ import annotations
@@ -110,15 +112,18 @@ def file_spans(counts: Iterable[tuple[int, int]], limit: int, whole: bool
 
 
 def fast_or_exact(store: Store, fast: Callable[[], R | None], exact: Callable[[], R],
-                  work_tables: Iterable[str]) -> R:
+                  work_tables: Iterable[str], named: tuple[type[UlcdbError], ...] = ()) -> R:
     """``fast()`` (its own transaction), else ``exact()``: when ``fast`` declines (``None``)
     or raises, after its transaction rolled back; ``work_tables`` (and the view ``_imp``)
     are dropped either way, and DuckDB's disabled optimizers are as before (a statement
-    that switched one off may have failed: ``joins_as_written``)."""
+    that switched one off may have failed: ``joins_as_written``).  Errors of ``named``
+    types ``fast`` raises are raised as they are (they name the file and line already)."""
     with bounded_memory(store):
         optimizers = store.scalar(named_query("disabled_optimizers"))
         try:
             found = fast()
+        except named:
+            raise
         except (UlcdbError, duckdb.Error):
             found = None  # rolled back: the line-by-line reader names the file and line
         finally:

@@ -210,7 +210,7 @@ def _import_files(store: Store, fmt: str, req: ScoreImport, advance: Advance
     if fmt == "mtme":  # metric files read by DuckDB; line by line to name a problem
         return fast_or_exact(store, lambda: _mtme_fast(store, at, req, advance),
                              lambda: _read_files(store, fmt, at, req, advance),
-                             mtme_fast.WORK_TABLES)
+                             mtme_fast.WORK_TABLES, mtme_fast.CONFLICTS_NAMED)
     return _read_files(store, fmt, at, req, advance)
 
 

@@ -211,7 +211,13 @@ class _Loader:
     def _fail(self, row: tuple[Any, ...] | None, message: str) -> InputError:
         """The error for a row a check found (its file and line)."""
         assert row is not None  # the check that failed found it
-        return InputError(self.frame.sources[row[0]].path, row[1], message)
+        return InputError(self.frame.sources[row[0]].path, self._line(row[0], row[1]), message)
+
+    def _line(self, file_no: int, line: int | None) -> int | None:
+        """The line a row's ``line`` stands for in file ``file_no``: itself, or for a
+        ``SqlFrame`` with ``line_of``, what that says."""
+        line_of = self.frame.line_of if isinstance(self.frame, SqlFrame) else None
+        return line if line is None or line_of is None else line_of(file_no, line)
 
     def _check_names(self) -> None:
         """Some rows with a value (unless a part); metric, test bed and target names the
@@ -406,8 +412,8 @@ class _Loader:
         if not dup:
             return
         row = self.store.query(named_query("import_duplicate"))[0]
-        first = self.frame.sources[row[2]].path
-        where = f"line {row[3]}" if row[2] == row[0] else f"{first}:{row[3]}"
+        first, line = self.frame.sources[row[2]].path, self._line(row[2], row[3])
+        where = f"line {line}" if row[2] == row[0] else f"{first}:{line}"
         raise self._fail(row, f"duplicate score (first at {where})")
 
     def _check_ranges(self) -> None:
@@ -492,7 +498,7 @@ class _Loader:
         n = self.store.scalar("select count(*) from _imp_keys where differs")
         metric, target, refset, file_no, line, stored, value = self.store.query(
             named_query("import_conflict_example"), {"level": level, "variant": self.variant})[0]
-        path = self.frame.sources[file_no].path
+        path, line = self.frame.sources[file_no].path, self._line(file_no, line)
         where = f"{path}:{line}" if line is not None else path
         what = (f"stored {stored!r}, here {value!r}" if stored is not None
                 else "the stored scores cover other units")

@@ -195,7 +195,10 @@ class SqlFrame:
     """Rows for ``load_scores`` that DuckDB holds: the temporary view (or table) ``_imp`` of
     the store's connection, the columns of ``FRAME_SCHEMA`` and ``rid`` (a row id), made by
     a reader that reads files in SQL (``ulcdb.formats.wmt.metrics_fast``).  Its ``line`` is
-    null: a problem the loader finds sends the caller to its line-by-line reader.  ``parts``:
+    null, or with ``line_of`` a number that gives the line (``line_of(file_no, line)``: the
+    mt-metrics-eval reader numbers the lines DuckDB read, which leaves blank lines out): a
+    problem the loader finds sends the caller to its line-by-line reader (unless it takes
+    the loader's message: ``ulcdb.interchange.fast.fast_or_exact``).  ``parts``:
     when not empty, each call makes ``_imp`` hold one part of the rows (whole files, no
     stored key in two parts), and the loader checks and stores one part after the other
     in the caller's transaction, so its work tables hold one part at a time (issue 30).
@@ -212,6 +215,7 @@ class SqlFrame:
     parts: list[Callable[[], None]] = field(default_factory=list)
     resolve: Callable[[], None] | None = None
     scored: tuple[int, int] | None = None
+    line_of: Callable[[int, int], int | None] | None = None
 
 
 # --- helpers shared by readers ----------------------------------------------------------------

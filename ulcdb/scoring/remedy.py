@@ -6,7 +6,8 @@ texts; any other metric name (COMET-22, BLEURT-20, a WMT release's chrF in a sco
 bed) has only the scores imported for it, which `ulcdb score` cannot add.  ``remedy`` tells
 each its own way: "run `ulcdb score ...` first" for the first, and for the others the import
 they come from, that it holds none against the reference set asked, and the reference sets
-it does hold scores against.
+it does hold scores against; a metric imported for other test beds only: those test beds and
+their files, and that the test bed asked has none of its scores.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ulcdb.metrics.languages import language_problems
 from ulcdb.store.database import Store, named_query
 
 MAX_FILES = 3  # files named per group of imported metrics; the rest counted
+Elsewhere = tuple[tuple[str, tuple[str, ...]], ...]  # (test bed, its files) of an import
 
 
 @cache
@@ -96,7 +98,8 @@ def remedy(store: Store, testbed: str, metrics: Sequence[str], refsets: Sequence
 
 def _imported(store: Store, wanted: Wanted, metrics: list[str], why: str) -> list[str]:
     """One clause per group of metrics with the same reference sets, naming their files
-    (at most ``MAX_FILES``: a release has a file or two per metric)."""
+    (at most ``MAX_FILES``: a release has a file or two per metric); for metrics without an
+    import in the test bed, the test beds they were imported for and their files."""
     files: dict[str, set[str]] = {m: set() for m in metrics}
     held: dict[str, set[str]] = {m: set() for m in metrics}
     for metric, refset, level, variant, origin in store.query(
@@ -104,28 +107,59 @@ def _imported(store: Store, wanted: Wanted, metrics: list[str], why: str) -> lis
         files[metric].add(origin)
         if wanted.level in (None, level) and wanted.variant in (None, variant):
             held[metric].add(refset)
-    groups: dict[tuple[bool, tuple[str, ...]], list[str]] = {}
+    elsewhere = _elsewhere(store, wanted, [m for m in metrics if not files[m]])
+    groups: dict[tuple[bool, tuple[str, ...], Elsewhere], list[str]] = {}
     for m in metrics:
         others = () if wanted.jack else tuple(sorted(held[m] - set(wanted.refsets)))
-        groups.setdefault((bool(files[m]), others), []).append(m)
+        groups.setdefault((bool(files[m]), others, elsewhere.get(m, ())), []).append(m)
     return [_clause(ms, tuple(sorted(set().union(*(files[m] for m in ms)))), others, wanted,
-                    why) for (_, others), ms in groups.items()]
+                    why, where) for (_, others, where), ms in groups.items()]
+
+
+
+def _elsewhere(store: Store, wanted: Wanted, metrics: list[str]) -> dict[str, Elsewhere]:
+    """The other test beds each of ``metrics`` holds imported scores in, with their files."""
+    if not metrics:
+        return {}
+    found: dict[str, dict[str, list[str]]] = {}
+    for metric, testbed, origin in store.query(named_query("metric_imports_elsewhere"),
+                                               [store.testbed_id(wanted.testbed), metrics]):
+        found.setdefault(metric, {}).setdefault(testbed, []).append(origin)
+    return {m: tuple((bed, tuple(files)) for bed, files in beds.items())
+            for m, beds in found.items()}
+
+
+def _files(origins: Sequence[str]) -> str:
+    return ", ".join(origins[:MAX_FILES]) + (
+        f" and {len(origins) - MAX_FILES} more" if len(origins) > MAX_FILES else "")
 
 
 def _clause(metrics: list[str], origins: tuple[str, ...], others: tuple[str, ...],
-            wanted: Wanted, why: str) -> str:
+            wanted: Wanted, why: str, elsewhere: Elsewhere = ()) -> str:
     one = len(metrics) == 1
     head = f"{', '.join(metrics)} {'is' if one else 'are'} {why}"
     if not origins:
         return (f"{head} and no import holds {wanted.scores()} of {'it' if one else 'them'} "
-                f"in test bed {wanted.testbed!r}: import a file that has them")
-    shown = ", ".join(origins[:MAX_FILES]) + (
-        f" and {len(origins) - MAX_FILES} more" if len(origins) > MAX_FILES else "")
+                f"in test bed {wanted.testbed!r}" + _imported_for(one, wanted, elsewhere))
     single = len(origins) == 1
-    out = (f"{head}: {'its' if one else 'their'} import{'' if single else 's'} ({shown}) "
-           f"{'holds' if single else 'hold'} no {wanted.scores()} against {wanted.against()} "
-           f"in test bed {wanted.testbed!r}; import a file that has them")
+    out = (f"{head}: {'its' if one else 'their'} import{'' if single else 's'} "
+           f"({_files(origins)}) {'holds' if single else 'hold'} no {wanted.scores()} against "
+           f"{wanted.against()} in test bed {wanted.testbed!r}; import a file that has them")
     if others:
         out += (f", or name a reference set {'it has' if single else 'they have'} with -r "
                 f"({', '.join(others)})")
     return out
+
+
+def _imported_for(one: bool, wanted: Wanted, elsewhere: Elsewhere) -> str:
+    """The end of the clause on metrics without an import in the test bed asked: the test
+    beds they were imported for (from which files), and what to import."""
+    if not elsewhere:
+        return ": import a file that has them"
+    if len(elsewhere) == 1:
+        beds = f"test bed {elsewhere[0][0]!r} only (from {_files(elsewhere[0][1])})"
+    else:
+        beds = "test beds " + ", ".join(f"{bed!r} (from {_files(files)})"
+                                        for bed, files in elsewhere) + " only"
+    return (f": {'it was' if one else 'they were'} imported for {beds}; import a file that "
+            f"has them for {wanted.testbed!r} (`ulcdb ingest scores FILE -t {wanted.testbed}`)")
