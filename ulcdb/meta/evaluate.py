@@ -14,7 +14,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
-from ulcdb.errors import MetaError
+from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import select
 from ulcdb.meta.checks import (
     too_few_items,
@@ -36,9 +36,9 @@ from ulcdb.meta.task import (
     DARR,
     DARR_THRESHOLD,
     MIN_DARR_PAIRS,
+    SIG_TESTS,
     MetaTask,
     Scale,
-    _choice,
 )
 from ulcdb.scoring.remedy import remedy
 from ulcdb.stats import bootstrap
@@ -359,7 +359,7 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
     items, with the task's seed and as many permutations as the task has resamples.
     """
     task = report.task
-    _choice(method, ("paired-bootstrap", "permutation"), "significance test")
+    choice("significance test", method, SIG_TESTS, MetaChoiceError)
     if coefficient not in task.coefs:
         raise MetaError(f"coefficient {coefficient!r} was not computed ({', '.join(task.coefs)})")
     if task.n_resamples == 0:
