@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import typer
 
-from ulcdb.cli.common import err_console, open_store
+from ulcdb.cli.common import err_console, one_of, open_store
 from ulcdb.cli.options import TestbedOpt
 from ulcdb.errors import UlcdbError
 from ulcdb.ingest.assessment_input import AssessmentFormat
@@ -23,7 +23,8 @@ def ingest_testbed(
     path: Annotated[Path | None, typer.Argument(
         help="WMT XML file, SGML source file, mt-metrics-eval folder or ULC.config.")] = None,
     name: Annotated[str | None, typer.Option("--name", "-n", help="Test bed name.")] = None,
-    fmt: Annotated[TestbedFormat, typer.Option("--format", help="Input format.")] =
+    fmt: Annotated[TestbedFormat, typer.Option("--format", help="Input format.", **one_of(
+        "format", [f.value for f in TestbedFormat], TestbedFormat))] =
     TestbedFormat.auto,
     source: Annotated[Path | None, typer.Option("--source", help="Source file (plain/SGML).")] =
     None,
@@ -72,7 +73,8 @@ def ingest_testbed(
 def ingest_assessments(
     path: Annotated[Path, typer.Argument(help="File of human assessments.")],
     testbed: TestbedOpt = None,
-    fmt: Annotated[AssessmentFormat, typer.Option("--format", help="Input format.")] =
+    fmt: Annotated[AssessmentFormat, typer.Option("--format", help="Input format.", **one_of(
+        "format", [f.value for f in AssessmentFormat], AssessmentFormat))] =
     AssessmentFormat.auto,
     criterion: Annotated[str | None, typer.Option("--criterion", "-c",
                                                   help="adequacy, DA-raw, DA-z, MQM, ...")] = None,
@@ -121,7 +123,8 @@ ScoreFormat = Literal["auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacreble
 def ingest_scores(
     paths: Annotated[list[Path], typer.Argument(help=(
         "Score files or folders (a sacrebleu, comet or table folder: the files within)."))],
-    fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.")] = "auto",
+    fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.",
+                                             **one_of("format", get_args(ScoreFormat)))] = "auto",
     testbed: TestbedOpt = None,
     metric: Annotated[str | None, typer.Option("--metric", "-m", help=(
         "Metric name: for files that do not name it (COMET, lines, .scr), or to rename the "
@@ -225,7 +228,8 @@ def ingest_annotations(
     path: Annotated[Path, typer.Argument(help="Annotation file (one translator's segments).")],
     translator: Annotated[str, typer.Option("--translator", help="System or reference the "
                                             "file annotates.")],
-    fmt: Annotated[AnnotationFormat, typer.Option("--format", "-f", help="Input format.")],
+    fmt: Annotated[AnnotationFormat, typer.Option("--format", "-f", help="Input format.", **one_of(
+        "format", get_args(AnnotationFormat)))],
     testbed: TestbedOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Name of the annotation run "
                                              "(default: FORMAT import).")] = None,
@@ -257,7 +261,8 @@ ResourceKind = Literal["lin-thesaurus", "verbocean"]
 
 @app.command("resource")
 def ingest_resource(
-    kind: Annotated[ResourceKind, typer.Argument(help="lin-thesaurus or verbocean.")],
+    kind: Annotated[ResourceKind, typer.Argument(help="lin-thesaurus or verbocean.", **one_of(
+        "resource", get_args(ResourceKind)))],
     paths: Annotated[list[Path], typer.Argument(help="The published file(s): simN.lsp, "
                                                 "simV.lsp, simA.lsp; verbocean.*.txt.")],
     replace: Annotated[bool, typer.Option("--replace", help="Install over a different "
