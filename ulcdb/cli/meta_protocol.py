@@ -34,9 +34,10 @@ if TYPE_CHECKING:  # the library is imported when the command runs, not for --he
 
 def protocol(
     name: Annotated[Protocol, typer.Argument(
-        metavar="PROTOCOL", help="wmt23: system-level pairwise accuracy (global over the test beds), system- and "
-        "segment-level Pearson, segment-level acc-t; wmt24: system-level soft pairwise "
-        "accuracy, segment-level acc-t.", **one_of("protocol", get_args(Protocol)))],
+        metavar="PROTOCOL", help="wmt23: system-level pairwise accuracy (global over the "
+        "test beds), system- and segment-level Pearson, segment-level acc-t; wmt24: "
+        "system-level soft pairwise accuracy, segment-level acc-t.",
+        **one_of("protocol", get_args(Protocol)))],
     testbeds: Annotated[str | None, typer.Option(
         "--testbed", "-t", help="Test bed, or several comma-separated (wmt23's accuracy is "
         "then pooled over them, the other columns are per test bed); default: the only "

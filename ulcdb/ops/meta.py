@@ -11,10 +11,10 @@ from typing import Any
 from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import MetaReport, MetaTask, MetricComparison, compare, evaluate, select
 from ulcdb.meta.plan import meta_task
-from ulcdb.meta.task import SIG_TESTS
 from ulcdb.meta.protocol import Progress, ProtocolReport, Settings
 from ulcdb.meta.protocol import levels as protocol_levels
 from ulcdb.meta.protocol import run as run_protocol
+from ulcdb.meta.task import SIG_TESTS
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.scoring.remedy import remedy
