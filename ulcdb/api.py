@@ -58,6 +58,7 @@ from ulcdb.ops import qarla as qarla_op
 from ulcdb.ops import score as score_op
 from ulcdb.ops import tune as tune_op
 from ulcdb.ops.access import Opened
+from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
 from ulcdb.scoring.progress import Progress
@@ -131,7 +132,7 @@ class Database:
 
         bounds = parse_scale(scale) if scale is not None else None
         maps = [f"{k}={v}" for k, v in (mapping or {}).items()]
-        form = _format(AssessmentFormat, fmt)
+        form, level = _format(AssessmentFormat, fmt), level_choice(level, LEVELS)
         items = read_assessment_file(Path(path), form, criterion, maps, level,
                                      _pairs(rename))
         name = testbed or self.store.only_testbed()

@@ -412,6 +412,11 @@ REFUSED: list[tuple[tuple[str, ...] | None, Callable[[Database], Any], str]] = [
       "csv"), lambda d: d.ingest_assessments(SAMPLE / "human" / "adequacy.csv", criterion="a",
                                               fmt="csv"),
      "format 'csv': choose auto, nist, mtme, table or mqm"),
+    # --level was taken and ignored by formats other than table: 120 assessments stored
+    (("ingest", "assessments", str(SAMPLE / "human" / "adequacy.csv"), "-c", "a", "--level",
+      "system"), lambda d: d.ingest_assessments(SAMPLE / "human" / "adequacy.csv",
+                                                criterion="a", level="system"),
+     "level 'system': choose seg, doc or sys (did you mean sys?)"),
     (None, lambda d: d.export("scr", str(NOWHERE)),
      "format 'scr': choose iqxml, mtme, wmt, nist, sacrebleu or comet"),
 ]

@@ -9,10 +9,11 @@ from typing import Annotated, Literal, get_args
 import typer
 
 from ulcdb.cli.common import err_console, one_of, open_store
-from ulcdb.cli.options import TestbedOpt
+from ulcdb.cli.options import TestbedOpt, levels
 from ulcdb.errors import UlcdbError
 from ulcdb.ingest.assessment_input import AssessmentFormat
 from ulcdb.ingest.testbed_input import TestbedFormat
+from ulcdb.ops.levels import LEVELS
 
 app = typer.Typer(help="Bring test beds and human assessments into the store.",
                   no_args_is_help=True)
@@ -81,7 +82,8 @@ def ingest_assessments(
     mapping: Annotated[list[str], typer.Option("--map", help="table format: KEY=COLUMN for "
                                                "system, score, seg_id, seg_in_doc, doc_id, "
                                                "judge, criterion.")] = [],  # noqa: B006
-    level: Annotated[str, typer.Option("--level", help="table format: seg, doc or sys.")] = "seg",
+    level: Annotated[str, typer.Option("--level", help="table format: seg, doc or sys.",
+                                       **levels(LEVELS))] = "seg",
     rename: Annotated[list[str], typer.Option("--rename", help="OLD=NEW system or reference "
                                               "name (any format); repeat.")] = [],  # noqa: B006
     replace: Annotated[bool, typer.Option("--replace", help="Replace differing values.")] = False,
@@ -136,7 +138,8 @@ def ingest_scores(
     ref: Annotated[list[str], typer.Option("--ref", "-r", help=(
         "Reference the scores are against, where the file does not say it; repeat for a "
         "multi-reference set."))] = [],  # noqa: B006
-    level: Annotated[str | None, typer.Option("--level", help="table: seg, doc or sys.")] = None,
+    level: Annotated[str | None, typer.Option("--level", help="table: seg, doc or sys.",
+                                              **levels(LEVELS))] = None,
     lp: Annotated[str | None, typer.Option("--lp", help=(
         "Language pair: mt-metrics-eval folder of several; wmt20: only this pair."))] = None,
     mapping: Annotated[list[str], typer.Option("--map", help=(

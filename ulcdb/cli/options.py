@@ -52,17 +52,18 @@ VerbnetOpt = Annotated[Path | None, typer.Option(
     "$ULCDB_VERBNET, else NLTK's data).")]
 
 
-def _levels(allowed: tuple[str, ...]) -> dict[str, Any]:
-    """-G's keywords: the library's check of a level (any case), its one line."""
+def levels(allowed: tuple[str, ...]) -> dict[str, Any]:
+    """A level option's keywords (-G's): the library's check of a level (any case), its one
+    line; ``--help`` lists ``allowed``."""
     return {"parser": functools.partial(level_choice, allowed=allowed),
             "metavar": f"<{'|'.join(allowed)}>"}
 
 
 LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or all.",
-                                       **_levels(WITH_ALL))]
+                                       **levels(WITH_ALL))]
 OneLevelOpt = Annotated[str | None, typer.Option(
     "-G", "--level", help="seg, doc or sys (default sys).", show_default=False,
-    **_levels(LEVELS))]
+    **levels(LEVELS))]
 
 
 def use_verbnet(path: Path | None) -> None:
