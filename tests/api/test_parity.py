@@ -417,6 +417,9 @@ REFUSED: list[tuple[tuple[str, ...] | None, Callable[[Database], Any], str]] = [
       "system"), lambda d: d.ingest_assessments(SAMPLE / "human" / "adequacy.csv",
                                                 criterion="a", level="system"),
      "level 'system': choose seg, doc or sys (did you mean sys?)"),
+    (("meta", "protocol", "wmt25", "-c", "DA-raw"),
+     lambda d: d.meta_protocol("wmt25", "DA-raw"),
+     "protocol 'wmt25': choose wmt23 or wmt24 (did you mean wmt23?)"),
     (None, lambda d: d.export("scr", str(NOWHERE)),
      "format 'scr': choose iqxml, mtme, wmt, nist, sacrebleu or comet"),
 ]
