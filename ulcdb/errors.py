@@ -92,7 +92,7 @@ def choice(what: str, value: str, allowed: Sequence[str],
            error: type[ChoiceError] = ChoiceError) -> str:
     """``value`` when it is one of ``allowed``; else ``error``, one line naming ``what``, the
     choices and the closest (``--ulc rwa`` suggests ``raw``): the one refusal of a bad choice,
-    from the command line (``ulcdb.cli.options.one_of``) and from Python alike."""
+    from the command line (``ulcdb.cli.common.one_of``) and from Python alike."""
     if value in allowed:
         return value
     raise error(f"{what} {value!r}: choose {listed(allowed)}{hint(value.lower(), allowed)}")

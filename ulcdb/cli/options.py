@@ -1,6 +1,7 @@
 """Options several commands share, each defined once: Typer ``Annotated`` types, the choices
-of enumerated options as ``Literal`` types checked by the library's refusal (``one_of``), and
-option groups, dataclasses of options that a command takes as one parameter (``grouped``).
+of enumerated options as ``Literal`` types checked by the library's refusal
+(``common.one_of``), and option groups, dataclasses of options that a command takes as one
+parameter (``grouped``).
 
 ``ulcdb --help`` imports this module: nothing heavy (store, metrics, numpy) is imported here.
 """
@@ -23,7 +24,6 @@ from ulcdb.ops.levels import LEVELS, WITH_ALL, level_choice
 
 Case = Literal["all", "lc"]
 Level = Literal["seg", "doc", "sys"]
-
 
 TestbedOpt = Annotated[str | None, typer.Option("--testbed", "-t",
                                                 help="Test bed (default: the only one).")]
