@@ -33,13 +33,14 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import Enum
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
-from ulcdb.errors import ChoiceError, UlcdbNote
+from ulcdb.errors import UlcdbNote, choice
 from ulcdb.ingest.assessment_input import (
     AssessmentFormat,
     check_against_testbed,
@@ -57,6 +58,7 @@ from ulcdb.ops import qarla as qarla_op
 from ulcdb.ops import score as score_op
 from ulcdb.ops import tune as tune_op
 from ulcdb.ops.access import Opened
+from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
 from ulcdb.scoring.progress import Progress
@@ -66,6 +68,7 @@ from ulcdb.store.database import Store
 
 PathLike = str | Path
 Names = str | Sequence[str]  # names comma-separated, or a list of them
+E = TypeVar("E", bound=Enum)  # an input format
 NOTES = b"ulcdb.notes"  # the schema metadata key of a table's notes (a JSON list)
 SIGNIFICANCE = b"ulcdb.significance"  # and of meta's tests of each pair of metrics (records)
 
@@ -111,7 +114,7 @@ class Database:
                        fmt: str = "auto", replace: bool = False) -> LoadReport:
         """A test bed from any format `ulcdb ingest testbed` reads (``path``), or plain files
         (``source``, ``refs`` and ``systems`` as name -> file, ``docs``)."""
-        data = read_testbed(_path(path), TestbedFormat(fmt), name, _path(source),
+        data = read_testbed(_path(path), _format(TestbedFormat, fmt), name, _path(source),
                             _pairs(refs), _pairs(systems), _path(docs), lp, src_lang, tgt_lang)
         return load_testbed(self.store, data, replace=replace)
 
@@ -129,10 +132,11 @@ class Database:
 
         bounds = parse_scale(scale) if scale is not None else None
         maps = [f"{k}={v}" for k, v in (mapping or {}).items()]
-        items = read_assessment_file(Path(path), AssessmentFormat(fmt), criterion, maps, level,
+        form, level = _format(AssessmentFormat, fmt), level_choice(level, LEVELS)
+        items = read_assessment_file(Path(path), form, criterion, maps, level,
                                      _pairs(rename))
         name = testbed or self.store.only_testbed()
-        check_against_testbed(self.store, name, Path(path), AssessmentFormat(fmt), maps, items)
+        check_against_testbed(self.store, name, Path(path), form, maps, items)
         return load_assessments(self.store, name, items, Path(path), replace=replace,
                                 skip_unknown=skip_unknown, scale=bounds)
 
@@ -319,14 +323,13 @@ class Database:
         writers: dict[str, Callable[..., export_op.Written]] = {
             "iqxml": export_op.iqxml, "mtme": export_op.mtme, "nist": export_op.nist,
             "sacrebleu": export_op.sacrebleu, "comet": export_op.comet}
+        choice("format", fmt, export_op.FORMATS)
         chosen = export_op.Scores(_names(metrics), _names(targets), _names(refsets),
                                   _names(levels), variant)
         if fmt == "wmt":
             beds = [testbed] if testbed else []
             return _told(export_op.wmt(self._access, Path(folder), chosen, beds,
                                        progress=progress, **options))
-        if fmt not in writers:
-            raise ChoiceError(f"format {fmt!r}: choose {', '.join([*writers, 'wmt'])}")
         return _told(writers[fmt](self._access, Path(folder), chosen, testbed,
                                   progress=progress, **options))
 
@@ -430,6 +433,12 @@ def _names(value: Names) -> tuple[str, ...]:
     """Names given as a list, or comma-separated in a string as the command's options take
     them (a string is no sequence of one-letter names)."""
     return tuple(split_names(value)) if isinstance(value, str) else tuple(value)
+
+
+def _format(kind: type[E], fmt: str) -> E:
+    """An input format as `ulcdb ingest ... --format` refuses it: one line naming the
+    choices (it was Python's ValueError "'x' is not a valid TestbedFormat")."""
+    return kind(choice("format", fmt, [f.value for f in kind]))
 
 
 def _path(value: PathLike | None) -> Path | None:

@@ -1,6 +1,11 @@
-"""Specific exceptions; the CLI turns every one of them into one clean message."""
+"""Specific exceptions; the CLI turns every one of them into one clean message.  A value
+outside an argument's choices is refused here, by ``choice``, in one wording for every command
+and API call (meta's too)."""
 
 from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
 
 
 class UlcdbError(Exception):
@@ -46,7 +51,13 @@ class OutputError(UlcdbError):
 
 
 class ChoiceError(UlcdbError):
-    """A value outside an argument's choices (a level, a format...)."""
+    """A value outside an argument's choices (a level, a format...): a usage error, which the
+    CLI exits with as its parser does (2)."""
+
+
+class MetaChoiceError(ChoiceError, MetaError):
+    """A meta-evaluation's value outside its choices (level, grouping, coefficient...): caught
+    by ``except ChoiceError`` as every command's, and by ``except MetaError`` as before."""
 
 
 class QueryError(StoreError):
@@ -62,3 +73,26 @@ class UlcdbNote(UserWarning):
     warning: systems or metrics left out, imported scores used as they are, a measure that
     could not be computed.  ``warnings.simplefilter("error", UlcdbNote)`` turns them into
     errors, ``"ignore"`` silences them; the returned table carries them either way."""
+
+
+def listed(allowed: Sequence[str]) -> str:
+    """``a, b or c``."""
+    return f"{', '.join(allowed[:-1])} or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
+
+
+def hint(value: str, allowed: Sequence[str]) -> str:
+    """`` (did you mean X?)`` for the closest choice (the same first two letters first), or
+    nothing."""
+    close = [c for c in allowed if value[:2] == c[:2]] or difflib.get_close_matches(
+        value, allowed, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def choice(what: str, value: str, allowed: Sequence[str],
+           error: type[ChoiceError] = ChoiceError) -> str:
+    """``value`` when it is one of ``allowed``; else ``error``, one line naming ``what``, the
+    choices and the closest (``--ulc rwa`` suggests ``raw``): the one refusal of a bad choice,
+    from the command line (``ulcdb.cli.common.one_of``) and from Python alike."""
+    if value in allowed:
+        return value
+    raise error(f"{what} {value!r}: choose {listed(allowed)}{hint(value.lower(), allowed)}")

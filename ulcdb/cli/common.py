@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ulcdb.errors import NotFound, UlcdbError
+from ulcdb.errors import NotFound, UlcdbError, choice
 from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands that open one
@@ -27,6 +27,19 @@ if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands tha
 
 console = Console(width=None if sys.stdout.isatty() else 200, markup=False)  # names hold [ ]
 err_console = Console(stderr=True, markup=False)
+
+
+def one_of(what: str, allowed: Sequence[str], make: Callable[[str], Any] = str
+           ) -> dict[str, Any]:
+    """``typer.Option``'s (or ``Argument``'s) keywords for a value of fixed choices (its
+    ``Literal`` or Enum annotation, which ``--help`` shows as ``<a|b|c>``): a value outside
+    them is refused by the library's ``ulcdb.errors.choice`` (``what`` as the API names it),
+    so the command line says the API's one line instead of Typer's usage box; ``make``
+    builds the value (an Enum)."""
+    def parse(value: str | Enum) -> Any:  # an Enum: the default
+        return make(choice(what, value.value if isinstance(value, Enum) else value, allowed))
+
+    return {"parser": parse}
 
 
 class Fmt(str, Enum):
@@ -225,7 +238,8 @@ class EngineName(str, Enum):
 
 EngineOpt = Annotated[EngineName, typer.Option(
     "--engine", help="Where the heavy work runs: local processes, or Ray (a local cluster of "
-    "--jobs CPUs, or the one at --address; pip install 'ulcdb[ray]').")]
+    "--jobs CPUs, or the one at --address; pip install 'ulcdb[ray]').",
+    **one_of("engine", [e.value for e in EngineName], EngineName))]
 AddressOpt = Annotated[str | None, typer.Option(
     "--address", help="With --engine ray: the cluster to join (e.g. ray://head:10001, or "
     "auto for a running one); default: start a local one.")]

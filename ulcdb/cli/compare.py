@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 import typer
 
@@ -14,6 +14,7 @@ from ulcdb.cli.common import (
     check_scale,
     console,
     err_console,
+    one_of,
     progress_bar,
     render,
     store_file,
@@ -49,7 +50,7 @@ def compare(
     refs: RefsOpt = None,
     method: Annotated[Method, typer.Option(
         "--method", help="bs: paired bootstrap resampling; ar: paired approximate "
-        "randomization.")] = "bs",
+        "randomization.", **one_of("method", get_args(Method)))] = "bs",
     resamples: Annotated[int | None, typer.Option(
         "--resamples", "-n", help="Resamples (bs, default 1000) or trials (ar, default "
         "10000), as sacrebleu; without -b, more when the pairs need them for a cluster to "
@@ -58,7 +59,7 @@ def compare(
     seed: Annotated[int, typer.Option("--seed", help="Seed (sacrebleu's default).")] = 12345,
     unit: Annotated[Unit, typer.Option(
         "--unit", help="What is resampled: segments, or documents (document-level metrics, "
-        "dependent segments).")] = "seg",
+        "dependent segments).", **one_of("unit", get_args(Unit)))] = "seg",
     where: Annotated[str | None, typer.Option(
         "--where", help="SQL predicate selecting segments, over seg_id, doc_id, seg_in_doc, "
         "source, genre, domain, origlang, doc_index, e.g. \"length(source) > 200\".")] = None,
@@ -70,7 +71,8 @@ def compare(
         "--analysis", help="compare-mt's word-level analyses instead of tests: word-freq "
         "(F-measure of matched words per reference-frequency bucket; one reference) or "
         "category (stored per-category scores, SP-Op-t and NE-Oe-t or the families -m "
-        "names, tested against the baseline).")] = None,
+        "names, tested against the baseline).",
+        **one_of("analysis", get_args(Analysis)))] = None,
     variant: Annotated[str | None, typer.Option(
         "--variant", help="Score variant (default: the test bed's case, else the only "
         "one).")] = None,

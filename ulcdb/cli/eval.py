@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import typer
 from typer.core import TyperCommand
+
+from ulcdb.cli.common import one_of
 
 # Options that take several values after one flag, as sacrebleu's do (-i a b c, -m bleu chrf).
 _MULTI = {"-i", "--input", "-m", "--metrics"}
@@ -56,8 +58,8 @@ def eval_(
                                       "(sacrebleu's).")] = 12345,
     lowercase: Annotated[bool, typer.Option("-lc", "--lowercase",
                                             help="Lowercase before scoring.")] = False,
-    fmt: Annotated[Format, typer.Option("-f", "--format",
-                                        help="sacrebleu's output format.")] = "json",
+    fmt: Annotated[Format, typer.Option("-f", "--format", help="sacrebleu's output format.",
+                                        **one_of("format", get_args(Format)))] = "json",
     scale: Annotated[int, typer.Option(
         "--scale", help="100: sacrebleu's 0-100 scale; 1: ulcdb's 0-1 scale (unbounded "
         "metrics such as NIST are never scaled).")] = 100,

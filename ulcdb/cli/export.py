@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 import typer
 
-from ulcdb.cli.common import progress_bar, store_file
+from ulcdb.cli.common import one_of, progress_bar, store_file
 from ulcdb.cli.options import TestbedOpt, grouped
 from ulcdb.cli.outputs import file_option, folder_option
 
@@ -69,7 +69,7 @@ def export_iqxml(
     testbed: TestbedOpt = None,
     layout: Annotated[Layout, typer.Option("--layout", help=(
         "iqmt: <IQ> with segment and system scores (IQMT manual 4.1.1); asiya: <REPORT> with "
-        "<DOC> scores too."))] = "iqmt",
+        "<DOC> scores too."), **one_of("layout", get_args(Layout)))] = "iqmt",
     digits: Annotated[int | None, typer.Option("--digits", help=(
         "Fixed decimals (Asiya writes 8); default: full precision."))] = None,
     gzip: Annotated[bool, typer.Option("--gzip", help="Write .xml.gz, as Asiya does.")] = False,
@@ -220,8 +220,9 @@ def export_table_cmd(
                                            callback=file_option)],
     query: Annotated[bool, typer.Option("--query", "-q", help="SOURCE is a SQL query.")] =
     False,
-    fmt: Annotated[TableFormat | None, typer.Option("--format", help=(
-        "Output format (default: from the file name)."))] = None,
+    fmt: Annotated[TableFormat | None, typer.Option(
+        "--format", help="Output format (default: from the file name).",
+        **one_of("format", get_args(TableFormat)))] = None,
 ) -> None:
     """Any table, view or query as CSV, TSV, Parquet or JSON (one record a line).
 

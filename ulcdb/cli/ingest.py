@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import typer
 
-from ulcdb.cli.common import err_console, open_store
-from ulcdb.cli.options import TestbedOpt
+from ulcdb.cli.common import err_console, one_of, open_store
+from ulcdb.cli.options import TestbedOpt, levels
 from ulcdb.errors import UlcdbError
 from ulcdb.ingest.assessment_input import AssessmentFormat
 from ulcdb.ingest.testbed_input import TestbedFormat
+from ulcdb.ops.levels import LEVELS
 
 app = typer.Typer(help="Bring test beds and human assessments into the store.",
                   no_args_is_help=True)
@@ -23,7 +24,8 @@ def ingest_testbed(
     path: Annotated[Path | None, typer.Argument(
         help="WMT XML file, SGML source file, mt-metrics-eval folder or ULC.config.")] = None,
     name: Annotated[str | None, typer.Option("--name", "-n", help="Test bed name.")] = None,
-    fmt: Annotated[TestbedFormat, typer.Option("--format", help="Input format.")] =
+    fmt: Annotated[TestbedFormat, typer.Option("--format", help="Input format.", **one_of(
+        "format", [f.value for f in TestbedFormat], TestbedFormat))] =
     TestbedFormat.auto,
     source: Annotated[Path | None, typer.Option("--source", help="Source file (plain/SGML).")] =
     None,
@@ -72,14 +74,16 @@ def ingest_testbed(
 def ingest_assessments(
     path: Annotated[Path, typer.Argument(help="File of human assessments.")],
     testbed: TestbedOpt = None,
-    fmt: Annotated[AssessmentFormat, typer.Option("--format", help="Input format.")] =
+    fmt: Annotated[AssessmentFormat, typer.Option("--format", help="Input format.", **one_of(
+        "format", [f.value for f in AssessmentFormat], AssessmentFormat))] =
     AssessmentFormat.auto,
     criterion: Annotated[str | None, typer.Option("--criterion", "-c",
                                                   help="adequacy, DA-raw, DA-z, MQM, ...")] = None,
     mapping: Annotated[list[str], typer.Option("--map", help="table format: KEY=COLUMN for "
                                                "system, score, seg_id, seg_in_doc, doc_id, "
                                                "judge, criterion.")] = [],  # noqa: B006
-    level: Annotated[str, typer.Option("--level", help="table format: seg, doc or sys.")] = "seg",
+    level: Annotated[str, typer.Option("--level", help="table format: seg, doc or sys.",
+                                       **levels(LEVELS))] = "seg",
     rename: Annotated[list[str], typer.Option("--rename", help="OLD=NEW system or reference "
                                               "name (any format); repeat.")] = [],  # noqa: B006
     replace: Annotated[bool, typer.Option("--replace", help="Replace differing values.")] = False,
@@ -121,7 +125,8 @@ ScoreFormat = Literal["auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacreble
 def ingest_scores(
     paths: Annotated[list[Path], typer.Argument(help=(
         "Score files or folders (a sacrebleu, comet or table folder: the files within)."))],
-    fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.")] = "auto",
+    fmt: Annotated[ScoreFormat, typer.Option("--format", "-f", help="Input format.",
+                                             **one_of("format", get_args(ScoreFormat)))] = "auto",
     testbed: TestbedOpt = None,
     metric: Annotated[str | None, typer.Option("--metric", "-m", help=(
         "Metric name: for files that do not name it (COMET, lines, .scr), or to rename the "
@@ -133,7 +138,8 @@ def ingest_scores(
     ref: Annotated[list[str], typer.Option("--ref", "-r", help=(
         "Reference the scores are against, where the file does not say it; repeat for a "
         "multi-reference set."))] = [],  # noqa: B006
-    level: Annotated[str | None, typer.Option("--level", help="table: seg, doc or sys.")] = None,
+    level: Annotated[str | None, typer.Option("--level", help="table: seg, doc or sys.",
+                                              **levels(LEVELS))] = None,
     lp: Annotated[str | None, typer.Option("--lp", help=(
         "Language pair: mt-metrics-eval folder of several; wmt20: only this pair."))] = None,
     mapping: Annotated[list[str], typer.Option("--map", help=(
@@ -225,7 +231,8 @@ def ingest_annotations(
     path: Annotated[Path, typer.Argument(help="Annotation file (one translator's segments).")],
     translator: Annotated[str, typer.Option("--translator", help="System or reference the "
                                             "file annotates.")],
-    fmt: Annotated[AnnotationFormat, typer.Option("--format", "-f", help="Input format.")],
+    fmt: Annotated[AnnotationFormat, typer.Option("--format", "-f", help="Input format.", **one_of(
+        "format", get_args(AnnotationFormat)))],
     testbed: TestbedOpt = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Name of the annotation run "
                                              "(default: FORMAT import).")] = None,
@@ -257,7 +264,8 @@ ResourceKind = Literal["lin-thesaurus", "verbocean"]
 
 @app.command("resource")
 def ingest_resource(
-    kind: Annotated[ResourceKind, typer.Argument(help="lin-thesaurus or verbocean.")],
+    kind: Annotated[ResourceKind, typer.Argument(help="lin-thesaurus or verbocean.", **one_of(
+        "resource", get_args(ResourceKind)))],
     paths: Annotated[list[Path], typer.Argument(help="The published file(s): simN.lsp, "
                                                 "simV.lsp, simA.lsp; verbocean.*.txt.")],
     replace: Annotated[bool, typer.Option("--replace", help="Install over a different "

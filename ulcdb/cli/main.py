@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 from ulcdb import __version__
 from ulcdb.cli.common import DEFAULT_DB, state
 from ulcdb.cli.lazy import LazyCommands, summary
-from ulcdb.errors import UlcdbError
+from ulcdb.errors import ChoiceError, UlcdbError
 from ulcdb.scoring.workers import Terminated, terminate_on_sigterm
 
 
@@ -65,9 +65,9 @@ class _Group(TyperGroup):
     def invoke(self, ctx: Any) -> Any:  # Typer's private vendored click.Context; any result
         try:
             return super().invoke(ctx)
-        except UlcdbError as exc:
+        except UlcdbError as exc:  # a bad choice is a usage error: 2, as Typer's own
             typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from exc
+            raise typer.Exit(2 if isinstance(exc, ChoiceError) else 1) from exc
         except OSError as exc:  # the last net: I/O the command did not check first
             where = f"{exc.filename}: " if exc.filename else ""
             typer.echo(f"Error: {where}{exc.strerror or exc}", err=True)

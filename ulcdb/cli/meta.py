@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, render, store_file
+from ulcdb.cli.common import Fmt, err_console, one_of, render, store_file
 from ulcdb.cli.options import Level, OneLevelOpt, TestbedOpt
 from ulcdb.cli.outputs import file_option
 from ulcdb.errors import MetaError
@@ -25,6 +25,7 @@ Reading = Literal["metric", "seg-mean", "doc-mean"]
 HumanFrom = Literal["auto", "ingested", "derived"]
 Protocol = Literal["wmt23", "wmt24"]
 SigTest = Literal["paired-bootstrap", "permutation"]
+AccTies = Literal["acc_eq", "skip_human_ties"]
 
 # The options `ulcdb meta` and `ulcdb meta protocol` share.
 MetricsOpt = Annotated[str | None, typer.Option(
@@ -55,15 +56,18 @@ DrOpt = Annotated[bool, typer.Option(
     "(same as --reading doc-mean).")]
 ReadingOpt = Annotated[Reading, typer.Option(
     "--reading", help="Document/system metric scores: the metric's own (metric), the "
-    "mean of segment scores (seg-mean) or of document scores (doc-mean).")]
+    "mean of segment scores (seg-mean) or of document scores (doc-mean).",
+    **one_of("reading", get_args(Reading)))]
 HumanOpt = Annotated[HumanFrom, typer.Option(
     "--human", help="Document/system human scores: ingested ones when present (auto), "
-    "ingested, or derived (mean of segment assessments).")]
+    "ingested, or derived (mean of segment assessments).",
+    **one_of("human source", get_args(HumanFrom)))]
 MinSegmentsOpt = Annotated[int, typer.Option(
     "--min-segments", help="Leave out documents with fewer assessed segments.")]
 VariantOpt = Annotated[str | None, typer.Option(
     "--variant", help="Score variant, e.g. case:mixed (default: all).")]
-MetaFmtOpt = Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.")]
+MetaFmtOpt = Annotated[MetaFmt, typer.Option("--format", "-f", help="Output format.",
+                                              **one_of("format", get_args(MetaFmt)))]
 
 
 def _ci_levels(spec: str) -> tuple[float, ...]:
@@ -95,7 +99,7 @@ def meta(
         "not 0..100).")] = None,
     grouping: Annotated[Grouping, typer.Option(
         "--grouping", help="flat (all items), item (per segment/document, averaged) or "
-        "system (per system, averaged).")] = "flat",
+        "system (per system, averaged).", **one_of("grouping", get_args(Grouping)))] = "flat",
     include_human: IncludeHumanOpt = False,
     exclude_human: ExcludeHumanOpt = False,
     exclude: ExcludeOpt = None,
@@ -105,13 +109,14 @@ def meta(
     threshold: Annotated[float | None, typer.Option(
         "--threshold", help="DARR: minimum difference of human scores (default 25, only for "
         "a criterion on the raw DA scale 0..100).", show_default=False)] = None,
-    acc_ties: Annotated[str, typer.Option(
+    acc_ties: Annotated[AccTies, typer.Option(
         "--acc-ties", help="Accuracy ties: acc_eq (Deutsch et al. 2023) or "
-        "skip_human_ties.")] = "acc_eq",
+        "skip_human_ties.", **one_of("accuracy ties", get_args(AccTies)))] = "acc_eq",
     bootstrap: Annotated[int, typer.Option(
         "--bootstrap", "-B", help="Bootstrap resamples (0: none).")] = 1000,
     resample: Annotated[Level | None, typer.Option(
-        "--resample", help="Unit resampled: seg, doc or sys (default: the level's).")] = None,
+        "--resample", help="Unit resampled: seg, doc or sys (default: the level's).",
+        **one_of("resample", get_args(Level)))] = None,
     seed: SeedOpt = 1234,
     ci: Annotated[str, typer.Option("--ci", help="Confidence levels in %.")] = "95,99",
     dr: DrOpt = False,
@@ -126,7 +131,7 @@ def meta(
     sig: Annotated[SigTest | None, typer.Option(
         "--sig", help="Also test every pair of metrics: paired-bootstrap (reuses the "
         "resamples) or permutation (PERM-BOTH, --bootstrap permutations; slow for Kendall "
-        "on many items).")] = None,
+        "on many items).", **one_of("significance test", get_args(SigTest)))] = None,
     sig_coef: Annotated[str | None, typer.Option(
         "--sig-coef", help="Coefficient tested by --sig (default: --sort's or the "
         "first).")] = None,
@@ -141,7 +146,8 @@ def meta(
     fmt: MetaFmtOpt = "table",
     protocol: Annotated[Protocol | None, typer.Option(
         "--protocol", hidden=True, help="Deprecated: `ulcdb meta protocol NAME` (the WMT "
-        "metrics-task table).", show_default=False)] = None,
+        "metrics-task table).", show_default=False,
+        **one_of("protocol", get_args(Protocol)))] = None,
     testbeds: Annotated[str | None, typer.Option(
         "--testbeds", hidden=True, help="Deprecated: with --protocol, several test beds "
         "(`ulcdb meta protocol NAME -t A,B`).", show_default=False)] = None,

@@ -4,11 +4,11 @@ computes it), with only the options a protocol honours."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
 
-from ulcdb.cli.common import Fmt, err_console, progress_bar, render, store_file
+from ulcdb.cli.common import Fmt, err_console, one_of, progress_bar, render, store_file
 from ulcdb.cli.meta import (
     CriterionOpt,
     DrOpt,
@@ -36,7 +36,8 @@ def protocol(
     name: Annotated[Protocol, typer.Argument(
         metavar="PROTOCOL", help="wmt23: system-level pairwise accuracy (global over the "
         "test beds), system- and segment-level Pearson, segment-level acc-t; wmt24: "
-        "system-level soft pairwise accuracy, segment-level acc-t.")],
+        "system-level soft pairwise accuracy, segment-level acc-t.",
+        **one_of("protocol", get_args(Protocol)))],
     testbeds: Annotated[str | None, typer.Option(
         "--testbed", "-t", help="Test bed, or several comma-separated (wmt23's accuracy is "
         "then pooled over them, the other columns are per test bed); default: the only "

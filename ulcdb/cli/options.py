@@ -1,6 +1,7 @@
 """Options several commands share, each defined once: Typer ``Annotated`` types, the choices
-of enumerated options as ``Literal`` types (Typer shows and checks them as it does enums), and
-option groups, dataclasses of options that a command takes as one parameter (``grouped``).
+of enumerated options as ``Literal`` types checked by the library's refusal
+(``common.one_of``), and option groups, dataclasses of options that a command takes as one
+parameter (``grouped``).
 
 ``ulcdb --help`` imports this module: nothing heavy (store, metrics, numpy) is imported here.
 """
@@ -18,8 +19,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ulcdb.cli.common import Fmt
-from ulcdb.errors import ChoiceError
+from ulcdb.cli.common import Fmt, one_of
 from ulcdb.ops.levels import LEVELS, WITH_ALL, level_choice
 
 Case = Literal["all", "lc"]
@@ -33,12 +33,14 @@ SystemsOpt = Annotated[str | None, typer.Option(
     "-s", "--systems", help="System set or names, comma-separated (default: all systems).")]
 RefsOpt = Annotated[str | None, typer.Option(
     "-r", "--refs", help="Reference set or names, comma-separated (default: all references).")]
-FmtOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
+FmtOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.",
+                                      **one_of("format", [f.value for f in Fmt], Fmt))]
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="Processes (default: all "
                                              "cores).")]
 RemakeOpt = Annotated[bool, typer.Option("--remake", help="Recompute stored scores.")]
 CaseOpt = Annotated[Case | None, typer.Option(
-    "--case", help="all (mixed) or lc (default: the test bed's config, else all).")]
+    "--case", help="all (mixed) or lc (default: the test bed's config, else all).",
+    **one_of("case", typing.get_args(Case)))]
 AnnotatorOpt = Annotated[str, typer.Option(
     "--annotator", help="Annotation the linguistic metrics read: spacy (default), stanza, or a "
     "tool imported with `ulcdb ingest annotations --tool NAME`.  Other than the default, "
@@ -50,22 +52,18 @@ VerbnetOpt = Annotated[Path | None, typer.Option(
     "$ULCDB_VERBNET, else NLTK's data).")]
 
 
-def _level_check(allowed: tuple[str, ...]) -> Callable[[str | None], str | None]:
-    """-G's callback: the library's check of a level, as a usage error."""
-    def check(value: str | None) -> str | None:
-        try:
-            return None if value is None else level_choice(value, allowed)
-        except ChoiceError as exc:
-            raise typer.BadParameter(str(exc)) from None
-
-    return check
+def levels(allowed: tuple[str, ...]) -> dict[str, Any]:
+    """A level option's keywords (-G's): the library's check of a level (any case), its one
+    line; ``--help`` lists ``allowed``."""
+    return {"parser": functools.partial(level_choice, allowed=allowed),
+            "metavar": f"<{'|'.join(allowed)}>"}
 
 
 LevelOpt = Annotated[str, typer.Option("-G", "--level", help="seg, doc, sys or all.",
-                                       callback=_level_check(WITH_ALL))]
+                                       **levels(WITH_ALL))]
 OneLevelOpt = Annotated[str | None, typer.Option(
     "-G", "--level", help="seg, doc or sys (default sys).", show_default=False,
-    callback=_level_check(LEVELS))]
+    **levels(LEVELS))]
 
 
 def use_verbnet(path: Path | None) -> None:

@@ -4,11 +4,11 @@ where missing, as `ulcdb score` does)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 import typer
 
-from ulcdb.cli.common import Fmt, console, err_console, render, store_file
+from ulcdb.cli.common import Fmt, console, err_console, one_of, render, store_file
 from ulcdb.cli.options import (
     AnnotatorModelOpt,
     AnnotatorOpt,
@@ -144,7 +144,8 @@ def king(
         "--exhaustive", help="Try every subset of the metrics (small pools only).")] = False,
     by: Annotated[KingBy, typer.Option(
         "--by", help="KING of a metric set through its QUEEN (needs 4+ references) or its "
-        "ULC; auto: QUEEN with 4+ references, else ULC.")] = "auto",
+        "ULC; auto: QUEEN with 4+ references, else ULC.",
+        **one_of("by", get_args(KingBy)))] = "auto",
     *,
     run: RunOpts,
 ) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, get_args
 
 import typer
 
@@ -20,6 +20,7 @@ from ulcdb.cli.common import (
     console,
     engine_for,
     err_console,
+    one_of,
     progress_bar,
     render,
     store_file,
@@ -85,10 +86,12 @@ def score(
     picked: SelectionOpts,
     segments: SegsOpt = None,
     level: LevelOpt = "sys",
-    fmt: Annotated[OutFmt, typer.Option("--format", "-f", help="Output format.")] = "table",
+    fmt: Annotated[OutFmt, typer.Option("--format", "-f", help="Output format.",
+                                        **one_of("format", get_args(OutFmt)))] = "table",
     case: CaseOpt = None,
     ulc: Annotated[UlcMethod, typer.Option("--ulc", help="ULC normalisation: asiya, raw, or "
-                                           "seg-mean (mean of segment ULC).")] = "asiya",
+                                           "seg-mean (mean of segment ULC).",
+                                           **one_of("ulc", get_args(UlcMethod)))] = "asiya",
     remake: RemakeOpt = False,
     jack: Annotated[bool, typer.Option("--jack", help="Also score each system against each "
                                        "other system (for JACK).")] = False,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import typer
 
-from ulcdb.cli.common import open_store
+from ulcdb.cli.common import one_of, open_store
 
 app = typer.Typer(help="Named sets of metrics, systems, references or segments.",
                   no_args_is_help=True)
@@ -17,7 +17,8 @@ Kind = Literal["metric", "system", "reference", "segment"]
 
 @app.command("define")
 def define(
-    kind: Annotated[Kind, typer.Argument(help="metric, system, reference or segment.")],
+    kind: Annotated[Kind, typer.Argument(help="metric, system, reference or segment.",
+                                         **one_of("kind", get_args(Kind)))],
     name: Annotated[str, typer.Argument(help="Set name.")],
     members: Annotated[list[str], typer.Argument(help="Members (segments: ids or ranges).")],
     testbed: Annotated[str | None, typer.Option("--testbed", "-t",
@@ -46,7 +47,8 @@ def define(
 
 @app.command("delete")
 def delete(
-    kind: Annotated[Kind, typer.Argument(help="metric, system, reference or segment.")],
+    kind: Annotated[Kind, typer.Argument(help="metric, system, reference or segment.",
+                                         **one_of("kind", get_args(Kind)))],
     name: Annotated[str, typer.Argument(help="Set name.")],
 ) -> None:
     """Delete a named set.  Example: ulcdb set delete metric my_lex"""

@@ -14,7 +14,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
-from ulcdb.errors import MetaError
+from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import select
 from ulcdb.meta.checks import (
     too_few_items,
@@ -36,9 +36,9 @@ from ulcdb.meta.task import (
     DARR,
     DARR_THRESHOLD,
     MIN_DARR_PAIRS,
+    SIG_TESTS,
     MetaTask,
     Scale,
-    _choice,
 )
 from ulcdb.scoring.remedy import remedy
 from ulcdb.stats import bootstrap
@@ -151,19 +151,24 @@ def _why_empty(store: Store, task: MetaTask) -> str:
     return "no target has both a metric score and a human score for the same unit"
 
 
-def human_units(store: Store, task: MetaTask, min_segments: int) -> int:
+def human_units(store: Store, task: MetaTask, min_segments: int,
+                targets: list[str] | None = None) -> int:
     """The (translator, unit) human scores of the task's criterion and level that units of
-    at least ``min_segments`` assessed segments give."""
+    at least ``min_segments`` assessed segments give (of ``targets`` only, when given)."""
     segments = sorted(task.segments) if task.segments is not None else None
     return int(store.scalar(named_query("meta_human_units"), [
-        task.testbed, task.level, task.criterion, task.human_from, min_segments, segments]))
+        task.testbed, task.level, task.criterion, task.human_from, min_segments, segments,
+        targets]))
 
 
 def min_segments_note(store: Store, task: MetaTask) -> list[str]:
-    """The units --min-segments left out, which the item count alone does not tell."""
+    """The units --min-segments left out, which the item count alone does not tell: of the
+    targets the task correlates (scored and judged; no human translation it leaves out)."""
     if task.min_segments <= 1 or task.level == "seg":
         return []
-    every, kept = human_units(store, task, 1), human_units(store, task, task.min_segments)
+    targets = sorted(_scored_targets(store, replace(task, min_segments=1, items="own")))
+    every = human_units(store, task, 1, targets)
+    kept = human_units(store, task, task.min_segments, targets)
     if kept == every:
         return []
     return [f"human {task.level}-level scores of fewer than {task.min_segments} assessed "
@@ -359,7 +364,7 @@ def compare(report: MetaReport, coefficient: str, method: str = "paired-bootstra
     items, with the task's seed and as many permutations as the task has resamples.
     """
     task = report.task
-    _choice(method, ("paired-bootstrap", "permutation"), "significance test")
+    choice("significance test", method, SIG_TESTS, MetaChoiceError)
     if coefficient not in task.coefs:
         raise MetaError(f"coefficient {coefficient!r} was not computed ({', '.join(task.coefs)})")
     if task.n_resamples == 0:

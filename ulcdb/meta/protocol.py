@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ulcdb.errors import MetaError
+from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta.checks import unmatched_targets, variant_notes
 from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items, metric_labels
@@ -62,9 +62,7 @@ class Settings:
     spa_seed: int = 4
 
     def __post_init__(self) -> None:
-        if self.protocol not in PROTOCOLS:
-            raise MetaError(f"protocol must be one of {', '.join(PROTOCOLS)}, not "
-                            f"{self.protocol!r}")
+        choice("protocol", self.protocol, PROTOCOLS, MetaChoiceError)
         if self.k < 0:
             raise MetaError("the number of resamples cannot be negative")
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ulcdb.errors import MetaError
+from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.stats import correlations
 
 LEVELS = ("seg", "doc", "sys")
@@ -26,15 +25,11 @@ DARR_SCALE = (0.0, 100.0)
 MIN_DARR_PAIRS = 30  # fewer pairs: the tau is warned about
 # Units a level's items can be resampled by: segments, documents or systems.
 RESAMPLE_UNITS = {"seg": ("seg", "doc", "sys"), "doc": ("doc", "sys"), "sys": ("sys",)}
+SIG_TESTS = ("paired-bootstrap", "permutation")  # tests of pairs of metrics (--sig)
 UNIT_NAMES = {"seg": "segments", "doc": "documents", "sys": "systems"}
 HUMAN_SET = "human"  # a stored system set of human translations submitted as systems
 MacroParam = (str | list[str] | list[int] | int | bool | list[dict[str, object]]
               | None)  # a parameter of the meta_* macros
-
-
-def _choice(value: str, allowed: Sequence[str], what: str) -> None:
-    if value not in allowed:
-        raise MetaError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -101,16 +96,17 @@ class MetaTask:
     rescored: tuple[tuple[str, str, str, str | None, float], ...] | None = None
 
     def __post_init__(self) -> None:
-        _choice(self.level, LEVELS, "level")
-        _choice(self.grouping, GROUPINGS, "grouping")
-        _choice(self.reading, READINGS, "reading")
-        _choice(self.human_from, HUMAN_FROM, "human source")
-        _choice(self.items, ITEMS, "items")
-        _choice(self.accuracy_ties, correlations.ACCURACY_TIES, "accuracy ties")
+        choice("level", self.level, LEVELS, MetaChoiceError)
+        choice("grouping", self.grouping, GROUPINGS, MetaChoiceError)
+        choice("reading", self.reading, READINGS, MetaChoiceError)
+        choice("human source", self.human_from, HUMAN_FROM, MetaChoiceError)
+        choice("items", self.items, ITEMS, MetaChoiceError)
+        choice("accuracy ties", self.accuracy_ties, correlations.ACCURACY_TIES, MetaChoiceError)
         for c in self.coefs:
-            _choice(c, COEFFICIENTS, "coefficient")
-        _choice(self.resample_unit, RESAMPLE_UNITS[self.level],
-                f"resampling unit at {self.level} level")
+            choice("coefficient", c, COEFFICIENTS, MetaChoiceError)
+        choice("resample", self.resample_unit, LEVELS, MetaChoiceError)
+        choice(f"at {self.level} level, resample", self.resample_unit,
+               RESAMPLE_UNITS[self.level], MetaChoiceError)
         if self.n_resamples < 0:
             raise MetaError("the number of resamples cannot be negative")
         if not all(0 < c < 1 for c in self.ci_levels):

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ulcdb.compare import CompareError, CompareReport, CompareTask, run, run_by
-from ulcdb.compare.analysis import AnalysisTable, analyse
+from ulcdb.compare.analysis import ANALYSES, AnalysisTable, analyse
 from ulcdb.compare.buckets import segment_labels
 from ulcdb.compare.plan import DEFAULT_METRICS, plan
-from ulcdb.compare.run import ALPHA
+from ulcdb.compare.run import ALPHA, METHODS
 from ulcdb.ops.access import Access
 from ulcdb.ops.choices import choice
 from ulcdb.ops.score import SCORING, Request, Scoring, scored
@@ -61,7 +61,10 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
     1-TER), or with ``analysis`` (word-freq, category) that analysis of the metric families
     ``request.metrics`` names; ``progress`` shows the tests done (``CompareTask.steps`` per
     bucket), ``scoring.progress`` the scores computed first."""
+    choice("method", tests.method, METHODS)
     choice("unit", tests.unit, UNITS)
+    if analysis is not None:
+        choice("analysis", analysis, ANALYSES)
     if analysis is not None and tests.by:
         raise CompareError("--analysis and --by are separate views: give one of them")
     families = request.metrics if analysis else None

@@ -20,6 +20,7 @@ from ulcdb.scoring.selection import split_names
 from ulcdb.store.database import Store, named_query
 
 T = TypeVar("T")
+FORMATS = ("iqxml", "mtme", "wmt", "nist", "sacrebleu", "comet")  # `ulcdb export FMT`
 Writer = Callable[[Store, str, ExportSelection, Tick], list[Path]]
 
 
@@ -225,8 +226,10 @@ def table(access: Access, source: str, output: Path, fmt: str | None = None,
           query: bool = False, progress: Progress | None = None) -> int:
     """A table, view or (``query``) SQL query written to ``output``; the rows written.
     One step (DuckDB writes it in one statement)."""
-    from ulcdb.formats.table import export_table
+    from ulcdb.formats.table import FORMATS, export_table
 
+    if fmt is not None:
+        choice("format", fmt, FORMATS)
     writable_file(output)
     with access.read() as store:
         return _whole(progress, output.name, lambda: export_table(store, source, output, fmt,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ulcdb.errors import ChoiceError
-from ulcdb.ops.choices import hint, listed
+from ulcdb.errors import choice
 
 LEVELS = ("seg", "doc", "sys")
 WITH_ALL = (*LEVELS, "all")
@@ -13,9 +12,7 @@ def level_choice(value: str, allowed: tuple[str, ...] = WITH_ALL) -> str:
     """``value`` lower-cased when it is one of ``allowed``; else one line naming them and the
     closest (``system`` and ``sytem`` suggest ``sys``)."""
     level = value.lower()
-    if level in allowed:
-        return level
-    raise ChoiceError(f"level {value!r}: choose {listed(allowed)}{hint(level, allowed)}")
+    return level if level in allowed else choice("level", value, allowed)
 
 
 def levels_of(value: str) -> tuple[str, ...]:

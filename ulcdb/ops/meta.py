@@ -8,17 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ulcdb.errors import MetaError
+from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import MetaReport, MetaTask, MetricComparison, compare, evaluate, select
 from ulcdb.meta.plan import meta_task
 from ulcdb.meta.protocol import Progress, ProtocolReport, Settings
 from ulcdb.meta.protocol import levels as protocol_levels
 from ulcdb.meta.protocol import run as run_protocol
+from ulcdb.meta.task import SIG_TESTS
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.scoring.remedy import remedy
 from ulcdb.scoring.scorer import imported_metrics
 from ulcdb.store.database import Store
+
+READINGS = ("metric", "seg-mean", "doc-mean")  # as `--reading` spells them
 
 
 @dataclass
@@ -49,6 +52,8 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
     must be one of its coefficients; ``sig`` (paired-bootstrap or permutation) tests every
     pair of metrics on ``sig_coef`` (default ``sort``'s, else the first coefficient)."""
     level = level_choice(level, LEVELS)
+    if sig is not None:  # refused before the evaluation, not after it
+        choice("significance test", sig, SIG_TESTS, MetaChoiceError)
     if "reading" in selection:
         selection["reading"] = reading(selection["reading"])
     with access.read() as store:
@@ -67,7 +72,9 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
 
 def reading(name: str) -> str:
     """A reading as MetaTask names it, from the command's spelling too (seg-mean is
-    seg_mean)."""
+    seg_mean); refused as the command refuses it."""
+    if name.replace("_", "-") not in READINGS:
+        choice("reading", name, READINGS, MetaChoiceError)
     return name.replace("-", "_")
 
 
