@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,18 @@ def test_meta_coef_help_names_every_coefficient() -> None:
     (coef,) = [p for p in command.params if p.name == "coef"]
     listed = coef.help.split(": ", 1)[1].split(" (default")[0].split(", ")
     assert listed == list(COEFFICIENTS)
+
+
+@pytest.mark.parametrize("path", _commands(), ids=" ".join)
+def test_bracketed_words_of_option_help_are_shown(path: tuple[str, ...]) -> None:
+    # Typer renders help as rich markup: an unescaped "[ray]" is a style tag and vanishes
+    # (`--engine` said "pip install 'ulcdb'").  Every bracketed word of an option's help is
+    # shown as written.
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "250"})
+    shown = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+    for param in command.params:
+        for word in re.findall(r"\S*\[[^\]\s]+\]\S*", (param.help or "").replace("\\[", "[")):
+            assert word in shown, (path, param.name, word)

@@ -238,7 +238,7 @@ class EngineName(str, Enum):
 
 EngineOpt = Annotated[EngineName, typer.Option(
     "--engine", help="Where the heavy work runs: local processes, or Ray (a local cluster of "
-    "--jobs CPUs, or the one at --address; pip install 'ulcdb[ray]').",
+    "--jobs CPUs, or the one at --address; pip install 'ulcdb\\[ray]').",
     **one_of("engine", [e.value for e in EngineName], EngineName))]
 AddressOpt = Annotated[str | None, typer.Option(
     "--address", help="With --engine ray: the cluster to join (e.g. ray://head:10001, or "
