@@ -68,3 +68,15 @@ def test_some_systems_and_a_missing_level_are_counted(db: tuple[Path, Path]) -> 
 def test_nothing_said_when_every_cell_is_there(db: tuple[Path, Path]) -> None:
     rows, said = _score(db[0], "-m", "BLEU", "-G", "all")
     assert rows and not any("blank" in line for line in said)
+
+
+def test_a_table_with_no_row_at_all_says_why(db: tuple[Path, Path]) -> None:
+    """An imported metric alone at a level it has no score at: the table had no row and no
+    note (the blank-column count found no blank cell in no row)."""
+    path, origin = db
+    rows, said = _score(path, "-m", "Xtwo", "-G", "sys")
+    assert rows == []
+    assert ("Xtwo: blank at sys level (no score under case:mixed), ULC blank with it: Xtwo is "
+            f"imported only, not computed by ulcdb: its import ({origin}) holds no sys-level "
+            "scores (case:mixed) against 'ref-A' in test bed 'sample'; import a file that has "
+            "them") in said

@@ -186,8 +186,8 @@ def blank_notes(done: Scored, read: ScoreReport) -> list[str]:
     for lv, matrix in read.matrices.items():
         for j, metric in enumerate(matrix.metrics):
             blank = sum(1 for _, _, vals in matrix.rows if vals[j] is None)
-            if metric in ("ULC", "QUEEN") or not blank:
-                continue
+            if metric in ("ULC", "QUEEN") or (matrix.rows and not blank):
+                continue  # no row at all: blank throughout too
             ulc = ", ULC blank with it" if "ULC" in matrix.metrics else ""
             if blank < len(matrix.rows):
                 notes.append(f"{metric}: blank in {blank} of {len(matrix.rows)} {lv}-level rows "
