@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import re
+import unicodedata
 from collections.abc import Iterable
 
 from ulcdb.errors import InputError
@@ -22,9 +24,35 @@ def check_name(what: str, name: str, origin: object = "input", line: int | None 
         problem = "starts or ends with white space"
     elif len(name) > MAX_NAME:
         problem = f"is longer than {MAX_NAME} characters"
+    else:
+        problem = _separator(what, name)
     if problem:
         raise InputError(origin, line, f"the {what} name {name!r} {problem}")
     return name
+
+
+def _separator(what: str, name: str) -> str | None:
+    """Why ``name`` could not be given on the command line as one name, or None: commas
+    separate names (``-s a,b``) except inside a tuned metric's brackets, and ``+`` joins
+    references into a reference set (``-r ref-A+ref-B``, a reference set's stored name)."""
+    if "," in re.sub(r"\[[^\]]*\]", "", name):
+        return "holds a comma, which separates names on the command line (-s a,b)"
+    if what == "reference" and "+" in name:
+        return "holds '+', which joins references into a reference set (-r ref-A+ref-B)"
+    return None
+
+
+def fold(name: str) -> str:
+    """``name`` with case and Unicode normalisation (NFC against NFD, ...) left out: two
+    names that fold alike look alike, and one of them is a mistake."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def lookalike(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` that differs from ``name`` only by case or Unicode
+    normalisation (an NFD 'café' against a stored NFC one), or None."""
+    key = fold(name)
+    return next((n for n in names if n != name and fold(n) == key), None)
 
 
 # The manuals' abbreviations of the names users type in full.

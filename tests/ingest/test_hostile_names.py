@@ -1,0 +1,81 @@
+"""Names the command line could not give back, or that look like a stored name: refused with
+one line naming the file, the store left as it was (second hostile-input audit, s8)."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pytest
+from cli_helpers import copy_store, refused, sample_store, ulcdb
+
+PLAIN = Path(__file__).resolve().parents[2] / "sample" / "plain"
+SOURCE = PLAIN / "source.es.txt"
+SYS_B = PLAIN / "systems" / "sysB.en.txt"
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sample_store(tmp_path_factory.mktemp("names") / "store.duckdb")
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    return copy_store(built_db, tmp_path, built_db.name)
+
+
+@pytest.mark.parametrize(("option", "name", "problem"), [
+    # `-s a,b` asks for systems a and b: a system named 'a,b' was stored and never selectable
+    ("--sys", "a,b", "holds a comma, which separates names on the command line (-s a,b)"),
+    ("--ref", "ref-A,x", "holds a comma, which separates names on the command line (-s a,b)"),
+    # a reference set is stored under its members joined by '+': 'ref-A+ref-B' was both
+    ("--ref", "ref-A+ref-B", "holds '+', which joins references into a reference set "
+                             "(-r ref-A+ref-B)"),
+])
+def test_separator_in_a_translator_name_is_refused(db: Path, option: str, name: str,
+                                                   problem: str) -> None:
+    role = "system" if option == "--sys" else "reference"
+    message = refused(db, "ingest", "testbed", "--name", "sample", "--source", SOURCE,
+                      option, f"{name}={SYS_B}")
+    assert message == f"Error: {SYS_B}: the {role} name {name!r} {problem}"
+
+
+def test_a_system_may_hold_a_plus(db: Path) -> None:
+    """'+' only joins references: a system 'a+b' is stored and scored by its name."""
+    made = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source", SOURCE,
+                 "--sys", f"a+b={SYS_B}")
+    assert made.exit_code == 0, made.output
+    scored = ulcdb(db, "score", "-m", "BLEU", "-s", "a+b", "-r", "ref-A")
+    assert scored.exit_code == 0, scored.output
+    assert "a+b" in scored.output
+
+
+@pytest.mark.parametrize(("name", "shown", "stored"), [
+    ("SYSA", "'SYSA'", "'sysA'"),  # was added beside sysA: two rows no table tells apart
+    (unicodedata.normalize("NFD", "sysÁ"), r"'sysA\u0301'", r"'sys\xc1'"),
+])
+def test_a_name_like_a_stored_one_is_refused(db: Path, tmp_path: Path, name: str, shown: str,
+                                             stored: str) -> None:
+    if "\u0301" in name:  # store the NFC spelling first
+        first = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source", SOURCE,
+                      "--sys", f"{unicodedata.normalize('NFC', name)}={SYS_B}")
+        assert first.exit_code == 0, first.output
+    other = tmp_path / "other.txt"
+    other.write_text(SYS_B.read_text(encoding="utf-8").replace("a", "e", 1), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", "--name", "sample", "--source", SOURCE,
+                      "--sys", f"{name}={other}")
+    assert message == (f"Error: {other}: the system name {shown} differs from {stored} in "
+                       "test bed 'sample' only by case or Unicode normalisation: use one "
+                       "spelling")
+
+
+def test_names_alike_in_one_input_and_test_beds_alike_are_refused(db: Path) -> None:
+    sys_c = PLAIN / "systems" / "sysC.en.txt"
+    message = refused(db, "ingest", "testbed", "--name", "new", "--source", SOURCE,
+                      "--sys", f"MT={SYS_B}", "--sys", f"mt={sys_c}")
+    assert message == (f"Error: {sys_c}: the system name 'mt' differs from 'MT' only by case "
+                       "or Unicode normalisation: use one spelling")
+    message = refused(db, "ingest", "testbed", "--name", "Sample", "--source", SOURCE,
+                      "--sys", f"MT={SYS_B}")
+    assert message == (f"Error: {SOURCE}: the test bed name 'Sample' differs from 'sample' in "
+                       "the store only by case or Unicode normalisation: use one spelling")
