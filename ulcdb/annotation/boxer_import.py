@@ -84,9 +84,7 @@ def import_boxer(store: Store, path: Path, translator: str, texts: list[str],
     if not replace:
         _check_unchanged(path, translator, name, "segment" if docs is None else "document",
                          keep, stored)
-    rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
-    storage.save(store, rid, [(h, a) for _, h, a in keep], replace=True)
-    return rid
+    return storage.save_import(store, rid, name, lang, [(h, a) for _, h, a in keep])
 
 
 def _check_unchanged(path: Path, translator: str, run: str, unit: str,

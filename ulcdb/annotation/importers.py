@@ -362,8 +362,7 @@ def import_annotations(store: Store, path: Path, testbed: str, translator: str, 
                               layers=frozenset({LAYER[fmt]}))
     if not replace:
         _check_unchanged(path, name, fmt, segs, hashes, stored, out)
-    rid = rid if rid is not None else storage.ensure_run(store, name, None, None, lang)
-    storage.save(store, rid, out.items(), replace=True)
+    rid = storage.save_import(store, rid, name, lang, out.items())
     return AnnotationImportReport(rid, len(segs), LAYER[fmt])
 
 

@@ -59,6 +59,24 @@ Cell = int | str | None  # one value of a column inserted by ``save``
 def save(store: Store, run_id: int, analyses: Iterable[tuple[str, Analysis]],
          replace: bool = False) -> int:
     """Store (text_hash, analysis) pairs of one run in one transaction; returns how many."""
+    with store.transaction():
+        return _write(store, run_id, analyses, replace)
+
+
+def save_import(store: Store, run_id: int | None, annotator: str, lang: str | None,
+                analyses: Iterable[tuple[str, Analysis]]) -> int:
+    """Store an imported file's analyses, replacing the run's analyses of their texts, in one
+    transaction with the run itself when it is new (``run_id`` None): an import stopped
+    half-way (Ctrl-C) left an empty run behind.  Returns the run's id."""
+    with store.transaction():
+        rid = run_id if run_id is not None else ensure_run(store, annotator, None, None, lang)
+        _write(store, rid, analyses, replace=True)
+    return rid
+
+
+def _write(store: Store, run_id: int, analyses: Iterable[tuple[str, Analysis]],
+           replace: bool) -> int:
+    """``save`` inside a transaction the caller holds."""
     status: dict[str, list[Cell]] = {k: [] for k in ("run_id", "text_hash", "status", "message",
                                                "drs")}
     tok: dict[str, list[Cell]] = {k: [] for k in ("run_id", "text_hash", "tok", "sent", "form",
@@ -99,12 +117,11 @@ def save(store: Store, run_id: int, analyses: Iterable[tuple[str, Analysis]],
             spn["parent"].append(s.parent)
     if not seen:
         return 0
-    with store.transaction():
-        if replace:
-            _delete(store, run_id, sorted(seen))
-        store.insert_columns("annotated_text", status)
-        store.insert_columns("ann_token", tok)
-        store.insert_columns("ann_span", spn)
+    if replace:
+        _delete(store, run_id, sorted(seen))
+    store.insert_columns("annotated_text", status)
+    store.insert_columns("ann_token", tok)
+    store.insert_columns("ann_span", spn)
     return len(seen)
 
 
