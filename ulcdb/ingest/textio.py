@@ -129,10 +129,43 @@ def read_bytes(path: Path, gunzip: bool = False) -> bytes:
     return data
 
 
+# Byte order marks of text in another encoding than UTF-8 (UTF-32's first: they begin with
+# UTF-16's), and the first bytes of archives, which read as UTF-8 meet a NUL byte.
+_OTHER_ENCODINGS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+                    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+_ARCHIVES = ((_GZIP, "is gzip-compressed: this input is read as text; decompress it first "
+                     "(gunzip)"),
+             (b"PK\x03\x04", "is a ZIP archive (a .zip, .xlsx, .docx or .ods file?), not a "
+                              "text file"))
+
+
+def check_not_binary(path: str | Path, data: bytes) -> None:
+    """An ``InputError`` saying what ``data`` is when it is UTF-16 or UTF-32 text (with a
+    byte order mark, or ASCII-range UTF-16 without one), gzip data or a ZIP archive, which
+    read as UTF-8 would only meet a NUL byte ('not a text file')."""
+    convert = ": the file must be UTF-8 (convert it, e.g. iconv -f {0} -t UTF-8)"
+    for mark, encoding in _OTHER_ENCODINGS:
+        if data.startswith(mark):
+            raise InputError(path, None, f"is {encoding} text (it starts with a byte order "
+                             f"mark){convert.format(encoding)}")
+    for mark, what in _ARCHIVES:
+        if data.startswith(mark):
+            raise InputError(path, None, what)
+    head = data[: min(len(data), 64) // 2 * 2]
+    for zeros, chars, encoding in ((head[1::2], head[0::2], "UTF-16LE"),
+                                   (head[0::2], head[1::2], "UTF-16BE")):
+        if len(head) >= 4 and not zeros.strip(b"\x00") and b"\x00" not in chars:
+            raise InputError(path, None, f"is {encoding} text without a byte order mark"
+                             f"{convert.format(encoding)}")
+
+
 def check_no_nul(path: str | Path, data: bytes) -> None:
     """An ``InputError`` naming the line of the first NUL byte of ``data``: no text file
-    holds one (a binary, or a file damaged on its way), and the store would keep it."""
+    holds one (a binary, or a file damaged on its way), and the store would keep it; UTF-16,
+    gzip or ZIP data is said to be that (``check_not_binary``)."""
     pos = data.find(b"\x00")
+    if pos >= 0 or data.startswith((_GZIP, b"PK\x03\x04")):
+        check_not_binary(path, data)
     if pos >= 0:
         line = data.count(b"\n", 0, pos) + 1
         column = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
@@ -173,8 +206,34 @@ def split_lines(text: str) -> list[str]:
 
 
 def read_lines(path: Path) -> list[str]:
-    """The raw lines of a UTF-8 file (one segment per line)."""
-    return split_lines(read_text(path))
+    """The raw lines of a UTF-8 file (one segment per line); a carriage return that ends no
+    line is refused (``check_line_ends``)."""
+    text = read_text(path)
+    check_line_ends(path, text)
+    return split_lines(text)
+
+
+_LONE_CR = re.compile(r"\r(?!\n|\Z)")
+
+
+def check_line_ends(path: str | Path, text: str, first_line: int = 1,
+                    one_of_many: bool = False) -> None:
+    """An ``InputError`` naming the line of the first carriage return (CR) of ``text`` that
+    is neither before a line feed nor at the end: classic Mac OS line ends made the whole
+    file one line, and a CR inside a line is a line break to other tools (Python's and
+    sacrebleu's universal newlines) that ulcdb would store inside a segment.  ``text`` may
+    be line ``first_line`` of a file with line feeds (``one_of_many``)."""
+    found = _LONE_CR.search(text)
+    if found is None:
+        return
+    if not one_of_many and "\n" not in text and text.count("\r") > 1:
+        raise InputError(path, 1, "lines end with a carriage return (CR) alone, as classic "
+                         "Mac OS wrote them: give the file LF line ends (e.g. mac2unix FILE)")
+    pos = found.start()
+    line = text.count("\n", 0, pos) + first_line
+    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    raise InputError(path, line, f"a carriage return (CR) at column {column} ends no line "
+                     "(other tools break the line there): remove it, or end lines with LF")
 
 
 class LineIndex:
@@ -225,6 +284,8 @@ def numbered_lines(path: str | Path, data: bytes | None = None,
                              f"invalid UTF-8 (byte {exc.start + 1} of the line)") from None
         text = text.removeprefix("\ufeff") if number == 1 else text
         text = text.rstrip("\r")
+        if "\r" in text:
+            check_line_ends(path, text, number, one_of_many=b"\n" in data)
         if text.strip():
             lines.append((number, text))
     if not lines:

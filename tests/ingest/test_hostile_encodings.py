@@ -1,0 +1,132 @@
+"""Files in another encoding, compressed or with old line ends, through every kind of
+reader (plain texts, ULC.config, score lines, score tables, assessments): one line saying
+what the file is and what to do, the store left as it was (second hostile-input audit, s8).
+Read as UTF-8 they met a NUL byte ('not a text file') or made one endless line."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cli_helpers import copy_store, refused, sample_store, ulcdb
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample"
+PLAIN = SAMPLE / "plain"
+SYS_A = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8")
+DA_ARGS = ["--map", "system=system", "--map", "seg_id=seg_id", "--map", "score=da_raw",
+           "--map", "judge=judge", "-c", "DA-raw"]
+TABLE_ARGS = ["--format", "table", "--metric", "IMP", "--ref", "ref-A", "--map",
+              "target=system", "--map", "seg_id=seg_id", "--map", "value=score"]
+LINES_ARGS = ["--format", "lines", "--metric", "IMP", "--target", "sysA", "--ref", "ref-A"]
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sample_store(tmp_path_factory.mktemp("encodings") / "store.duckdb")
+
+
+@pytest.fixture
+def db(built_db: Path, tmp_path: Path) -> Path:
+    return copy_store(built_db, tmp_path, built_db.name)
+
+
+def config_text() -> str:
+    return (SAMPLE / "ULC.config").read_text(encoding="utf-8").replace("./", f"{SAMPLE}/")
+
+
+def score_table() -> str:
+    return "system\tseg_id\tscore\n" + "".join(f"sysA\t{i}\t0.5\n" for i in range(1, 13))
+
+
+# each entry point: (file name, its text, the command's arguments after the file)
+ENTRY = {
+    "system": ("sysN.txt", SYS_A, None),
+    "config": ("ULC.config", config_text(), ["ingest", "testbed", "--name", "c"]),
+    "lines": ("scores.txt", "0.5\n" * 12, ["ingest", "scores", *LINES_ARGS]),
+    "table": ("scores.tsv", score_table(), ["ingest", "scores", *TABLE_ARGS]),
+    "assessments": ("da.tsv", (SAMPLE / "human" / "da.tsv").read_text(encoding="utf-8"),
+                    ["ingest", "assessments", *DA_ARGS]),
+}
+
+
+def run_refused(db: Path, tmp_path: Path, entry: str, data: bytes) -> tuple[Path, str]:
+    name, _, args = ENTRY[entry]
+    path = tmp_path / name
+    path.write_bytes(data)
+    if args is None:
+        args = ["ingest", "testbed", "--name", "sample", "--source", PLAIN / "source.es.txt",
+                "--sys", f"sysN={path}"]
+        return path, refused(db, *args)
+    return path, refused(db, args[0], args[1], path, *args[2:])
+
+
+def zipped(text: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("a.txt", text)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("entry", list(ENTRY))
+@pytest.mark.parametrize(("encode", "said"), [
+    (lambda t: t.encode("utf-16"), "is UTF-16 text (it starts with a byte order mark): the file "
+                                   "must be UTF-8 (convert it, e.g. iconv -f UTF-16 -t UTF-8)"),
+    (lambda t: t.encode("utf-32"), "is UTF-32 text (it starts with a byte order mark): the file "
+                                   "must be UTF-8 (convert it, e.g. iconv -f UTF-32 -t UTF-8)"),
+    (lambda t: t.encode("utf-16-le"), "is UTF-16LE text without a byte order mark: the file "
+                                      "must be UTF-8 (convert it, e.g. iconv -f UTF-16LE -t "
+                                      "UTF-8)"),
+    (zipped, "is a ZIP archive (a .zip, .xlsx, .docx or .ods file?), not a text file"),
+])
+def test_other_encodings_and_archives_are_named(db: Path, tmp_path: Path, entry: str,
+                                                encode: Callable[[str], bytes],
+                                                said: str) -> None:
+    path, message = run_refused(db, tmp_path, entry, encode(ENTRY[entry][1]))
+    assert message == f"Error: {path}: {said}"
+
+
+def test_gzip_where_text_is_read_is_named(db: Path, tmp_path: Path) -> None:
+    """A plain text file given gzip-compressed: 'NUL byte at column 4: not a text file'."""
+    path, message = run_refused(db, tmp_path, "system", gzip.compress(SYS_A.encode()))
+    assert message == (f"Error: {path}: is gzip-compressed: this input is read as text; "
+                       "decompress it first (gunzip)")
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRY if e != "table"])  # pyarrow reads CR
+def test_classic_mac_line_ends_are_refused(db: Path, tmp_path: Path, entry: str) -> None:
+    """CR alone: a system was 'one line, expected 12', a score file one unreadable number,
+    assessments Python's csv error ('do you need to open the file in universal-newline
+    mode?')."""
+    text = ENTRY[entry][1].replace("\n", "\r").encode()
+    path, message = run_refused(db, tmp_path, entry, text)
+    assert message == (f"Error: {path}:1: lines end with a carriage return (CR) alone, as "
+                       "classic Mac OS wrote them: give the file LF line ends (e.g. mac2unix "
+                       "FILE)")
+
+
+def test_a_carriage_return_inside_a_line_is_refused(db: Path, tmp_path: Path) -> None:
+    """It was stored inside segment 3, where Python and sacrebleu read two lines."""
+    lines = SYS_A.split("\n")
+    lines[2] = lines[2].replace(" ", "\r", 1)
+    column = lines[2].index("\r") + 1
+    path, message = run_refused(db, tmp_path, "system", "\n".join(lines).encode())
+    assert message == (f"Error: {path}:3: a carriage return (CR) at column {column} ends no "
+                       "line (other tools break the line there): remove it, or end lines "
+                       "with LF")
+    path, message = run_refused(db, tmp_path, "lines", b"0.5\n0.5\n0.5\r0.5\n" + b"0.5\n" * 9)
+    assert message.startswith(f"Error: {path}:3: a carriage return (CR) at column 4 ends")
+
+
+def test_crlf_and_a_missing_last_line_break_are_read(db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "sysN.txt"
+    path.write_bytes(SYS_A.replace("\n", "\r\n").rstrip("\n").encode())  # ends with a CR
+    result = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source",
+                   PLAIN / "source.es.txt", "--sys", f"sysN={path}")
+    assert result.exit_code == 0, result.output
+    same = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source",
+                 PLAIN / "source.es.txt", "--sys", f"sysN={PLAIN / 'systems' / 'sysA.en.txt'}")
+    assert "unchanged: sysN" in same.output  # the same text as the LF file: no CR kept
