@@ -205,9 +205,31 @@ def _check_complete(path: Path, found: _Rows) -> list[SourceSegment]:
                              f"on this line ({translator} has {len(by_seg)} of {len(ids)} "
                              "segments)")
     ordered = [found.segments[i] for i in ids]
+    _check_documents(path, found, ordered)
     if any(s.seg_in_doc == 0 for s in ordered):
         ordered = _number_in_documents(ordered)
     return ordered
+
+
+def _check_documents(path: Path, found: _Rows, ordered: list[SourceSegment]) -> None:
+    """Documents are contiguous runs of segments in seg_id order, and a seg_in_doc given is
+    the segment's place in its document, as a docs file must have them: a document split by
+    another one was stored as one whose segments are not together."""
+    first: dict[str, int] = {}
+    place = 0
+    for i, seg in enumerate(ordered):
+        same = i > 0 and seg.doc_id == ordered[i - 1].doc_id
+        if not same and seg.doc_id in first:
+            raise InputError(path, found.first_line[seg.seg_id], f"document {seg.doc_id!r} "
+                             f"(first seen on line {found.first_line[first[seg.doc_id]]}) is "
+                             "not contiguous: its segments must follow one another in seg_id "
+                             "order")
+        first.setdefault(seg.doc_id, seg.seg_id)
+        place = place + 1 if same else 1
+        if seg.seg_in_doc and seg.seg_in_doc != place:
+            raise InputError(path, found.first_line[seg.seg_id], f"seg_in_doc is "
+                             f"{seg.seg_in_doc}, but the segment is number {place} of "
+                             f"document {seg.doc_id!r}")
 
 
 def _number_in_documents(segments: list[SourceSegment]) -> list[SourceSegment]:
