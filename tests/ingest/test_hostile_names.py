@@ -79,3 +79,34 @@ def test_names_alike_in_one_input_and_test_beds_alike_are_refused(db: Path) -> N
                       "--sys", f"MT={SYS_B}")
     assert message == (f"Error: {SOURCE}: the test bed name 'Sample' differs from 'sample' in "
                        "the store only by case or Unicode normalisation: use one spelling")
+
+
+DA = Path(__file__).resolve().parents[2] / "sample" / "human" / "da.tsv"
+DA_MAP = ["--map", "system=system", "--map", "seg_id=seg_id", "--map", "score=da_raw",
+          "--map", "judge=judge"]
+
+
+@pytest.mark.parametrize(("criterion", "problem"), [
+    ("DA\traw", "holds a tab, line break or other control character"),
+    (" DA", "starts or ends with white space"),  # stored as ' DA': `meta -c DA` found none
+])
+def test_criterion_names_are_checked(db: Path, criterion: str, problem: str) -> None:
+    message = refused(db, "ingest", "assessments", DA, *DA_MAP, "-c", criterion)
+    assert message == f"Error: {DA}:2: the criterion name {criterion!r} {problem}"
+
+
+def test_a_criterion_column_names_the_line_of_a_bad_name(db: Path, tmp_path: Path) -> None:
+    lines = DA.read_text(encoding="utf-8").splitlines()
+    rows = [lines[0] + "\tcrit"] + [f"{row}\tDA" for row in lines[1:]]
+    rows[5] = rows[5].replace("\tDA", "\tD\u0007A")  # line 6
+    path = tmp_path / "crit.tsv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    message = refused(db, "ingest", "assessments", path, *DA_MAP, "--map", "criterion=crit")
+    assert message == (f"Error: {path}:6: the criterion name 'D\\x07A' holds a tab, line "
+                       "break or other control character")
+
+
+def test_a_criterion_may_hold_a_comma(db: Path) -> None:
+    """No option lists criteria: the comma rule of system and metric names is not theirs."""
+    result = ulcdb(db, "ingest", "assessments", DA, *DA_MAP, "-c", "DA,raw")
+    assert result.exit_code == 0, result.output

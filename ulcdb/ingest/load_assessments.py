@@ -22,6 +22,7 @@ from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.model import Assessment
 from ulcdb.ingest.units import unit_problem
 from ulcdb.store.database import Store, named_query
+from ulcdb.store.names import check_name
 
 Scale = tuple[float | None, float | None]  # (MIN, MAX); None = unbounded
 # the rows a loader checks and stores: one assessment each (``Assessment``'s fields)
@@ -79,6 +80,7 @@ def store_assessments(
     table = items if isinstance(items, pa.Table) else assessment_table(items)
     if not table.num_rows:
         raise InputError(path, None, "no assessments found")
+    _check_criteria(table, path)
     tid = store.testbed_id(testbed)
     skipped: dict[str, int] = {}
     if skip_unknown:
@@ -114,6 +116,18 @@ def assessment_table(items: list[Assessment]) -> pa.Table:
         "judge": pa.array([a.judge for a in items], pa.string()),
         "value": pa.array([a.value for a in items], pa.float64()),
     }, schema=ASSESSMENT_ROWS)
+
+
+def _check_criteria(table: pa.Table, path: Path | str) -> None:
+    """Criterion names (-c or a file's column) are names as a system's are: a tab, a line
+    break, surrounding blanks or a comma made a criterion that no table shows as given and
+    no option selects.  The first row of a bad one names its line."""
+    criteria = table["criterion"]
+    for name in pc.unique(criteria).to_pylist():
+        if name is not None:
+            first = pc.index(criteria, name).as_py()
+            line = table["line"][first].as_py() if "line" in table.column_names else None
+            check_name("criterion", name, path, line)
 
 
 def _resolve(store: Store, tid: int, rows: pa.Table, scale: Scale | None) -> None:

@@ -31,11 +31,15 @@ def check_name(what: str, name: str, origin: object = "input", line: int | None 
     return name
 
 
+# Names no option takes as a comma-separated list.
+_UNLISTED = ("criterion", "annotation run")
+
+
 def _separator(what: str, name: str) -> str | None:
     """Why ``name`` could not be given on the command line as one name, or None: commas
     separate names (``-s a,b``) except inside a tuned metric's brackets, and ``+`` joins
     references into a reference set (``-r ref-A+ref-B``, a reference set's stored name)."""
-    if "," in re.sub(r"\[[^\]]*\]", "", name):
+    if what not in _UNLISTED and "," in re.sub(r"\[[^\]]*\]", "", name):
         return "holds a comma, which separates names on the command line (-s a,b)"
     if what == "reference" and "+" in name:
         return "holds '+', which joins references into a reference set (-r ref-A+ref-B)"
