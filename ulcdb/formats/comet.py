@@ -18,12 +18,12 @@ not given.  Other tools printing the same layout (BLEURT wrappers, ...) read the
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection
 from pathlib import Path
 
 from ulcdb.errors import InputError
+from ulcdb.ingest.textio import parse_json
 from ulcdb.interchange.fetch import ExportSelection, score_sets
 from ulcdb.interchange.model import (
     ScoreFrame,
@@ -115,12 +115,7 @@ def _text_sets(path: str | Path, data: bytes, names: Collection[str], refs: tupl
 
 def _json_sets(path: str | Path, data: bytes, names: Collection[str], refs: tuple[str, ...],
                metric: str, target: str | None, key: str) -> list[ScoreSet]:
-    try:
-        parsed = json.loads(data.decode("utf-8"))
-    except RecursionError:
-        raise InputError(path, None, "not COMET JSON: nested too deeply") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(path, getattr(exc, "lineno", None), f"not COMET JSON: {exc}") from None
+    parsed = parse_json(path, data, "COMET JSON")
     by_label = parsed if isinstance(parsed, dict) else {None: parsed}
     sets = []
     for label, records in by_label.items():

@@ -26,7 +26,6 @@ name, are stored under sacrebleu's name and scale (``--rename BLEU=sacreBLEU``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Collection
 from decimal import Decimal
@@ -40,6 +39,7 @@ from sacrebleu.metrics.ter import TER
 from sacrebleu.utils import sum_of_lists
 
 from ulcdb.errors import InputError, UlcdbError
+from ulcdb.ingest.textio import parse_json
 from ulcdb.interchange.fetch import ExportSelection, check_selection
 from ulcdb.interchange.model import (
     MetricInfo,
@@ -140,13 +140,7 @@ def _settings(signature: str) -> dict[str, str]:
 def _read_json(path: str | Path, data: bytes, testbed: str, names: Collection[str],
                target: str | None, refs: tuple[str, ...] | None,
                own: _Own | None = None) -> ScoreFrame:
-    try:
-        parsed = json.loads(data.decode("utf-8"))
-    except RecursionError:
-        raise InputError(path, None, "not sacrebleu JSON: nested too deeply") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise InputError(path, line, f"not sacrebleu JSON: {exc}") from None
+    parsed = parse_json(path, data, "sacrebleu JSON")
     records = parsed if isinstance(parsed, list) else [parsed]
     if records and all(isinstance(r, dict) and "system" in r and "name" not in r
                        for r in records):

@@ -9,11 +9,13 @@ from __future__ import annotations
 import bisect
 import codecs
 import gzip
+import json
 import math
 import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 from ulcdb.errors import InputError
 
@@ -291,3 +293,25 @@ def numbered_lines(path: str | Path, data: bytes | None = None,
     if not lines:
         raise InputError(path, None, f"empty file: no {what}")
     return lines
+
+
+def parse_json(path: str | Path, data: bytes, what: str) -> Any:
+    """``data`` parsed as JSON, or an ``InputError`` saying it is not ``what`` (JSON's line
+    where it has one).  An object that holds a key twice is refused: Python's json keeps the
+    last value without a word (COMET output of two runs under one system name kept one)."""
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise InputError(path, None, f"not {what}: an object holds the key {key!r} "
+                                 "twice (which value is meant?)")
+            out[key] = value
+        return out
+
+    try:
+        return json.loads(data.decode("utf-8"), object_pairs_hook=unique)
+    except RecursionError:
+        raise InputError(path, None, f"not {what}: nested too deeply") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(path, getattr(exc, "lineno", None), f"not {what}: {exc}") from None
