@@ -40,6 +40,16 @@ def test_separator_in_a_translator_name_is_refused(db: Path, option: str, name: 
     assert message == f"Error: {SYS_B}: the {role} name {name!r} {problem}"
 
 
+def test_an_equals_sign_in_a_translator_name_is_refused(db: Path, tmp_path: Path) -> None:
+    """'a=b' from a file could never be given again: --sys a=b=FILE reads system 'a'."""
+    path = tmp_path / "long.tsv"
+    path.write_text("seg_id\tdoc_id\tsource\ttranslator\tkind\ttranslation\n"
+                    "1\td\tuno\ta=b\tsystem\tone\n", encoding="utf-8")
+    message = refused(db, "ingest", "testbed", path, "--name", "new")
+    assert message == (f"Error: {path}: the system name 'a=b' holds '=', which ends the name "
+                       "in --sys NAME=FILE and --rename OLD=NAME")
+
+
 def test_a_system_may_hold_a_plus(db: Path) -> None:
     """'+' only joins references: a system 'a+b' is stored and scored by its name."""
     made = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source", SOURCE,
@@ -110,3 +120,24 @@ def test_a_criterion_may_hold_a_comma(db: Path) -> None:
     """No option lists criteria: the comma rule of system and metric names is not theirs."""
     result = ulcdb(db, "ingest", "assessments", DA, *DA_MAP, "-c", "DA,raw")
     assert result.exit_code == 0, result.output
+
+
+LINES = ["--format", "lines", "--target", "sysA", "--ref", "ref-A"]
+
+
+@pytest.mark.parametrize(("first", "name", "other", "whose"), [
+    (None, "bleu", "BLEU", "a metric ulcdb computes"),  # was a metric 'bleu' beside BLEU
+    ("Imp", "IMP", "Imp", "a stored metric"),
+])
+def test_a_new_metric_named_like_another_is_refused(db: Path, tmp_path: Path, first: str | None,
+                                                    name: str, other: str, whose: str) -> None:
+    scores = tmp_path / "scores.txt"
+    scores.write_text("0.5\n" * 12, encoding="utf-8")
+    if first is not None:
+        made = ulcdb(db, "ingest", "scores", scores, *LINES, "--metric", first)
+        assert made.exit_code == 0, made.output
+    message = refused(db, "ingest", "scores", scores, *LINES, "--metric", name)
+    assert message == (f"Error: {scores}: the metric name {name!r} differs from {other!r} "
+                       f"({whose}) only by case or Unicode normalisation: name it {other!r} "
+                       f"(--rename {name}={other} or --metric) or otherwise")
+

@@ -26,7 +26,7 @@ of rows take seconds.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,7 +44,7 @@ from ulcdb.metrics.base import Family, MetricSpec
 from ulcdb.scoring.rows import hand_over_stats
 from ulcdb.scoring.scorer import ensure_refset, sync_catalogue
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import check_name
+from ulcdb.store.names import check_name, lookalike
 
 DEFAULT_VARIANT = "case:mixed"
 IMPORTED_LEVEL = "other"  # linguistic level of imported metrics: unknown to ulcdb
@@ -146,6 +146,19 @@ def builtin_entry(name: str) -> tuple[Family, MetricSpec] | None:
     if not is_builtin_name(name):
         return None
     return registry.metric_index().get(name)
+
+
+def _refuse_lookalike(origin: str, name: str, stored: Collection[str]) -> None:
+    """A new metric named like a stored or built-in one but for case or Unicode
+    normalisation ('bleu' beside BLEU) is refused: it became a metric of its own, which
+    ``-m BLEU`` never shows and no table tells apart."""
+    builtin = {m for members in registry.BUILTIN_SETS.values() for m in members}
+    other = lookalike(name, [*stored, *sorted(builtin)])
+    if other is not None:
+        whose = "a metric ulcdb computes" if other in builtin else "a stored metric"
+        raise InputError(origin, None, f"the metric name {name!r} differs from {other!r} "
+                         f"({whose}) only by case or Unicode normalisation: name it {other!r} "
+                         f"(--rename {name}={other} or --metric) or otherwise")
 
 
 class _Loader:
@@ -337,7 +350,9 @@ class _Loader:
                                                spec.range_max))
                 sync_catalogue(self.store, family.specs())
             else:
-                self._add_imported(info, self.frame.sources[file_no].path)
+                origin = self.frame.sources[file_no].path
+                _refuse_lookalike(origin, name, known)
+                self._add_imported(info, origin)
 
     def _info(self, name: str) -> MetricInfo:
         info = self.frame.metrics.get(name, MetricInfo(name))

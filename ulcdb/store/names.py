@@ -37,12 +37,15 @@ _UNLISTED = ("criterion", "annotation run")
 
 def _separator(what: str, name: str) -> str | None:
     """Why ``name`` could not be given on the command line as one name, or None: commas
-    separate names (``-s a,b``) except inside a tuned metric's brackets, and ``+`` joins
-    references into a reference set (``-r ref-A+ref-B``, a reference set's stored name)."""
+    separate names (``-s a,b``) except inside a tuned metric's brackets, ``+`` joins
+    references into a reference set (``-r ref-A+ref-B``, a reference set's stored name) and
+    ``=`` ends a translator's name in ``--sys NAME=FILE``."""
     if what not in _UNLISTED and "," in re.sub(r"\[[^\]]*\]", "", name):
         return "holds a comma, which separates names on the command line (-s a,b)"
     if what == "reference" and "+" in name:
         return "holds '+', which joins references into a reference set (-r ref-A+ref-B)"
+    if what in ("system", "reference") and "=" in name:
+        return "holds '=', which ends the name in --sys NAME=FILE and --rename OLD=NAME"
     return None
 
 
