@@ -141,3 +141,27 @@ def test_a_new_metric_named_like_another_is_refused(db: Path, tmp_path: Path, fi
                        f"({whose}) only by case or Unicode normalisation: name it {other!r} "
                        f"(--rename {name}={other} or --metric) or otherwise")
 
+
+def test_document_ids_are_checked(db: Path, tmp_path: Path) -> None:
+    """'madrid-metro ' was stored: an assessment file's 'madrid-metro' then named no
+    document, and a docs file with the blank on one line only was refused with a seg_in_doc
+    message about two documents that look the same."""
+    docs = tmp_path / "docs.tsv"
+    docs.write_text((PLAIN / "docs.tsv").read_text(encoding="utf-8").replace(
+        "madrid-metro", "madrid-metro "), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", "--name", "new", "--source", SOURCE,
+                      "--sys", f"MT={SYS_B}", "--docs", docs)
+    assert message == (f"Error: {docs}:2: the document name 'madrid-metro ' starts or ends "
+                       "with white space")
+    xml = tmp_path / "sample.xml"
+    xml.write_text((PLAIN.parent / "xml" / "sample.es-en.xml").read_text(
+        encoding="utf-8").replace('id="prado-goya"', 'id="prado\u0085goya"'), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", xml, "--name", "new")
+    assert message == (f"Error: {xml}: the document name 'prado\\x85goya' holds a tab, line "
+                       "break or other control character")
+    long_id = "news." + "x" * 300  # a document id may be long (the data's own ids)
+    docs.write_text("".join(f"{long_id if i < 5 else 'other'}\n" for i in range(1, 13)),
+                    encoding="utf-8")
+    made = ulcdb(db, "ingest", "testbed", "--name", "new", "--source", SOURCE,
+                 "--sys", f"MT={SYS_B}", "--docs", docs)
+    assert made.exit_code == 0, made.output

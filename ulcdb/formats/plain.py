@@ -226,6 +226,7 @@ class _LayoutBuilder:
         self.layout.doc_of_segment.append(doc_id)
 
     def _open(self, number: int, doc_id: str) -> None:
+        check_name("document", doc_id, self.path, number)
         if doc_id in self.documents:
             first = self.documents[doc_id][0]
             raise InputError(

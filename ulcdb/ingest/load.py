@@ -54,7 +54,7 @@ def validate(data: TestbedData) -> None:
         set_language(data, side, getattr(data, side), origin)
     if not data.segments:
         raise InputError(origin, None, "no segments found")
-    doc_ids = {d.doc_id for d in data.documents}
+    doc_ids = {check_name("document", d.doc_id, origin) for d in data.documents}
     if len(doc_ids) != len(data.documents):
         raise InputError(origin, None, "duplicate document ids")
     for i, seg in enumerate(data.segments, start=1):

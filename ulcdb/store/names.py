@@ -14,7 +14,8 @@ MAX_NAME = 200
 
 def check_name(what: str, name: str, origin: object = "input", line: int | None = None) -> str:
     """``name`` when it can name a ``what``: not empty, printable (no tab, line break or other
-    control character), without surrounding spaces, at most MAX_NAME characters."""
+    control character), without surrounding spaces, at most MAX_NAME characters (but a
+    document's id, which the data gives)."""
     problem = None
     if not name:
         problem = "is empty"
@@ -22,7 +23,7 @@ def check_name(what: str, name: str, origin: object = "input", line: int | None 
         problem = "holds a tab, line break or other control character"
     elif name != name.strip():
         problem = "starts or ends with white space"
-    elif len(name) > MAX_NAME:
+    elif len(name) > MAX_NAME and what != "document":  # documents: ids of the data's own
         problem = f"is longer than {MAX_NAME} characters"
     else:
         problem = _separator(what, name)
@@ -32,7 +33,7 @@ def check_name(what: str, name: str, origin: object = "input", line: int | None 
 
 
 # Names no option takes as a comma-separated list.
-_UNLISTED = ("criterion", "annotation run")
+_UNLISTED = ("criterion", "annotation run", "document")
 
 
 def _separator(what: str, name: str) -> str | None:
