@@ -130,3 +130,37 @@ def test_crlf_and_a_missing_last_line_break_are_read(db: Path, tmp_path: Path) -
     same = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source",
                  PLAIN / "source.es.txt", "--sys", f"sysN={PLAIN / 'systems' / 'sysA.en.txt'}")
     assert "unchanged: sysN" in same.output  # the same text as the LF file: no CR kept
+
+
+@pytest.mark.parametrize("written", ["Metro de\nMadrid", "Metro de&#10;Madrid",
+                                     "Metro de&#13;Madrid"])
+def test_a_segment_with_a_line_break_is_refused(db: Path, tmp_path: Path, written: str) -> None:
+    """An XML segment over two lines (or with &#10;) was stored with its line break: every
+    export and sacrebleu's input, one segment a line, then had a line too many."""
+    xml = tmp_path / "broken.xml"
+    text = (SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8")
+    xml.write_text(text.replace("Metro de Madrid", written, 1), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", xml, "--name", "new")
+    assert message == (f"Error: {xml}: segment 1 of the source holds a line break: a segment "
+                       "is one line (of plain files, sacrebleu's input and every export)")
+    sys_a = "The Madrid Metro will extend its hours"
+    xml.write_text(text.replace(sys_a, sys_a.replace(" will", "\nwill"), 1), encoding="utf-8")
+    message = refused(db, "ingest", "testbed", xml, "--name", "new")
+    assert message == (f"Error: {xml}: segment 1 of sysA holds a line break: a segment is one "
+                       "line (of plain files, sacrebleu's input and every export)")
+
+
+def test_annotations_with_classic_mac_line_ends_are_refused(db: Path, tmp_path: Path) -> None:
+    """The CoNLL-U and bracketed-tree readers read their lines as segment files do: one
+    endless line ('not a CoNLL-U word line') became the CR message."""
+    blocks = ["\n".join([f"# seg_id = {i}", *(f"{j}\t{w}\t{w}\tX\t_\t_\t0\troot\t_\t_"
+                                             for j, w in enumerate(text.split(), 1))])
+              for i, text in enumerate(SYS_A.splitlines(), 1)]
+    path = tmp_path / "mac.conllu"
+    path.write_bytes(("\n\n".join(blocks) + "\n\n").replace("\n", "\r").encode())
+    message = refused(db, "ingest", "annotations", path, "--translator", "sysA", "--format",
+                      "conllu")
+    assert message == (f"Error: {path}:1: lines end with a carriage return (CR) alone, as "
+                       "classic Mac OS wrote them: give the file LF line ends (e.g. mac2unix "
+                       "FILE)")
+

@@ -37,7 +37,7 @@ from ulcdb.annotation import storage
 from ulcdb.annotation.derive import full_analysis
 from ulcdb.annotation.model import CONSTITUENT, ENTITY, OK, PREDICATE, ROLE, Analysis, Span, Token
 from ulcdb.errors import Conflict, InputError
-from ulcdb.ingest.textio import check_file, read_text, split_lines
+from ulcdb.ingest.textio import check_file, read_lines, read_text
 from ulcdb.store.database import Store
 from ulcdb.store.names import check_name
 
@@ -84,7 +84,7 @@ def _blocks(path: Path) -> list[tuple[int, list[str]]]:
     blocks: list[tuple[int, list[str]]] = []
     cur: list[str] = []
     start = 1
-    for n, line in enumerate(split_lines(read_text(path)), 1):
+    for n, line in enumerate(read_lines(path), 1):
         if line.strip():
             if not cur:
                 start = n
@@ -218,7 +218,7 @@ def parse_ptb(text: str) -> tuple[list[tuple[str, str]], list[Span]]:
 
 def read_ptb(path: Path) -> list[ImportedSegment]:
     segs = []
-    for n, line in enumerate(split_lines(read_text(path)), 1):
+    for n, line in enumerate(read_lines(path), 1):
         if not line.strip():
             continue
         try:

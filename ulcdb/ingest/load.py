@@ -57,6 +57,7 @@ def validate(data: TestbedData) -> None:
     doc_ids = {check_name("document", d.doc_id, origin) for d in data.documents}
     if len(doc_ids) != len(data.documents):
         raise InputError(origin, None, "duplicate document ids")
+    _refuse_line_breaks(origin, "the source", [seg.source for seg in data.segments])
     for i, seg in enumerate(data.segments, start=1):
         if seg.seg_id != i:
             raise InputError(origin, None, f"segment ids must run 1..n, found {seg.seg_id} at {i}")
@@ -69,6 +70,7 @@ def validate(data: TestbedData) -> None:
             raise InputError(tr.origin or origin, None, f"duplicate translator name {tr.name!r}")
         _refuse_lookalike(tr.origin or origin, tr.role, tr.name, seen, "")
         seen.add(tr.name)
+        _refuse_line_breaks(tr.origin or origin, tr.name, tr.texts)
         if tr.role not in ("system", "reference"):
             raise InputError(tr.origin or origin, None,
                              f"role must be system or reference: {tr.role}")
@@ -301,6 +303,17 @@ def _load_translator(
         "text": tr.texts,
         "text_hash": [text_hash(t) for t in tr.texts],
     })
+
+
+def _refuse_line_breaks(origin: str, whose: str, texts: list[str]) -> None:
+    """An ``InputError`` naming the first segment of ``texts`` holding a line break (an XML
+    or SGML segment written over two lines, or with &#10;): a segment is one line of a plain
+    file, of sacrebleu's input and of every export, which would split it."""
+    if not any("\n" in text or "\r" in text for text in texts):
+        return
+    first = next(i for i, text in enumerate(texts, 1) if "\n" in text or "\r" in text)
+    raise InputError(origin, None, f"segment {first} of {whose} holds a line break: a segment "
+                     "is one line (of plain files, sacrebleu's input and every export)")
 
 
 def _refuse_lookalike(origin: str, what: str, name: str, names: Iterable[str],
