@@ -164,3 +164,22 @@ def test_annotations_with_classic_mac_line_ends_are_refused(db: Path, tmp_path: 
                        "classic Mac OS wrote them: give the file LF line ends (e.g. mac2unix "
                        "FILE)")
 
+
+@pytest.mark.parametrize(("entry", "stored"), [("table", "stored scores seg 12"),
+                                               ("assessments", "120 stored")])
+def test_a_field_longer_than_128_kib_is_read(db: Path, tmp_path: Path, entry: str,
+                                             stored: str) -> None:
+    """A long note column was refused as 'bad TSV quoting: field larger than field limit
+    (131072)' (Python's csv module) or pyarrow's 'straddling object' past 1 MiB; a line may
+    be as long as MAX_LINE (16 MiB) everywhere else."""
+    name, text, args = ENTRY[entry]
+    lines = text.splitlines()
+    note = "x" * (3 << 20)
+    lines = [lines[0] + "\tnote"] + [f"{row}\t{note if i == 5 else 'n'}"
+                                     for i, row in enumerate(lines[1:], 2)]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert args is not None
+    result = ulcdb(db, args[0], args[1], path, *args[2:])
+    assert result.exit_code == 0, result.output
+    assert stored in result.output

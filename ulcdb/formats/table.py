@@ -31,7 +31,7 @@ import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 
 from ulcdb.errors import InputError, NotFound
-from ulcdb.ingest.textio import check_file, decode_utf8
+from ulcdb.ingest.textio import MAX_LINE, check_file, decode_utf8
 from ulcdb.interchange.model import (
     FRAME_SCHEMA,
     ScoreFrame,
@@ -81,16 +81,28 @@ def _read_arrow(path: Path) -> tuple[pa.Table, int]:
     data = read_bytes(path).removeprefix(b"\xef\xbb\xbf")
     delimiter = "\t" if fmt == "tsv" else ","
     try:
-        table = pcsv.read_csv(
-            io.BytesIO(data), parse_options=pcsv.ParseOptions(
-                delimiter=delimiter, quote_char=False if fmt == "tsv" else '"',
-                ignore_empty_lines=False),
-            convert_options=pcsv.ConvertOptions(column_types=_all_strings(data, delimiter, fmt),
-                                                 strings_can_be_null=False))
+        try:
+            table = _parse_text(data, delimiter, fmt, pcsv.ReadOptions())
+        except pa.ArrowInvalid as exc:
+            if "straddl" not in str(exc):
+                raise
+            # a line longer than pyarrow's block (1 MiB): a block as long as the longest line
+            # read_bytes allows (MAX_LINE)
+            table = _parse_text(data, delimiter, fmt, pcsv.ReadOptions(block_size=MAX_LINE + 1))
     except pa.ArrowInvalid as exc:
         _bad_record(path, data, delimiter, fmt)  # the line, where it can be found
         raise InputError(path, None, f"cannot read the {fmt.upper()} table: {exc}") from None
     return table, 2
+
+
+def _parse_text(data: bytes, delimiter: str, fmt: str, options: pcsv.ReadOptions) -> pa.Table:
+    """The CSV or TSV ``data`` as a table of strings (pyarrow's reader)."""
+    return pcsv.read_csv(
+        io.BytesIO(data), read_options=options, parse_options=pcsv.ParseOptions(
+            delimiter=delimiter, quote_char=False if fmt == "tsv" else '"',
+            ignore_empty_lines=False),
+        convert_options=pcsv.ConvertOptions(column_types=_all_strings(data, delimiter, fmt),
+                                            strings_can_be_null=False))
 
 
 def _bad_record(path: Path, data: bytes, delimiter: str, fmt: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import csv
 import gzip
 import json
 import math
@@ -30,6 +31,10 @@ _GZIP = b"\x1f\x8b"
 # No line of any input may be longer than this (a file without line breaks, such as a device
 # or a binary, must not be read as one endless line); ULCDB_MAX_LINE_MB changes it.
 MAX_LINE = int(os.environ.get("ULCDB_MAX_LINE_MB", "16")) * 2**20
+
+# Python's csv module refuses fields longer than 128 KiB ('field larger than field limit'),
+# which the CSV/TSV readers reported as bad quoting: any field of a line ulcdb reads is allowed.
+csv.field_size_limit(max(csv.field_size_limit(), MAX_LINE))
 
 # Positions (segment, document numbers) are stored as 32-bit integers.
 MAX_POSITION = 2**31 - 1
