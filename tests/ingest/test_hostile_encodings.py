@@ -183,3 +183,21 @@ def test_a_field_longer_than_128_kib_is_read(db: Path, tmp_path: Path, entry: st
     result = ulcdb(db, args[0], args[1], path, *args[2:])
     assert result.exit_code == 0, result.output
     assert stored in result.output
+
+
+@pytest.mark.parametrize("entry", ["system", "lines", "assessments"])
+def test_a_byte_order_mark_inside_a_file_is_refused(db: Path, tmp_path: Path,
+                                                     entry: str) -> None:
+    """Files joined with cat keep each one's BOM: a system's segment 5 was stored with an
+    invisible U+FEFF at its head (a score or a system name then did not read); the file's
+    own first BOM is still dropped."""
+    lines = ENTRY[entry][1].split("\n")
+    lines[4] = "\ufeff" + lines[4]
+    path, message = run_refused(db, tmp_path, entry, "\n".join(lines).encode())
+    assert message == (f"Error: {path}:5: a byte order mark (U+FEFF) at column 1, inside the "
+                       "file: files joined with their marks? remove it")
+    bom = tmp_path / "bom.txt"
+    bom.write_text("\ufeff" + SYS_A, encoding="utf-8")
+    result = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source",
+                   PLAIN / "source.es.txt", "--sys", f"sysA={bom}")
+    assert "unchanged: sysA" in result.output, result.output

@@ -217,7 +217,20 @@ def read_lines(path: Path) -> list[str]:
     line is refused (``check_line_ends``)."""
     text = read_text(path)
     check_line_ends(path, text)
+    check_inner_bom(path, text)
     return split_lines(text)
+
+
+def check_inner_bom(path: str | Path, text: str, first_line: int = 1) -> None:
+    """An ``InputError`` naming the line and column of a byte order mark (U+FEFF) after the
+    start of the file: files joined with ``cat`` keep each one's BOM, which was stored,
+    invisible, at the head of a segment (or of a system's name, then unknown)."""
+    pos = text.find("\ufeff")
+    if pos >= 0:
+        line = text.count("\n", 0, pos) + first_line
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        raise InputError(path, line, f"a byte order mark (U+FEFF) at column {column}, inside "
+                         "the file: files joined with their marks? remove it")
 
 
 _LONE_CR = re.compile(r"\r(?!\n|\Z)")
@@ -291,6 +304,7 @@ def numbered_lines(path: str | Path, data: bytes | None = None,
                              f"invalid UTF-8 (byte {exc.start + 1} of the line)") from None
         text = text.removeprefix("\ufeff") if number == 1 else text
         text = text.rstrip("\r")
+        check_inner_bom(path, text, number)
         if "\r" in text:
             check_line_ends(path, text, number, one_of_many=b"\n" in data)
         if text.strip():
