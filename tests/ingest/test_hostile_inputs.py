@@ -325,3 +325,24 @@ def test_file_name_with_a_line_break_stays_one_line(db: Path, tmp_path: Path) ->
     message = refused(db, "ingest", "testbed", "--name", "sample", "--source",
                       PLAIN / "source.es.txt", "--sys", f"sysN={path}")
     assert message.startswith(f"Error: {str(path)!r}: system 'sysN' has 1 lines, expected 12")
+
+
+@pytest.mark.parametrize(("heads", "loop"), [
+    ({1: 1}, "1 -> 1"),  # a word its own head
+    ({1: 2, 2: 3, 3: 2}, "2 -> 3 -> 2"),  # heads that go round, word 1 hanging from them
+])
+def test_conllu_heads_that_go_round_are_refused(db: Path, tmp_path: Path,
+                                                heads: dict[int, int], loop: str) -> None:
+    """They were stored, and the tree metrics (DP, DR) read a tree that is none."""
+    texts = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8").splitlines()
+    lines = conllu_of(texts).split("\n")
+    for word, head in heads.items():  # segment 1's words are on lines 2, 3, ...
+        cols = lines[word].split("\t")
+        cols[6] = str(head)
+        lines[word] = "\t".join(cols)
+    path = tmp_path / "loop.conllu"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    message = refused(db, "ingest", "annotations", path, "--translator", "sysA", "--format",
+                      "conllu")
+    assert message == (f"Error: {path}:2: the heads of word 1 go round ({loop}): a "
+                       "dependency tree has none")

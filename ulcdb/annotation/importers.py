@@ -148,7 +148,26 @@ def read_conllu(path: Path) -> list[ImportedSegment]:
                 raise InputError(path, ln, f"head {h} beyond the sentence's {len(words)} words")
             seg.tokens.append(Token(c[1], _opt(c[2]), _opt(c[4]), _opt(c[3]),
                                     base + h - 1 if h else -1, _opt(c[7]), sent))
+        _check_tree(path, words)
     return segs
+
+
+def _check_tree(path: Path, words: list[tuple[int, list[str]]]) -> None:
+    """Every word's chain of heads reaches the root (head 0): a word that is its own head or
+    heads that go round were stored, and the tree metrics read a tree that is none."""
+    heads = {int(c[0]): int(c[6]) for _, c in words}
+    rooted = {0}
+    for line, cols in words:
+        chain: list[int] = []
+        word = int(cols[0])
+        while word not in rooted:
+            if word in chain:
+                loop = " -> ".join(map(str, [*chain[chain.index(word):], word]))
+                raise InputError(path, line, f"the heads of word {cols[0]} go round "
+                                 f"({loop}): a dependency tree has none")
+            chain.append(word)
+            word = heads[word]
+        rooted.update(chain)
 
 
 def _surface(words: list[tuple[int, list[str]]], ranges: dict[int, tuple[int, str]]
