@@ -346,3 +346,34 @@ def test_conllu_heads_that_go_round_are_refused(db: Path, tmp_path: Path,
                       "conllu")
     assert message == (f"Error: {path}:2: the heads of word 1 go round ({loop}): a "
                        "dependency tree has none")
+
+
+def conll05_of(texts: list[str], first: list[list[str]]) -> str:
+    """CoNLL-2005 props of ``texts``: segment 1's rows as given, the others predicate-free."""
+    blocks = [first] + [[[w, "-"] for w in text.split()] for text in texts[1:]]
+    return "\n\n".join("\n".join(" ".join(row) for row in rows) for rows in blocks) + "\n\n"
+
+
+@pytest.mark.parametrize(("change", "line", "problem"), [
+    # a second target word but one argument column: an IndexError's traceback
+    ({5: [None, "hours", None]}, 1, "2 predicates (rows with a target word) but 1 argument "
+                                    "columns"),
+    # A0 opened again before it closed: the first was dropped without a word
+    ({1: [None, None, "(A1*"]}, 2, "'(A1*' opens an argument while A0 (line 1) is open"),
+    ({0: [None, "the", "(V*)"], 2: [None, None, "(A0*"], 4: [None, "-", "*"]}, 3,
+     "argument A0 is never closed with ')'"),  # it was dropped without a word
+])
+def test_conll05_arguments_must_match_their_predicates(db: Path, tmp_path: Path,
+                                                       change: dict[int, list[str | None]],
+                                                       line: int, problem: str) -> None:
+    texts = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8").splitlines()
+    words = texts[0].split()  # The Madrid Metro will extend its hours ...
+    rows = [[w, "-", "*"] for w in words]
+    rows[0][2], rows[2][2], rows[4][1:] = "(A0*", "*)", ["extend", "(V*)"]
+    for k, cells in change.items():
+        rows[k] = [old if new is None else new for old, new in zip(rows[k], cells, strict=True)]
+    path = tmp_path / "srl.props"
+    path.write_text(conll05_of(texts, rows), encoding="utf-8")
+    args = ["--translator", "sysA", "--format", "conll05"]
+    message = refused(db, "ingest", "annotations", path, *args)
+    assert message == f"Error: {path}:{line}: {problem}"

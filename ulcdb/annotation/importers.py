@@ -262,6 +262,9 @@ def read_conll05(path: Path) -> list[ImportedSegment]:
             if len(r) < npred + 2:
                 raise InputError(path, start + k, f"expected a word, a target column and "
                                  f"{npred} argument columns")
+        if len(verbs) != npred:  # one argument column per predicate, in order
+            raise InputError(path, start, f"{len(verbs)} predicates (rows with a target "
+                             f"word) but {npred} argument columns")
         spans: list[Span] = []
         for p, v in enumerate(verbs):
             pid = len(spans)
@@ -270,6 +273,9 @@ def read_conll05(path: Path) -> list[ImportedSegment]:
             open_: tuple[str, int] | None = None
             for k, r in enumerate(rows):
                 cell = r[col]
+                if cell.startswith("(") and open_ is not None:
+                    raise InputError(path, start + k, f"{cell!r} opens an argument while "
+                                     f"{open_[0]} (line {start + open_[1]}) is open")
                 if cell.startswith("("):
                     open_ = (cell[1:].split("*")[0], k)
                 if cell.endswith(")"):
@@ -278,6 +284,9 @@ def read_conll05(path: Path) -> list[ImportedSegment]:
                     if open_[0] != "V":
                         spans.append(Span(ROLE, len(spans), open_[1], k + 1, open_[0], pid))
                     open_ = None
+            if open_ is not None:
+                raise InputError(path, start + open_[1], f"argument {open_[0]} is never closed "
+                                 "with ')'")
         segs.append(ImportedSegment(start, [Token(r[0]) for r in rows], spans))
     return segs
 
