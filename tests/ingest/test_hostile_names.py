@@ -165,3 +165,10 @@ def test_document_ids_are_checked(db: Path, tmp_path: Path) -> None:
     made = ulcdb(db, "ingest", "testbed", "--name", "new", "--source", SOURCE,
                  "--sys", f"MT={SYS_B}", "--docs", docs)
     assert made.exit_code == 0, made.output
+
+
+def test_a_set_named_like_a_translator_is_refused(db: Path) -> None:
+    """A system set 'SYSA' of sysB was defined: -s SYSA then scored sysB."""
+    message = refused(db, "set", "define", "system", "SYSA", "sysB")
+    assert message == ("Error: 'SYSA' differs from the system or reference 'sysA' only by case "
+                       "or Unicode normalisation; choose another set name")

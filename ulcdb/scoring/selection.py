@@ -10,7 +10,7 @@ from ulcdb.errors import Conflict, NotFound, StoreError
 from ulcdb.metrics import registry
 from ulcdb.metrics.base import Params
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import suggest
+from ulcdb.store.names import lookalike, suggest
 
 
 @dataclass(frozen=True)
@@ -181,6 +181,10 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
     if name in translators:
         raise Conflict(f"{name!r} is already a system or reference name; choose another "
                        "set name")
+    alike = lookalike(name, translators)
+    if alike is not None:  # -s SYSA would select the set where sysA was meant
+        raise Conflict(f"{name!r} differs from the system or reference {alike!r} only by "
+                       "case or Unicode normalisation; choose another set name")
     role = "system" if kind == "system" else "reference"
     available = store.translators(testbed_id, role)
     for m in items:
