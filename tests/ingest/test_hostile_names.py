@@ -172,3 +172,26 @@ def test_a_set_named_like_a_translator_is_refused(db: Path) -> None:
     message = refused(db, "set", "define", "system", "SYSA", "sysB")
     assert message == ("Error: 'SYSA' differs from the system or reference 'sysA' only by case "
                        "or Unicode normalisation; choose another set name")
+
+
+@pytest.mark.parametrize(("systems", "line", "problem"), [
+    (["Online-A", "online-A"], 2, "the system name 'online-A' differs from 'Online-A' only by "
+                                  "case or Unicode normalisation: use one spelling"),
+    (["a=b", "B"], 1, "the system name 'a=b' holds '=', which ends the name in --sys "
+                      "NAME=FILE and --rename OLD=NAME"),
+])
+def test_wmt_created_translators_are_checked(tmp_path: Path, systems: list[str], line: int,
+                                             problem: str) -> None:
+    """--create-testbed made a translator of every WMT system as written: both spellings."""
+    details = tmp_path / "de-en.txt"
+    details.write_text("".join(f"{i}\tt\tde-en\td\t{i}\n" for i in range(1, 3)),
+                       encoding="utf-8")
+    scores = tmp_path / "M.sys.tsv"
+    scores.write_text("".join(f"M\tde-en\tt\tref\t{s}\t0.5\n" for s in systems),
+                      encoding="utf-8")
+    db = tmp_path / "wmt.duckdb"  # a store holding something, to compare before and after
+    assert ulcdb(db, "ingest", "testbed", "--name", "other", "--source", SOURCE,
+                 "--sys", f"MT={SYS_B}").exit_code == 0
+    message = refused(db, "ingest", "scores", scores, "--format", "wmt", "--create-testbed",
+                      "--details", details)
+    assert message == f"Error: {scores}:{line}: {problem}"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -51,7 +51,7 @@ from ulcdb.interchange.model import (
 )
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import check_name
+from ulcdb.store.names import check_name, lookalike
 
 FORMATS = ("auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet", "table",
            "lines")
@@ -494,17 +494,34 @@ def _check_lp(store: Store, raw: metrics_task.WmtKeys, testbed: str, lp: str,
                          f"test bed {testbed!r} is {src}-{tgt}")
 
 
+def _check_new_name(name: str, role: str, named: Collection[str],
+                    where: tuple[str, int | None]) -> None:
+    """A WMT file's system must be a name the command line can give back, and unlike every
+    other of the test bed (``named``) but for case or Unicode normalisation ('online-A'
+    beside 'Online-A'), as an ingested test bed's translators are."""
+    check_name(role, name, *where)
+    other = lookalike(name, named)
+    if other is not None:
+        raise InputError(*where, f"the {role} name {name!r} differs from {other!r} only by "
+                         "case or Unicode normalisation: use one spelling")
+
+
 def _create_wmt_translators(store: Store, raw: metrics_task.WmtKeys,
                             testbeds: dict[tuple[str, str], str],
                             refs: dict[str, tuple[str, ...]]) -> list[str]:
     """Members of reference sets become references, every other target a system."""
     rows = raw.distinct("testset", "lp", "refset", "system")
     roles: dict[str, dict[str, str]] = {}
-    for (testset, lp, refset, system), _ in rows:
+    stored = {name: [r[0] for r in store.query(
+        "select name from translator where testbed_id = ?", [store.testbed_id(name)])]
+        for name in set(testbeds.values())}
+    for (testset, lp, refset, system), where in rows:
         mine = roles.setdefault(testbeds[(testset, lp)], {})
         for ref in refs[refset]:
             mine[ref] = "reference"
         mine.setdefault(system, "system")
+        _check_new_name(system, mine[system], [*stored[testbeds[(testset, lp)]], *mine],
+                        (str(raw.path(where)), where.line))
     notes = []
     for name, wanted in roles.items():
         tid = store.testbed_id(name)
