@@ -47,7 +47,8 @@ def scores(tmp_path: Path) -> Path:
 IMPORTS = {
     "testbed": lambda tmp: ["ingest", "testbed", SAMPLE / "ULC.config", "--name", "other"],
     "systems": lambda tmp: ["ingest", "testbed", "--name", "sample", "--source",
-                            PLAIN / "source.es.txt", "--sys", f"s1={PLAIN / 'refs' / 'ref-A.en.txt'}",
+                            PLAIN / "source.es.txt",
+                            "--sys", f"s1={PLAIN / 'refs' / 'ref-A.en.txt'}",
                             "--sys", f"s2={PLAIN / 'refs' / 'ref-B.en.txt'}"],
     "replace": lambda tmp: ["ingest", "testbed", "--name", "sample", "--source",
                             PLAIN / "source.es.txt", "--replace",
