@@ -195,3 +195,11 @@ def test_wmt_created_translators_are_checked(tmp_path: Path, systems: list[str],
     message = refused(db, "ingest", "scores", scores, "--format", "wmt", "--create-testbed",
                       "--details", details)
     assert message == f"Error: {scores}:{line}: {problem}"
+
+
+@pytest.mark.parametrize("option", ["--src-lang", "--tgt-lang"])
+def test_an_empty_language_option_is_refused(db: Path, option: str) -> None:
+    """--tgt-lang '' was read as no option (as --metric '' was), the language guessed."""
+    message = refused(db, "ingest", "testbed", "--name", "new", "--source", SOURCE,
+                      "--sys", f"MT={SYS_B}", option, "")
+    assert message == f"Error: {SOURCE}: {option} '' is empty"

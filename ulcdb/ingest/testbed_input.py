@@ -155,9 +155,11 @@ def _apply_languages(data: TestbedData, src_lang: str | None, tgt_lang: str | No
     from ulcdb.metrics.languages import normalise, set_language  # not at import: it loads the store
 
     for side, given in (("src_lang", src_lang), ("tgt_lang", tgt_lang)):
+        option = "--" + side.replace("_", "-")
+        if given is not None and not given.strip():  # --tgt-lang '' was read as no option
+            raise InputError(data.origin or data.name, None, f"{option} {given!r} is empty")
         if not given:
             continue
-        option = "--" + side.replace("_", "-")
         lang = normalise(given, data.origin or data.name, option)
         have = getattr(data, side)
         if have and have != lang.code and side not in data.guessed_languages:
