@@ -557,3 +557,14 @@ def test_wmt_numbers_the_store_refuses(tmp_path, rows, message):
     with pytest.raises(InputError) as caught:
         check_raw_values(read_wmt_raw([path]))
     assert str(caught.value) == f"{path}:{message}"
+
+
+def test_wmtxml_malformed_names_its_line_once(tmp_path):
+    """lxml's message ends with ", line N, column M": the error names the line already."""
+    content = WMT_XML.replace('<seg id="2">Zwei</seg>', '<seg id="2">Zwei</sag>', 1)
+    path = write(tmp_path, "bad.xml", content)
+    with pytest.raises(InputError) as err:
+        read_wmtxml("nt", path)
+    assert str(err.value).startswith(f"{path}:6: malformed XML: ")
+    column = content.splitlines()[5].index("</sag>") + len("</sag>") + 1  # past the tag
+    assert str(err.value).endswith(f"seg line 6 and sag (column {column})")

@@ -13,6 +13,7 @@ error; ``drop_incomplete=True`` leaves such translators out instead.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,7 +83,8 @@ def _parse(path: Path) -> etree._Element:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         decode_utf8(path, data)  # a bad byte gets the clearer UTF-8 message
-        raise InputError(path, exc.lineno, f"malformed XML: {exc.msg}") from None
+        where = re.sub(r", line \d+, column (\d+)$", r" (column \1)", exc.msg)  # the line is named
+        raise InputError(path, exc.lineno, f"malformed XML: {where}") from None
     for entity in root.iter(etree.Entity):  # declared in a DTD: left unexpanded, it would be
         raise InputError(path, entity.sourceline,  # stored as the text '&name;'
                          f"entity {entity.text} is declared in a DTD, which ulcdb does not "
