@@ -81,6 +81,26 @@ def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
     return (judged & set(humans)) - set(task.refset.split("+"))
 
 
+def humans_in_refset(store: Store, task: MetaTask) -> list[str]:
+    """With --include-human (no -s): a note naming the judged human translations that are
+    references of the reference set, which cannot be targets (WMT21 en-de's ref-A, ref-C
+    and ref-D against ref-A+ref-C+ref-D: the run correlated the MT systems alone, saying
+    nothing)."""
+    if not task.include_human or task.systems is not None:
+        return []
+    segments = sorted(task.segments) if task.segments is not None else None
+    judged = _judged(store, task, task.human_from, segments)
+    humans = human_translations(store, store.testbed_id(task.testbed))
+    inside = sorted(judged & set(humans) & set(task.refset.split("+")))
+    if not inside:
+        return []
+    one = len(inside) == 1
+    return [f"--include-human: {', '.join(inside)} {'is' if one else 'are'} in the reference "
+            f"set {task.refset}, so not {'a target' if one else 'targets'} (a reference is not "
+            f"scored against itself): -r a set without {'it' if one else 'them'} scores "
+            f"{'it' if one else 'them'} as {'a system' if one else 'systems'}"]
+
+
 def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[str]:
     """Without --variant every stored variant is correlated, and a row names its variant only
     when its metric has several: the header says the variant of the others when it is not

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import select
 from ulcdb.meta.checks import (
+    humans_in_refset,
     too_few_items,
     undefined_resamples,
     unmatched_targets,
@@ -310,7 +311,8 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
     report = MetaReport(task, estimates, human_source, coverage, len(universe), scale, notes,
                         [], items, replicates)
     labels = report.labels()
-    report.notes += variant_notes(store, task, labels) + min_segments_note(store, task)
+    report.notes += (variant_notes(store, task, labels) + min_segments_note(store, task)
+                     + humans_in_refset(store, task))
     report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
     report.warnings = (few + undefined_resamples(task, report.estimates, replicates, labels)
                        + _few_pairs(task, estimates, labels) + tuned_here(store, task))
