@@ -101,6 +101,28 @@ def humans_in_refset(store: Store, task: MetaTask) -> list[str]:
             f"{'it' if one else 'them'} as {'a system' if one else 'systems'}"]
 
 
+def partly_judged(store: Store, task: MetaTask, human_source: str,
+                  targets: tuple[str, ...]) -> list[str]:
+    """Doc/sys human scores derived from segment judgments that cover part of the test bed,
+    against metric scores over every segment (WMT21 en-de: MQM judged 527 of its 1002
+    segments): a note saying so, and how to put both on the judged segments."""
+    if (task.level == "seg" or "derived" not in human_source.split("+")
+            or task.segments is not None):
+        return []
+    fewest, most, any_judged, total = store.query(named_query("meta_judged_segments"), [
+        task.testbed, task.criterion, list(targets)])[0]
+    if not fewest or fewest >= total:
+        return []
+    judged = f"{fewest}" if fewest == most else f"{fewest} to {most}"
+    note = (f"{task.level}-level {task.criterion}: the mean of each target's judged segments "
+            f"({judged} of the {total} segments), metric scores over all {total}")
+    if fewest != any_judged:  # the targets' judged segments differ: no one slice fits all
+        return [note]
+    quoted = task.criterion.replace("'", "''")
+    return [f"{note}; --where \"seg_id in (select seg_id from assessments where criterion = "
+            f"'{quoted}')\" puts both on the judged segments"]
+
+
 def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[str]:
     """Without --variant every stored variant is correlated, and a row names its variant only
     when its metric has several: the header says the variant of the others when it is not
