@@ -123,6 +123,36 @@ def partly_judged(store: Store, task: MetaTask, human_source: str,
             f"'{quoted}')\" puts both on the judged segments"]
 
 
+def one_metric_twice(items: dict[Key, Items], labels: dict[Key, str]) -> list[str]:
+    """A note naming the rows that are one metric under two names: scores equal up to a
+    constant on the same items, so every coefficient is equal (BLEU and BLEU-4, NIST and
+    NIST-5, -PER and 1-PER: scoring LEX stores them all, and `ulcdb meta` after it printed
+    32 rows of WMT21 en-de of which 5 repeated others without a word)."""
+    groups: list[list[Key]] = []
+    for key in sorted(items, key=lambda k: labels[k]):
+        group = next((g for g in groups if _shifted(items[g[0]], items[key])), None)
+        if group is None:
+            groups.append([key])
+        else:
+            group.append(key)
+    twins = [" = ".join(labels[k] for k in g) for g in groups if len(g) > 1]
+    if not twins:
+        return []
+    return ["one metric under two names (the same scores up to a constant, so the same "
+            f"coefficients): {'; '.join(twins)}"]
+
+
+def _shifted(a: Items, b: Items) -> bool:
+    """Whether ``b``'s scores are ``a``'s plus a constant, on the same (non-constant) items."""
+    if len(a.score) < 3 or not (np.array_equal(a.translator, b.translator)
+                                and np.array_equal(a.unit, b.unit)):
+        return False
+    if np.ptp(a.score) == 0:
+        return False
+    d = b.score - a.score
+    return bool(np.all(np.abs(d - d[0]) <= 1e-9 * max(1.0, float(np.abs(a.score).max()))))
+
+
 def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[str]:
     """Without --variant every stored variant is correlated, and a row names its variant only
     when its metric has several: the header says the variant of the others when it is not
