@@ -35,6 +35,7 @@ def test_king_says_what_its_numbers_are_the_share_of(store: Path, level: str, ca
     rows = list(csv.DictReader(io.StringIO(ulcdb(store, "king", "-m", "BLEU,chrF", "-G", level,
                                                  "--orange", "-f", "csv").stdout)))
     assert {r["measure"] for r in rows} == {"BLEU", "chrF", "ULC"}
+    assert {(r["cases"], r["systems"]) for r in rows} == {(str(cases), "4")}  # -f csv too
     for r in rows:
         assert float(r["KING"]) * cases == pytest.approx(round(float(r["KING"]) * cases))
         assert float(r["ORANGE"]) * cases * 4 == pytest.approx(

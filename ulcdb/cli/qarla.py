@@ -176,7 +176,7 @@ def _print_king(result: King, orange: bool, fmt: Fmt) -> None:
     if fmt != Fmt.table:
         render(result.columns(orange), result.records(orange), fmt)
         return
-    cols = result.columns(orange)[1:-2]
+    cols = ["measure", "KING", *(["ORANGE"] if orange else [])]
     for lv, level_rows in result.rows.items():
         render(cols, [(r.measure, r.king, *([r.orange] if orange else []))
                       for r in level_rows], fmt, title=f"KING of {_what(result.scope, lv)}")
