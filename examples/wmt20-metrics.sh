@@ -24,7 +24,8 @@
 # Builds a fresh store from ../shared/testbeds/wmt20_metrics and prints one TSV on stdout:
 #   lp  level  refset  systems  metric  coefficient  n  value
 # (systems = all | no-outliers | no-outliers+Human-A; n = systems at sys level, pairs at doc/seg
-# level); the last line on stderr counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the
+# level); stderr names each language pair and reference set as it starts them, and its
+# last line counts the rows.  WMT20_LPS (e.g. "en-de de-en") limits the
 # language pairs.
 #
 # Usage: examples/wmt20-metrics.sh [WMT20_DIR] [STORE]
@@ -106,6 +107,7 @@ for tb in $(sql "select name from testbed order by name"); do
   on_a=$(sql "select distinct metric from scores where testbed = '$tb' and refset = 'ref-A'
               order by 1")
   for refset in $refsets; do
+    echo "$lp against $refset: sys, doc and seg level..." >&2  # 10 minutes in all: progress
     own=$(sql "select distinct metric from scores where testbed = '$tb' and refset = '$refset'
                order by 1")
     borrowed=()  # reference-free: listed under this reference set with their one score

@@ -86,3 +86,18 @@ def test_plain_table_widths() -> None:
     assert lines[:4] == ["t", "name  value   z", "----  ------  -", "a     0.5000"]
     assert lines[-1] == "longlonglonglonglong  2       y"
     assert plain_table(["only"], [], "empty") == "empty\nonly\n----\n"
+
+
+def test_negative_zero_shows_as_zero(tmp_path: Path) -> None:
+    """WMT21 en-de's long TSV writes an error-free MQM as "-0.0": `ulcdb list criteria` gave
+    its maximum as -0.0000.  A table cell shows 0.0000, as a CSV reader reads -0.0 == 0."""
+    from tests.cli_helpers import sample_store
+
+    db = sample_store(tmp_path / "s.duckdb")
+    scores = tmp_path / "judged.tsv"
+    scores.write_text("system\tseg_id\tmqm\nsysA\t1\t-0.0\nsysB\t1\t-1.5\n", encoding="utf-8")
+    assert ulcdb(db, "ingest", "assessments", scores).exit_code == 0
+    lines = ulcdb(db, "list", "criteria").stdout.splitlines()
+    (row,) = [line.split() for line in lines if line.startswith("MQM")]
+    assert row[-2:] == ["-1.5000", "0.0000"]
+    assert common.cell_text(-0.0) == "0.0000" and common.cell_text(-0.0, 2) == "0.00"

@@ -122,3 +122,41 @@ def test_sacrebleu_multi_system_json(scored: Path, tmp_path: Path) -> None:
             sacrebleu.corpus_bleu(lines, texts).score, 4)
         assert got[("sacreTER", f"sys{s}")] == round(sacrebleu.corpus_ter(lines, texts).score, 4)
     assert len(got) == 6 and lower
+
+
+def _levels(db: Path) -> dict[tuple[str, str, str | None], float]:
+    with Store(db, read_only=True) as store:
+        return {(t, lv, d): v for t, lv, d, v in store.query(
+            "select translator, level, doc_id, value from assessments where level <> 'seg' "
+            "and criterion = 'DA-raw'")}
+
+
+def test_headered_system_and_document_tables(scored: Path, tmp_path: Path) -> None:
+    """WMT's da_sys.tsv (a system column, da_raw/da_z, no segment column) read at the default
+    seg level said "the mapping needs seg_id or doc_id+seg_in_doc; it has []", and a table
+    with a doc_id column could not be read at doc level at all ("it has []" again)."""
+    db = tmp_path / "a.duckdb"
+    shutil.copy(scored, db)
+    sys_tsv = tmp_path / "da_sys.tsv"
+    sys_tsv.write_text("system\tda_raw\tda_z\tn_judgments\nsysA\t87.4\t0.9\t24\n"
+                       "sysB\t49.3\t-0.1\t24\n", encoding="utf-8")
+    result = ulcdb(db, "ingest", "assessments", sys_tsv)
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {sys_tsv}:1: no seg_id (or doc_id and seg_in_doc) column "
+                             "in the header for seg-level scores; give --level sys for system "
+                             "scores\n")
+    assert _levels(db) == {}
+    assert ulcdb(db, "ingest", "assessments", sys_tsv, "--level", "sys").exit_code == 0
+    assert _levels(db) == {("sysA", "sys", None): 87.4, ("sysB", "sys", None): 49.3}
+    with Store(db, read_only=True) as store:
+        assert dict(store.query("select translator, value from assessments where criterion "
+                                "= 'DA-z'")) == {"sysA": 0.9, "sysB": -0.1}
+    doc_tsv = tmp_path / "da_doc.tsv"
+    doc_tsv.write_text("system\tdoc_id\tda_raw\nsysC\tmadrid-metro\t41.5\n", encoding="utf-8")
+    result = ulcdb(db, "ingest", "assessments", doc_tsv)
+    assert result.exit_code == 1 and result.output.endswith(
+        "no seg_id (or doc_id and seg_in_doc) column in the header for seg-level scores; give "
+        "--level doc for document scores\n")
+    result = ulcdb(db, "ingest", "assessments", doc_tsv, "--level", "doc")
+    assert result.exit_code == 0, result.output
+    assert _levels(db)[("sysC", "doc", "madrid-metro")] == 41.5

@@ -56,6 +56,9 @@ def rows(release: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[s
     assert done.returncode == 0, done.stderr[-2000:]
     out = list(csv.DictReader(done.stdout.splitlines(), delimiter="\t"))
     assert done.stderr.strip().endswith(f"{len(out)} correlations")
+    # ten silent minutes were no way to tell it was working: each pair says when it starts
+    assert all(f"{lp} against ref-A: sys, doc and seg level..." in done.stderr.splitlines()
+               for lp in LPS)
     return out
 
 

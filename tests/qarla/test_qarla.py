@@ -603,7 +603,7 @@ def test_cli_tables_say_what_the_numbers_are(tmp_path: Path):
         assert title in text and "m1: toy" in result.output.splitlines()
     result = _cli(db, "king", "-m", "m1,m2", "-G", "seg", "--format", "csv")
     assert result.exit_code == 0, result.output
-    assert "level,measure,KING,refs,variant" in result.output.splitlines()
+    assert "level,measure,KING,cases,systems,refs,variant" in result.output.splitlines()
 
 
 def test_cli_commands_have_help():

@@ -111,6 +111,19 @@ def test_unknown_metric_is_one_clean_error(db: Path) -> None:
         "`ulcdb list sets`)")
 
 
+@pytest.mark.parametrize("command", [("score", "-m", "ULC"), ("meta", "-m", "BLEU,ulc")])
+def test_ulc_by_name_says_what_ulc_is(db: Path, command: tuple[str, ...]) -> None:
+    """Every table has a ULC column, so users ask for it: `meta -m ULC` said "no metric or
+    metric set named 'ULC' (did you mean ULC_h?)", a set of linguistic metrics."""
+    result = ulcdb(db, *command)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: ULC is no metric of its own: it is computed over the metrics -m chooses "
+        "(`ulcdb score -m BLEU,chrF` prints the ULC of BLEU and chrF); to meta-evaluate or "
+        "compare one, store it as a metric with `ulcdb ingest scores` from the `ulc` SQL macro "
+        "(docs: how-to/meta-evaluate.md, \"ULC as a metric\")")
+
+
 def test_lex_suite_all_levels(tmp_path: Path) -> None:
     """`score -m LEX -G all`: every lexical metric, every system, three levels, in range."""
     from ulcdb.metrics.registry import BUILTIN_SETS, metric_index

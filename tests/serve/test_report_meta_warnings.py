@@ -30,3 +30,20 @@ def test_report_shows_the_meta_warnings(tmp_path: Path) -> None:
     assert ("warning: bootstrap: undefined in some of the 1000 resamples (too few distinct "
             f"systems or constant scores), intervals and --sig over the others: BLEU Pearson "
             f"{one}, BLEU Spearman {one}") in page
+
+
+def test_report_computes_and_notes_only_its_coefficients(tmp_path: Path) -> None:
+    """The page's meta table shows Pearson, Spearman and Kendall tau-b; meta's other default
+    coefficients were computed too, and the header said "DARR left out: ... (give --coef
+    darr_tau --threshold T)", options `ulcdb report` does not have (WMT21 en-de with MQM)."""
+    db = tmp_path / "s.duckdb"
+    for args in (("ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"),
+                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c",
+                  "adequacy")):
+        assert ulcdb(db, *args).exit_code == 0
+    out = tmp_path / "r.html"
+    result = ulcdb(db, "report", out, "-m", "BLEU,chrF", "-c", "adequacy")
+    assert result.exit_code == 0, result.output
+    page = html.unescape(out.read_text(encoding="utf-8"))
+    assert "meta-evaluation: seg level, adequacy" in page
+    assert "DARR" not in page and "--coef" not in page

@@ -117,6 +117,7 @@ def cell_text(value: Any, digits: int = 4) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
+        value += 0.0  # -0.0 (WMT21's long TSV writes MQM 0 as "-0.0") shows as 0.0000
         small = 0 < abs(value) < 10.0 ** -digits
         return f"{value:.6g}" if abs(value) >= 1e6 or small else f"{value:.{digits}f}"
     return str(value)

@@ -68,6 +68,8 @@ class _Group(TyperGroup):
         except UlcdbError as exc:  # a bad choice is a usage error: 2, as Typer's own
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(2 if isinstance(exc, ChoiceError) else 1) from exc
+        except BrokenPipeError:  # the reader stopped early (`| head`): Typer exits 1 quietly
+            raise
         except OSError as exc:  # the last net: I/O the command did not check first
             where = f"{exc.filename}: " if exc.filename else ""
             typer.echo(f"Error: {where}{exc.strerror or exc}", err=True)

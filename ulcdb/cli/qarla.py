@@ -26,7 +26,7 @@ from ulcdb.cli.score import print_notes, request, scoring
 if TYPE_CHECKING:  # the library is imported when a command runs, not for --help
     from ulcdb.ops.qarla import King, Over, Qarla, Queen
     from ulcdb.ops.score import Request, Scoring
-    from ulcdb.qarla.measures import Scope
+    from ulcdb.qarla.measures import KingRow, Scope
 
 KingBy = Literal["auto", "queen", "ulc"]
 
@@ -176,11 +176,30 @@ def _print_king(result: King, orange: bool, fmt: Fmt) -> None:
     if fmt != Fmt.table:
         render(result.columns(orange), result.records(orange), fmt)
         return
-    cols = result.columns(orange)[1:-2]
+    cols = ["measure", "KING", *(["ORANGE"] if orange else [])]
     for lv, level_rows in result.rows.items():
         render(cols, [(r.measure, r.king, *([r.orange] if orange else []))
                       for r in level_rows], fmt, title=f"KING of {_what(result.scope, lv)}")
+        if line := _king_cases(level_rows, lv, len(result.scope.systems), orange):
+            console.print(line, style="dim", highlight=False, soft_wrap=True)
         _print_signatures(result)
+
+
+def _king_cases(rows: list[KingRow], level: str, systems: int, orange: bool) -> str:
+    """What a KING (and ORANGE) is the share of: a table of bare numbers said neither the
+    cases counted nor the systems a held-out reference must beat."""
+    cases = {r.cases for r in rows}
+    if len(cases) != 1:
+        return ""
+    (n,) = cases
+    unit = {"seg": "a held-out reference and a segment", "doc": "a held-out reference and "
+            "a document", "sys": "one per held-out reference"}[level]
+    line = (f"KING: the share of {n:,} cases ({unit}) in which the "
+            f"held-out reference scores at least as high as each of the {systems} systems "
+            "against the other references")
+    if orange:
+        line += f"; ORANGE: the share of its {n * systems:,} (case, system) pairs"
+    return line
 
 
 @grouped

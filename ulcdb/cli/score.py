@@ -52,6 +52,10 @@ UlcMethod = Literal["asiya", "raw", "seg-mean"]
 SegsOpt = Annotated[str | None, typer.Option(
     "-T", "--segments", help="Segment set or ids/ranges (1-10,15) shown at segment level.")]
 Annotation = tuple[str, str | None]  # --annotator, --annotator-model
+# Piped, a table longer than this is plain aligned columns, every metric on a row's one line
+# (as `ulcdb list` prints): rich draws about 700 rows a second, so the 20,040 segment rows of
+# WMT21 en-de with LEX took a minute and a half, where csv/tsv take seconds.
+PLAIN_ROWS = 1000
 SPACY: Annotation = ("spacy", None)
 
 
@@ -124,7 +128,8 @@ def score(
     the width (ULC's default set first, then one metric of each family in turn) and the best
     rows that fit the height; segment and document tables longer than the terminal are left
     out; a note under the system table names what was left out (--full prints it all).
-    Piped output and -f csv/tsv/json hold every table, column and row.
+    Piped output and -f csv/tsv/json hold every table, column and row (piped, a table
+    of over 1,000 rows as plain aligned columns, a row a line).
 
     Example: ulcdb score -m LEX -G all
     """
@@ -192,6 +197,11 @@ def _print_table(matrix: Matrix, fmt: OutFmt, directions: dict[str, bool],
             render(["rank", matrix.level.upper(), metric],
                    [(i + 1, u, v) for i, (u, v) in enumerate(ranked)], Fmt.table,
                    title=f"{metric}: {title}", digits=digits)
+        return
+    columns = [matrix.level.upper(), *matrix.metrics]
+    if not console.is_terminal and len(matrix.rows) > PLAIN_ROWS:
+        rows = [(matrix.unit_label(t, u), *vals) for t, u, vals in matrix.rows]
+        typer.echo(common.plain_table(columns, rows, title, digits), nl=False)
         return
     # Wide metric sets are printed as several tables of at most per_table metrics each.
     for start in range(0, len(matrix.metrics), per_table):

@@ -27,6 +27,10 @@ T = TypeVar("T")
 BUCKETS = ("length", "doc")
 ANALYSES = ("word-freq", "category")
 META_LEVELS = ("sys", "seg")
+# The coefficients of the report's meta table, the only ones computed: meta's defaults
+# (DARR, accuracy) were computed unseen, and the note that DARR was left out told the
+# reader to "give --coef darr_tau --threshold T", options `ulcdb report` does not have.
+META_COEFS = ("pearson", "spearman", "kendall_tau_b")
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,8 @@ def _meta(access: Access, data: ReportData, chosen: list[str], tick: Tick
             def report(level: str = level, name: str = name) -> MetaReport:
                 return meta_op.meta(access, level=level, testbed=data.testbed, criterion=name,
                                     refs=data.refset,
-                                    metrics=tuple(data.whole.task.metrics)).report
+                                    metrics=tuple(data.whole.task.metrics),
+                                    coefficients=META_COEFS).report
             out[f"{name}, {level} level"] = _or_reason(report)
             tick(f"meta {name} {level}", 1)
     return out

@@ -13,7 +13,7 @@ import jinja2
 
 from ulcdb.compare import CompareReport
 from ulcdb.compare.header import header_lines
-from ulcdb.htmlreport.gather import ReportData
+from ulcdb.htmlreport.gather import META_COEFS, ReportData
 from ulcdb.meta.report import LABELS, MetaReport
 from ulcdb.serve.compare_page import analysis_spec, bucket_spec, rows, scores_spec
 from ulcdb.serve.plots import script_json
@@ -21,7 +21,7 @@ from ulcdb.serve.plots import script_json
 HERE = Path(__file__).parent
 VEGA = HERE.parent / "serve" / "static" / "vega"
 SCRIPTS = ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
-COEFS = ("pearson", "spearman", "kendall_tau_b")  # the report's meta table
+COEFS = META_COEFS  # the report's meta table
 # Past these a grid of buckets x systems reads better than points per bucket.
 GRID_SYSTEMS, GRID_RESULTS = 6, 240
 

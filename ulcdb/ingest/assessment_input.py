@@ -64,10 +64,11 @@ SCORE_COLUMNS = {"da_raw": "DA-raw", "raw": "DA-raw", "da_z": "DA-z", "z": "DA-z
                  "fluency": "fluency", "score": None}  # score: the criterion comes from -c
 
 
-def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, str], str]]:
+def headered_table(path: Path, criterion: str | None, level: str = "seg"
+                   ) -> list[tuple[dict[str, str], str]]:
     """(mapping, criterion) per score column of a CSV/TSV whose header names a system column
-    and score columns WMT releases use (da_raw, da_z, ...); [] when the file is not one (a
-    NIST CSV, headered or not)."""
+    and score columns WMT releases use (da_raw, da_z, ...), its units those of ``level``;
+    [] when the file is not one (a NIST CSV, headered or not)."""
     from ulcdb.formats.nist import assessments as nist_assessments
     from ulcdb.ingest.textio import head_line
 
@@ -77,10 +78,7 @@ def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, st
     system = next((fields[lower.index(c)] for c in SYSTEM_COLUMNS if c in lower), None)
     if system is None or nist_assessments.is_nist_header(fields):
         return []
-    unit = ({"seg_id": fields[lower.index("seg_id")]} if "seg_id" in lower else
-            {"doc_id": fields[lower.index("doc_id")],
-             "seg_in_doc": fields[lower.index("seg_in_doc")]}
-            if {"doc_id", "seg_in_doc"} <= set(lower) else {})
+    unit = _unit_columns(path, fields, level)
     judge = next(({"judge": fields[lower.index(c)]} for c in ("judge", "rater", "annotator")
                   if c in lower), {})
     scores = [(f, SCORE_COLUMNS[f.lower()]) for f in fields if f.lower() in SCORE_COLUMNS]
@@ -97,6 +95,21 @@ def headered_table(path: Path, criterion: str | None) -> list[tuple[dict[str, st
                              "Say it with -c/--criterion")
         out.append(({"system": system, **unit, **judge, "score": column}, name))
     return out
+
+
+def _unit_columns(path: Path, fields: list[str], level: str) -> dict[str, str]:
+    """The mapping of a headered table's unit columns at ``level``; a header without them
+    (WMT's da_sys.tsv read at the default seg level) is refused saying which --level fits."""
+    lower = [f.lower() for f in fields]
+    keys = {"seg": ["seg_id"] if "seg_id" in lower else ["doc_id", "seg_in_doc"],
+            "doc": ["doc_id"], "sys": []}.get(level, [])
+    if all(k in lower for k in keys):
+        return {k: fields[lower.index(k)] for k in keys}
+    fits = ("--level doc for document scores" if "doc_id" in lower
+            else "--level sys for system scores")
+    units = {"seg": "seg_id (or doc_id and seg_in_doc)", "doc": "doc_id"}[level]
+    raise InputError(path, 1, f"no {units} column in the header for {level}-level scores; "
+                     f"give {fits}")
 
 
 def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | None,
@@ -121,7 +134,7 @@ def read_assessment_file(path: Path, fmt: AssessmentFormat, criterion: str | Non
         if not mapping:
             raise UlcdbError("--format table needs --map system=COL --map score=COL ...")
         items = ar.read_table(path, parse_mapping(mapping), criterion=criterion, level=level)
-    elif fmt == AssessmentFormat.auto and (columns := headered_table(path, criterion)):
+    elif fmt == AssessmentFormat.auto and (columns := headered_table(path, criterion, level)):
         items = [a for m, name in columns for a in ar.read_table(path, m, name, level)]
     elif not criterion:
         raise UlcdbError("NIST CSV files need --criterion (e.g. adequacy)")

@@ -81,6 +81,78 @@ def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
     return (judged & set(humans)) - set(task.refset.split("+"))
 
 
+def humans_in_refset(store: Store, task: MetaTask) -> list[str]:
+    """With --include-human (no -s): a note naming the judged human translations that are
+    references of the reference set, which cannot be targets (WMT21 en-de's ref-A, ref-C
+    and ref-D against ref-A+ref-C+ref-D: the run correlated the MT systems alone, saying
+    nothing)."""
+    if not task.include_human or task.systems is not None:
+        return []
+    segments = sorted(task.segments) if task.segments is not None else None
+    judged = _judged(store, task, task.human_from, segments)
+    humans = human_translations(store, store.testbed_id(task.testbed))
+    inside = sorted(judged & set(humans) & set(task.refset.split("+")))
+    if not inside:
+        return []
+    one = len(inside) == 1
+    return [f"--include-human: {', '.join(inside)} {'is' if one else 'are'} in the reference "
+            f"set {task.refset}, so not {'a target' if one else 'targets'} (a reference is not "
+            f"scored against itself): -r a set without {'it' if one else 'them'} scores "
+            f"{'it' if one else 'them'} as {'a system' if one else 'systems'}"]
+
+
+def partly_judged(store: Store, task: MetaTask, human_source: str,
+                  targets: tuple[str, ...]) -> list[str]:
+    """Doc/sys human scores derived from segment judgments that cover part of the test bed,
+    against metric scores over every segment (WMT21 en-de: MQM judged 527 of its 1002
+    segments): a note saying so, and how to put both on the judged segments."""
+    if (task.level == "seg" or "derived" not in human_source.split("+")
+            or task.segments is not None):
+        return []
+    fewest, most, any_judged, total = store.query(named_query("meta_judged_segments"), [
+        task.testbed, task.criterion, list(targets)])[0]
+    if not fewest or fewest >= total:
+        return []
+    judged = f"{fewest}" if fewest == most else f"{fewest} to {most}"
+    note = (f"{task.level}-level {task.criterion}: the mean of each target's judged segments "
+            f"({judged} of the {total} segments), metric scores over all {total}")
+    if fewest != any_judged:  # the targets' judged segments differ: no one slice fits all
+        return [note]
+    quoted = task.criterion.replace("'", "''")
+    return [f"{note}; --where \"seg_id in (select seg_id from assessments where criterion = "
+            f"'{quoted}')\" puts both on the judged segments"]
+
+
+def one_metric_twice(items: dict[Key, Items], labels: dict[Key, str]) -> list[str]:
+    """A note naming the rows that are one metric under two names: scores equal up to a
+    constant on the same items, so every coefficient is equal (BLEU and BLEU-4, NIST and
+    NIST-5, -PER and 1-PER: scoring LEX stores them all, and `ulcdb meta` after it printed
+    32 rows of WMT21 en-de of which 5 repeated others without a word)."""
+    groups: list[list[Key]] = []
+    for key in sorted(items, key=lambda k: labels[k]):
+        group = next((g for g in groups if _shifted(items[g[0]], items[key])), None)
+        if group is None:
+            groups.append([key])
+        else:
+            group.append(key)
+    twins = [" = ".join(labels[k] for k in g) for g in groups if len(g) > 1]
+    if not twins:
+        return []
+    return ["one metric under two names (the same scores up to a constant, so the same "
+            f"coefficients): {'; '.join(twins)}"]
+
+
+def _shifted(a: Items, b: Items) -> bool:
+    """Whether ``b``'s scores are ``a``'s plus a constant, on the same (non-constant) items."""
+    if len(a.score) < 3 or not (np.array_equal(a.translator, b.translator)
+                                and np.array_equal(a.unit, b.unit)):
+        return False
+    if np.ptp(a.score) == 0:
+        return False
+    d = b.score - a.score
+    return bool(np.all(np.abs(d - d[0]) <= 1e-9 * max(1.0, float(np.abs(a.score).max()))))
+
+
 def variant_notes(store: Store, task: MetaTask, labels: dict[Key, str]) -> list[str]:
     """Without --variant every stored variant is correlated, and a row names its variant only
     when its metric has several: the header says the variant of the others when it is not

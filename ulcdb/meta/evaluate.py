@@ -17,6 +17,9 @@ from numpy.typing import NDArray
 from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import select
 from ulcdb.meta.checks import (
+    humans_in_refset,
+    one_metric_twice,
+    partly_judged,
     too_few_items,
     undefined_resamples,
     unmatched_targets,
@@ -310,7 +313,9 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
     report = MetaReport(task, estimates, human_source, coverage, len(universe), scale, notes,
                         [], items, replicates)
     labels = report.labels()
-    report.notes += variant_notes(store, task, labels) + min_segments_note(store, task)
+    report.notes += (variant_notes(store, task, labels) + min_segments_note(store, task)
+                     + humans_in_refset(store, task) + one_metric_twice(items, labels)
+                     + partly_judged(store, task, human_source, report.targets))
     report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
     report.warnings = (few + undefined_resamples(task, report.estimates, replicates, labels)
                        + _few_pairs(task, estimates, labels) + tuned_here(store, task))

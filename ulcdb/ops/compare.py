@@ -23,6 +23,7 @@ from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
 from ulcdb.store.database import Store
 
 UNITS = ("seg", "doc")  # what is resampled (`ulcdb compare --unit`)
+FIELDS = {"domain": "domain", "genre": "genre", "orig-lang": "origlang"}  # --by: documents'
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
                             resamples=tests.resamples, seed=tests.seed, unit=tests.unit,
                             where=tests.where, alpha=tests.alpha))
         if tests.by:
-            segment_labels(store, tasks[0], tests.by)
+            _check_buckets(segment_labels(store, tasks[0], tests.by), tests.by,
+                           tasks[0].testbed)
         return [] if analysis else p.pairs
 
     with scored(access, picked, scoring, pairs=planned) as done:
@@ -121,3 +123,12 @@ def pairs(report: CompareReport) -> tuple[list[str], list[list[Any]]]:
     return by + ["metric", "system_a", "system_b", "delta", "p_value", "p_holm"], [
         [p.bucket][:len(by)] + [p.metric, p.system_a, p.system_b, p.delta, p.p_value,
                                 p.p_holm] for p in report.pairs]
+
+
+def _check_buckets(labels: dict[int, str], by: str, testbed: str) -> None:
+    """--by a document field no document has (WMT21's plain files carry no genre) is refused:
+    its one bucket, "(none)", was the whole-set test again, printed as if it were a split."""
+    if by in FIELDS and set(labels.values()) <= {"(none)"}:
+        raise CompareError(f"--by {by}: no document of {testbed!r} has a {FIELDS[by]}, so "
+                           "there is nothing to split by: give it in the --docs file's columns "
+                           "or the XML's <doc> attributes at ingest")

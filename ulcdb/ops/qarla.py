@@ -84,14 +84,14 @@ class King(Qarla):
     def columns(self, orange: bool = False) -> list[str]:
         if self.found:
             return ["level", "through", "metrics", "KING"]
-        return ["level", "measure", "KING", *(["ORANGE"] if orange else []), "refs",
-                "variant"]
+        return ["level", "measure", "KING", *(["ORANGE"] if orange else []), "cases",
+                "systems", "refs", "variant"]  # cases: held-out reference x unit
 
     def records(self, orange: bool = False) -> list[tuple[Any, ...]]:
         if self.found:
             return [(f.level, f.measure, " ".join(f.best), f.king) for f in self.found]
-        return [(lv, r.measure, r.king, *([r.orange] if orange else []),
-                 "+".join(self.scope.refs), self.scope.variant)
+        return [(lv, r.measure, r.king, *([r.orange] if orange else []), r.cases,
+                 len(self.scope.systems), "+".join(self.scope.refs), self.scope.variant)
                 for lv, rows in self.rows.items() for r in rows]
 
 

@@ -98,6 +98,15 @@ def stored_metrics(store: Store) -> set[str]:
     return {r[0] for r in store.query("select name from metric")}
 
 
+# `-m ULC`: every table shows a ULC column, so users ask for it by name (`meta -m ULC` said
+# "did you mean ULC_h?", a set of linguistic metrics).
+ULC_IS_NO_METRIC = (
+    "ULC is no metric of its own: it is computed over the metrics -m chooses (`ulcdb score -m "
+    "BLEU,chrF` prints the ULC of BLEU and chrF); to meta-evaluate or compare one, store it as a "
+    "metric with `ulcdb ingest scores` from the `ulc` SQL macro (docs: how-to/meta-evaluate.md, "
+    "\"ULC as a metric\")")
+
+
 def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> list[str]:
     """Metric names for ``-m``: metric names, then stored sets, then built-in sets.
 
@@ -116,6 +125,8 @@ def resolve_metrics(store: Store, testbed_id: int | None, spec: str | None) -> l
             members = [m for m in registry.BUILTIN_SETS[item] if m in known]
         if members is not None:
             out.extend(m for m in members if m in known)
+        elif item.upper() == "ULC":
+            raise NotFound(ULC_IS_NO_METRIC)
         else:
             raise NotFound(f"no metric or metric set named {item!r}"
                            f"{suggest(item, [*known, *registry.BUILTIN_SETS, *stored_sets])} "
