@@ -128,14 +128,17 @@ def one_metric_twice(items: dict[Key, Items], labels: dict[Key, str]) -> list[st
     constant on the same items, so every coefficient is equal (BLEU and BLEU-4, NIST and
     NIST-5, -PER and 1-PER: scoring LEX stores them all, and `ulcdb meta` after it printed
     32 rows of WMT21 en-de of which 5 repeated others without a word)."""
-    groups: list[list[Key]] = []
+    groups: dict[tuple[int, str], list[list[Key]]] = {}  # by what a shift keeps: n, spread
     for key in sorted(items, key=lambda k: labels[k]):
-        group = next((g for g in groups if _shifted(items[g[0]], items[key])), None)
+        score = items[key].score
+        near = groups.setdefault((len(score), f"{np.std(score):.6g}"), [])
+        group = next((g for g in near if _shifted(items[g[0]], items[key])), None)
         if group is None:
-            groups.append([key])
+            near.append([key])
         else:
             group.append(key)
-    twins = [" = ".join(labels[k] for k in g) for g in groups if len(g) > 1]
+    twins = sorted(" = ".join(labels[k] for k in g) for near in groups.values() for g in near
+                   if len(g) > 1)
     if not twins:
         return []
     return ["one metric under two names (the same scores up to a constant, so the same "
