@@ -10,6 +10,7 @@ import pytest
 
 import ulcdb
 from ulcdb.compare.buckets import LENGTH_CUTS, LENGTH_LABELS, segment_labels
+from ulcdb.compare.data import CompareError
 from ulcdb.compare.run import CompareTask
 from ulcdb.compare.where import WhereError, where_segments
 from ulcdb.compare.words import bucket_of
@@ -57,12 +58,21 @@ def test_where_selects_by_a_set_field(db: ulcdb.api.Database) -> None:
         assert where_segments(db.store, "sample", f"genre = '{genre}'") == want
 
 
-@pytest.mark.parametrize("by", ["doc", "genre", "domain", "length"])
+@pytest.mark.parametrize("by", ["doc", "genre", "length"])
 def test_buckets_by_field_and_length(db: ulcdb.api.Database, by: str) -> None:
     task = CompareTask("sample", ("BLEU",), ("sysA", "sysB"), "+".join(REFS), "case:mixed")
     words = [len(line.split()) for line in
              (PLAIN / "refs" / "ref-A.en.txt").read_text(encoding="utf-8").splitlines()]
-    want = {s: {"doc": d, "genre": g, "domain": "(none)",
+    want = {s: {"doc": d, "genre": g,
                 "length": LENGTH_LABELS[bucket_of(words[s - 1], LENGTH_CUTS)]}[by]
             for s, (d, g) in _docs().items()}
     assert segment_labels(db.store, task, by) == want
+
+
+def test_a_field_no_document_has_is_refused_where_buckets_are_made(
+        db: ulcdb.api.Database) -> None:
+    """The sample's documents have no domain: one bucket "(none)" would be the whole set; the
+    refusal is where the buckets are made, so `ulcdb serve`'s compare page gets it too."""
+    task = CompareTask("sample", ("BLEU",), ("sysA", "sysB"), "+".join(REFS), "case:mixed")
+    with pytest.raises(CompareError, match="no document of 'sample' has a domain"):
+        segment_labels(db.store, task, "domain")

@@ -127,3 +127,14 @@ def test_a_choice_that_cannot_be_compared_says_why(served) -> None:
     base, _ = served
     page = dom(f"{base}/-/compare?metric=BLEU&refset=ref-A&system=sysA")
     assert 'id="compare-error"' in page and "at least two systems" in page
+
+
+def test_only_fields_the_documents_have_are_offered(served) -> None:
+    """The sample's documents have a genre, not a domain: the page offered "domain" and, asked
+    for it, showed one bucket "(none)" (the whole set again); asked in the URL all the same, it
+    says why it cannot split."""
+    base, _ = served
+    page = dom(f"{base}/-/compare?metric=BLEU&refset=ref-A")
+    assert '<option value="genre"' in page and '<option value="domain"' not in page
+    asked = dom(f"{base}/-/compare?metric=BLEU&refset=ref-A&by=domain")
+    assert 'id="compare-error"' in asked and "has a domain" in asked

@@ -15,6 +15,7 @@ from ulcdb.scoring.selection import stored_set
 from ulcdb.store.database import Store, named_query
 
 BUCKETS = ("length", "doc", "domain", "genre", "orig-lang", "set:NAME", "where:SQL")
+FIELDS = {"domain": "domain", "genre": "genre", "orig-lang": "origlang"}  # documents' columns
 LENGTH_CUTS = (10, 20, 30, 40, 50, 60)  # compare-mt's default length buckets
 
 
@@ -28,8 +29,14 @@ def segment_labels(store: Store, task: CompareTask, by: str) -> dict[int, str]:
         ref = sorted(task.refset.split("+"))[0]
         rows = store.query(named_query("compare_length_words"), [tid, ref])
         return {s: LENGTH_LABELS[bucket_of(n, LENGTH_CUTS)] for s, n in rows}
-    if by in ("doc", "domain", "genre", "orig-lang"):
-        return dict(store.query(named_query("compare_segment_field"), [tid, by]))
+    if by in ("doc", *FIELDS):
+        labels = dict(store.query(named_query("compare_segment_field"), [tid, by]))
+        if by in FIELDS and set(labels.values()) <= {"(none)"}:
+            # its one bucket "(none)" would be the whole-set test again, shown as a split
+            raise CompareError(f"--by {by}: no document of {task.testbed!r} has a {FIELDS[by]}, "
+                               "so there is nothing to split by: give it in the --docs file's "
+                               "columns or the XML's <doc> attributes at ingest")
+        return labels
     if by.startswith("set:"):
         name = by[4:]
         members = stored_set(store, tid, "segment", name)

@@ -23,7 +23,6 @@ from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
 from ulcdb.store.database import Store
 
 UNITS = ("seg", "doc")  # what is resampled (`ulcdb compare --unit`)
-FIELDS = {"domain": "domain", "genre": "genre", "orig-lang": "origlang"}  # --by: documents'
 
 
 @dataclass(frozen=True)
@@ -80,9 +79,8 @@ def compare(access: Access, request: Request, tests: Tests = Tests(),
         tasks.append(p.task(store, variant=tests.variant, method=tests.method,
                             resamples=tests.resamples, seed=tests.seed, unit=tests.unit,
                             where=tests.where, alpha=tests.alpha))
-        if tests.by:
-            _check_buckets(segment_labels(store, tasks[0], tests.by), tests.by,
-                           tasks[0].testbed)
+        if tests.by:  # refused before anything is scored
+            segment_labels(store, tasks[0], tests.by)
         return [] if analysis else p.pairs
 
     with scored(access, picked, scoring, pairs=planned) as done:
@@ -124,11 +122,3 @@ def pairs(report: CompareReport) -> tuple[list[str], list[list[Any]]]:
         [p.bucket][:len(by)] + [p.metric, p.system_a, p.system_b, p.delta, p.p_value,
                                 p.p_holm] for p in report.pairs]
 
-
-def _check_buckets(labels: dict[int, str], by: str, testbed: str) -> None:
-    """--by a document field no document has (WMT21's plain files carry no genre) is refused:
-    its one bucket, "(none)", was the whole-set test again, printed as if it were a split."""
-    if by in FIELDS and set(labels.values()) <= {"(none)"}:
-        raise CompareError(f"--by {by}: no document of {testbed!r} has a {FIELDS[by]}, so "
-                           "there is nothing to split by: give it in the --docs file's columns "
-                           "or the XML's <doc> attributes at ingest")

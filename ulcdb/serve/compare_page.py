@@ -27,6 +27,7 @@ from datasette.utils.asgi import Response
 from ulcdb.compare import CompareReport, CompareTask, run, run_by
 from ulcdb.compare.analysis import ANALYSES as ANALYSIS_NAMES
 from ulcdb.compare.analysis import AnalysisTable, analyse
+from ulcdb.compare.buckets import FIELDS
 from ulcdb.compare.header import header_lines
 from ulcdb.compare.run import ALPHA, METHODS, Result
 from ulcdb.errors import UlcdbError
@@ -34,7 +35,7 @@ from ulcdb.metrics.base import Params
 from ulcdb.scoring.scorer import variant_of
 from ulcdb.scoring.selection import testbed_lowercase
 from ulcdb.serve.bounded import Gone, Limits, Pool, watch_disconnect
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 
 BUCKETINGS = ("", "length", "doc", "domain", "genre", "orig-lang")
 ANALYSES = ("", *ANALYSIS_NAMES)
@@ -75,9 +76,16 @@ async def choices(db: Any, testbed: str | None) -> dict[str, list[str]]:
                                     "'system' and testbed_id = (select testbed_id from testbed "
                                     "where name = :testbed) order by name", p),
         "method": list(METHODS),
-        "by": list(BUCKETINGS),
+        "by": await _bucketings(db, p),
         "analysis": list(ANALYSES),
     }
+
+
+async def _bucketings(db: Any, p: dict[str, str]) -> list[str]:
+    """The bucketings offered: a document field only when a document of the test bed has it
+    (asked for all the same, in the URL, the comparison says why it cannot split by it)."""
+    fields = set(await _values(db, named_query("serve_document_fields"), p))
+    return [b for b in BUCKETINGS if b in fields or b not in FIELDS]
 
 
 def _pick(args: Any, name: str, allowed: list[str], preferred: str = "") -> str:
@@ -99,7 +107,7 @@ def read_choice(args: Any, options: dict[str, list[str]]) -> Choice:
     return Choice(_pick(args, "testbed", options["testbed"]),
                   _pick(args, "metric", options["metric"], "BLEU"),
                   _pick(args, "refset", options["refset"]), ordered, baseline,
-                  _pick(args, "method", options["method"]), _pick(args, "by", options["by"]),
+                  _pick(args, "method", options["method"]), _pick(args, "by", list(BUCKETINGS)),
                   _pick(args, "analysis", options["analysis"]))
 
 
