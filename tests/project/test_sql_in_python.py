@@ -109,7 +109,7 @@ ALLOWED = {
     "ulcdb/interchange/__init__.py": 0,
     "ulcdb/interchange/fetch.py": 9,
     "ulcdb/interchange/fast.py": 0,
-    "ulcdb/interchange/importer.py": 5,
+    "ulcdb/interchange/importer.py": 3,
     "ulcdb/interchange/load.py": 15,
     "ulcdb/interchange/model.py": 0,
     "ulcdb/interchange/testbeds.py": 3,

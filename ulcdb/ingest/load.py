@@ -13,7 +13,7 @@ from ulcdb.errors import Conflict, InputError, NotFound
 from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
 from ulcdb.metrics.languages import set_language
-from ulcdb.store.database import Store
+from ulcdb.store.database import Store, named_query
 from ulcdb.store.names import check_name, lookalike
 
 
@@ -97,7 +97,7 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
             _restore_names(store, tid, data, report)
         if tid is None:
             _refuse_lookalike(data.origin or data.name, "test bed", data.name,
-                              [r[0] for r in store.query("select name from testbed")],
+                              [r[0] for r in store.query(named_query("testbed_names"))],
                               " in the store")
             tid = _create_testbed(store, data)
             report.created = True
@@ -289,9 +289,8 @@ def _load_translator(
                            "scores and human assessments are dropped)")
         report.replaced.append(_clear_translator(store, trid, tr))
     else:
-        _refuse_lookalike(tr.origin or report.testbed, tr.role, tr.name, [r[0] for r in
-                          store.query("select name from translator where testbed_id = ?",
-                                      [tid])], f" in test bed {report.testbed!r}")
+        _refuse_lookalike(tr.origin or report.testbed, tr.role, tr.name,
+                          list(store.translators(tid)), f" in test bed {report.testbed!r}")
         trid = store.scalar(
             "insert into translator (testbed_id, name, role, origin) values (?, ?, ?, ?) "
             "returning translator_id", [tid, tr.name, tr.role, tr.origin])

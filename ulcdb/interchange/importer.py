@@ -329,7 +329,7 @@ def _read_one(fmt: str, path: Path, testbed: str, roles: dict[str, str], store: 
 
 def _import_tables(store: Store, req: ScoreImport, advance: Advance) -> ScoreImportReport:
     """Tables may name a test bed per row; --testbed, else the only one, fills in the rest."""
-    names = [r[0] for r in store.query("select name from testbed")]
+    names = [r[0] for r in store.query(named_query("testbed_names"))]
     default = req.testbed or (names[0] if len(names) == 1 else None)
     refs = tuple(sorted(req.refs)) or None
     frames = []
@@ -454,7 +454,7 @@ def _wmt_testbeds(store: Store, raw: metrics_task.WmtKeys, req: ScoreImport,
     """(TESTSET, LP) -> test bed: --testbed, else TESTSET:LP, else TESTSET; created from the
     --details layout when asked."""
     keys = raw.distinct("testset", "lp")
-    existing = {r[0] for r in store.query("select name from testbed")}
+    existing = {r[0] for r in store.query(named_query("testbed_names"))}
     if req.testbed and len(keys) > 1:
         where = keys[1][1]
         raise InputError(raw.path(where), where.line, "--testbed names one test "
@@ -512,9 +512,8 @@ def _create_wmt_translators(store: Store, raw: metrics_task.WmtKeys,
     """Members of reference sets become references, every other target a system."""
     rows = raw.distinct("testset", "lp", "refset", "system")
     roles: dict[str, dict[str, str]] = {}
-    stored = {name: [r[0] for r in store.query(
-        "select name from translator where testbed_id = ?", [store.testbed_id(name)])]
-        for name in set(testbeds.values())}
+    stored = {name: list(store.translators(store.testbed_id(name)))
+              for name in set(testbeds.values())}
     for (testset, lp, refset, system), where in rows:
         mine = roles.setdefault(testbeds[(testset, lp)], {})
         for ref in refs[refset]:
