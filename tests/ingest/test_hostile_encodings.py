@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import copy_store, refused, sample_store, ulcdb
+from cli_helpers import refused, ulcdb
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 PLAIN = SAMPLE / "plain"
@@ -23,15 +23,6 @@ TABLE_ARGS = ["--format", "table", "--metric", "IMP", "--ref", "ref-A", "--map",
               "target=system", "--map", "seg_id=seg_id", "--map", "value=score"]
 LINES_ARGS = ["--format", "lines", "--metric", "IMP", "--target", "sysA", "--ref", "ref-A"]
 
-
-@pytest.fixture(scope="module")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_store(tmp_path_factory.mktemp("encodings") / "store.duckdb")
-
-
-@pytest.fixture
-def db(built_db: Path, tmp_path: Path) -> Path:
-    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def config_text() -> str:

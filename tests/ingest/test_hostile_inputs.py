@@ -8,22 +8,12 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cli_helpers import copy_store, ingest_ende, refused, sample_store, ulcdb
+from cli_helpers import ingest_ende, refused, ulcdb
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample"
 PLAIN = SAMPLE / "plain"
 
-
-@pytest.fixture(scope="module")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_store(tmp_path_factory.mktemp("hostile") / "store.duckdb")
-
-
-@pytest.fixture
-def db(built_db: Path, tmp_path: Path) -> Path:
-    """The sample's ULC.config ingested (with its named sets): a copy for each test."""
-    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def config_with(tmp_path: Path, old: str, new: str) -> Path:

@@ -7,21 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_helpers import copy_store, refused, sample_store, ulcdb
+from cli_helpers import refused, ulcdb
 
 SIGNATURE = '"signature": "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0"'
 RECORDS = ", ".join(f'{{"src": "a", "mt": "b", "ref": "c", "COMET": 0.{i}}}'
                     for i in range(1, 13))
 
-
-@pytest.fixture(scope="module")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_store(tmp_path_factory.mktemp("json") / "store.duckdb")
-
-
-@pytest.fixture
-def db(built_db: Path, tmp_path: Path) -> Path:
-    return copy_store(built_db, tmp_path, built_db.name)
 
 
 @pytest.mark.parametrize(("text", "args", "said"), [

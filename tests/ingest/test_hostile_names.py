@@ -7,21 +7,12 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from cli_helpers import copy_store, refused, sample_store, ulcdb
+from cli_helpers import refused, ulcdb
 
 PLAIN = Path(__file__).resolve().parents[2] / "sample" / "plain"
 SOURCE = PLAIN / "source.es.txt"
 SYS_B = PLAIN / "systems" / "sysB.en.txt"
 
-
-@pytest.fixture(scope="module")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_store(tmp_path_factory.mktemp("names") / "store.duckdb")
-
-
-@pytest.fixture
-def db(built_db: Path, tmp_path: Path) -> Path:
-    return copy_store(built_db, tmp_path, built_db.name)
 
 
 @pytest.mark.parametrize(("option", "name", "problem"), [

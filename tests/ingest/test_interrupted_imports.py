@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import copy_store, dump, sample_store, ulcdb
+from cli_helpers import dump, ulcdb
 
 from ulcdb.ingest import load_assessments
 from ulcdb.store.database import Store
@@ -16,15 +16,6 @@ from ulcdb.store.database import Store
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 PLAIN = SAMPLE / "plain"
 
-
-@pytest.fixture(scope="module")
-def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sample_store(tmp_path_factory.mktemp("interrupted") / "store.duckdb")
-
-
-@pytest.fixture
-def db(built_db: Path, tmp_path: Path) -> Path:
-    return copy_store(built_db, tmp_path, built_db.name)
 
 
 def conllu(tmp_path: Path) -> Path:
