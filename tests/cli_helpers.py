@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import atexit
+import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import duckdb
 from typer.testing import CliRunner, Result
@@ -18,6 +20,21 @@ def ulcdb(db: Path, *args: object) -> Result:
     return CliRunner().invoke(app, ["--db", str(db), *map(str, args)])
 
 
+def run_all(db: Path, *commands: tuple[object, ...]) -> Path:
+    """Run each command on ``db`` in turn, each required to succeed; ``db``."""
+    for args in commands:
+        result = ulcdb(db, *args)
+        assert result.exit_code == 0, result.output
+    return db
+
+
+def json_of(db: Path, *args: object) -> Any:
+    """The JSON printed by ``ulcdb --db DB ARGS...``, which must succeed."""
+    result = ulcdb(db, *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
 SAMPLE = Path(__file__).resolve().parents[1] / "sample"
 
 
@@ -27,6 +44,12 @@ def sample_store(path: Path) -> Path:
     result = ulcdb(path, "ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample")
     assert result.exit_code == 0, result.output
     return path
+
+
+def sample_judged(path: Path, *score: object) -> Path:
+    """``sample_store(path)`` with the sample's DA judgments and ``ulcdb score SCORE...`` run."""
+    return run_all(sample_store(path), ("ingest", "assessments", SAMPLE / "human" / "da.tsv"),
+                   ("score", *score))
 
 
 _INGESTED: dict[tuple[Path, str], Path] = {}  # (sample, name): a pristine store made once

@@ -6,7 +6,6 @@ ref-A+ref-B+ref-C.  Expected numbers from plain SQL on the store and scipy."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import duckdb
 import pytest
 import scipy.stats
 
-from tests.cli_helpers import SAMPLE, sample_store, ulcdb
+from tests.cli_helpers import json_of, sample_judged
 
 NOTE = ("--include-human: ref-B is in the reference set ref-A+ref-B+ref-C, so not a target (a "
         "reference is not scored against itself): -r a set without it scores it as a system")
@@ -22,20 +21,13 @@ NOTE = ("--include-human: ref-B is in the reference set ref-A+ref-B+ref-C, so no
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = sample_store(tmp_path_factory.mktemp("include_human_refset") / "s.duckdb")
-    for args in (("ingest", "assessments", SAMPLE / "human" / "da.tsv"),
-                 ("score", "-m", "BLEU", "-G", "sys", "-f", "csv", "-j", "1")):
-        result = ulcdb(db, *args)
-        assert result.exit_code == 0, result.output
-    return db
+    return sample_judged(tmp_path_factory.mktemp("include_human_refset") / "s.duckdb",
+                         "-m", "BLEU", "-G", "sys", "-f", "csv", "-j", "1")
 
 
 def _meta(db: Path, *extra: str) -> dict[str, Any]:
-    result = ulcdb(db, "meta", "-c", "DA-raw", "-m", "BLEU", "--coef", "pearson", "-B", "0",
-                   "-f", "json", *extra)
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
+    return dict(json_of(db, "meta", "-c", "DA-raw", "-m", "BLEU", "--coef", "pearson", "-B",
+                        "0", "-f", "json", *extra))
 
 
 def test_the_human_translation_in_the_reference_set_is_named(store: Path) -> None:

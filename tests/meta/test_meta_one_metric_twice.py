@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.cli_helpers import SAMPLE, sample_store, ulcdb
+from tests.cli_helpers import sample_judged, ulcdb
 
 NOTE = ("one metric under two names (the same scores up to a constant, so the same "
         "coefficients): -PER = 1-PER; BLEU = BLEU-4")
@@ -19,12 +19,8 @@ NOTE = ("one metric under two names (the same scores up to a constant, so the sa
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = sample_store(tmp_path_factory.mktemp("twice") / "s.duckdb")
-    for args in (("ingest", "assessments", SAMPLE / "human" / "da.tsv"),
-                 ("score", "-m", "BLEU,BLEU-4,1-PER,-PER,chrF", "-G", "all", "-f", "csv")):
-        result = ulcdb(db, *args)
-        assert result.exit_code == 0, result.output
-    return db
+    return sample_judged(tmp_path_factory.mktemp("twice") / "s.duckdb",
+                         "-m", "BLEU,BLEU-4,1-PER,-PER,chrF", "-G", "all", "-f", "csv")
 
 
 @pytest.mark.parametrize("level", ["seg", "sys"])

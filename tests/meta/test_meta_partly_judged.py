@@ -7,7 +7,6 @@ against sacrebleu's BLEU on those lines)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 import sacrebleu
 import scipy.stats
 
-from tests.cli_helpers import SAMPLE, copy_store, sample_store, ulcdb
+from tests.cli_helpers import SAMPLE, copy_store, json_of, sample_store, ulcdb
 
 SYSTEMS = ("sysA", "sysB", "sysC", "sysD")
 PLAIN = SAMPLE / "plain"
@@ -45,11 +44,8 @@ def _ingest(db: Path, tmp_path: Path, human: dict[str, dict[int, float]]) -> Non
 
 
 def _meta(db: Path, *extra: str) -> dict[str, Any]:
-    result = ulcdb(db, "meta", "-c", "half", "-m", "BLEU", "--coef", "pearson", "-B", "0",
-                   "-f", "json", *extra)
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
+    return dict(json_of(db, "meta", "-c", "half", "-m", "BLEU", "--coef", "pearson", "-B", "0",
+                        "-f", "json", *extra))
 
 
 def _bleu(system: str, segments: range) -> float:

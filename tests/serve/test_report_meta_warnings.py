@@ -9,17 +9,14 @@ import html
 from pathlib import Path
 
 import numpy as np
-from cli_helpers import ulcdb
+from cli_helpers import run_all, sample_store, ulcdb
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 
 
 def test_report_shows_the_meta_warnings(tmp_path: Path) -> None:
-    db = tmp_path / "s.duckdb"
-    for args in (("ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"),
-                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c",
-                  "adequacy")):
-        assert ulcdb(db, *args).exit_code == 0
+    db = run_all(sample_store(tmp_path / "s.duckdb"),
+                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c", "adequacy"))
     out = tmp_path / "r.html"
     result = ulcdb(db, "report", out, "-m", "BLEU", "-c", "adequacy")
     assert result.exit_code == 0, result.output
@@ -36,11 +33,8 @@ def test_report_computes_and_notes_only_its_coefficients(tmp_path: Path) -> None
     """The page's meta table shows Pearson, Spearman and Kendall tau-b; meta's other default
     coefficients were computed too, and the header said "DARR left out: ... (give --coef
     darr_tau --threshold T)", options `ulcdb report` does not have (WMT21 en-de with MQM)."""
-    db = tmp_path / "s.duckdb"
-    for args in (("ingest", "testbed", SAMPLE / "ULC.config", "--name", "sample"),
-                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c",
-                  "adequacy")):
-        assert ulcdb(db, *args).exit_code == 0
+    db = run_all(sample_store(tmp_path / "s.duckdb"),
+                 ("ingest", "assessments", SAMPLE / "human" / "adequacy.csv", "-c", "adequacy"))
     out = tmp_path / "r.html"
     result = ulcdb(db, "report", out, "-m", "BLEU,chrF", "-c", "adequacy")
     assert result.exit_code == 0, result.output
