@@ -104,3 +104,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if stem in RAY_MODULES:
             item.add_marker(pytest.mark.ray)
+
+
+@pytest.fixture(scope="module")
+def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled sample's ULC.config ingested (with its named sets), once per module."""
+    from cli_helpers import sample_store
+
+    return Path(sample_store(tmp_path_factory.mktemp("sample") / "store.duckdb"))
+
+
+@pytest.fixture
+def sample_db(sample_template: Path, tmp_path: Path) -> Path:
+    """A copy of ``sample_template`` for each test (a refused import must leave it as it was:
+    cli_helpers.dump and refused)."""
+    from cli_helpers import copy_store
+
+    return Path(copy_store(sample_template, tmp_path, sample_template.name))

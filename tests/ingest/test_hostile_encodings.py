@@ -24,6 +24,11 @@ TABLE_ARGS = ["--format", "table", "--metric", "IMP", "--ref", "ref-A", "--map",
 LINES_ARGS = ["--format", "lines", "--metric", "IMP", "--target", "sysA", "--ref", "ref-A"]
 
 
+@pytest.fixture
+def db(sample_db: Path) -> Path:
+    """The sample store (tests/conftest.py): a copy for each test."""
+    return sample_db
+
 
 def config_text() -> str:
     return (SAMPLE / "ULC.config").read_text(encoding="utf-8").replace("./", f"{SAMPLE}/")

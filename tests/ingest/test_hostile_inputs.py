@@ -15,6 +15,11 @@ SAMPLE = REPO / "sample"
 PLAIN = SAMPLE / "plain"
 
 
+@pytest.fixture
+def db(sample_db: Path) -> Path:
+    """The sample store (tests/conftest.py): a copy for each test."""
+    return sample_db
+
 
 def config_with(tmp_path: Path, old: str, new: str) -> Path:
     """The sample's ULC.config with absolute file names and ``old`` written as ``new``."""

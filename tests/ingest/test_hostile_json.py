@@ -14,6 +14,11 @@ RECORDS = ", ".join(f'{{"src": "a", "mt": "b", "ref": "c", "COMET": 0.{i}}}'
                     for i in range(1, 13))
 
 
+@pytest.fixture
+def db(sample_db: Path) -> Path:
+    """The sample store (tests/conftest.py): a copy for each test."""
+    return sample_db
+
 
 @pytest.mark.parametrize(("text", "args", "said"), [
     (f'{{"sysA": [{RECORDS}], "sysA": [{RECORDS}]}}',

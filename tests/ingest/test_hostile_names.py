@@ -14,6 +14,11 @@ SOURCE = PLAIN / "source.es.txt"
 SYS_B = PLAIN / "systems" / "sysB.en.txt"
 
 
+@pytest.fixture
+def db(sample_db: Path) -> Path:
+    """The sample store (tests/conftest.py): a copy for each test."""
+    return sample_db
+
 
 @pytest.mark.parametrize(("option", "name", "problem"), [
     # `-s a,b` asks for systems a and b: a system named 'a,b' was stored and never selectable

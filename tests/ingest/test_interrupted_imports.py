@@ -17,6 +17,11 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample"
 PLAIN = SAMPLE / "plain"
 
 
+@pytest.fixture
+def db(sample_db: Path) -> Path:
+    """The sample store (tests/conftest.py): a copy for each test."""
+    return sample_db
+
 
 def conllu(tmp_path: Path) -> Path:
     texts = (PLAIN / "systems" / "sysA.en.txt").read_text(encoding="utf-8").splitlines()
