@@ -13,8 +13,8 @@ from ulcdb.compare.analysis import ANALYSES, AnalysisTable, analyse
 from ulcdb.compare.buckets import segment_labels
 from ulcdb.compare.plan import DEFAULT_METRICS, plan
 from ulcdb.compare.run import ALPHA, METHODS
+from ulcdb.errors import choice
 from ulcdb.ops.access import Access
-from ulcdb.ops.choices import choice
 from ulcdb.ops.score import SCORING, Request, Scoring, scored
 from ulcdb.scoring.progress import Progress, silent
 from ulcdb.scoring.scorer import Pair

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ulcdb.errors import choice
 from ulcdb.ingest.delete import (
     Deletion,
     ScoreFilter,
@@ -14,7 +15,6 @@ from ulcdb.ingest.delete import (
     plan_translator,
 )
 from ulcdb.ops.access import Access
-from ulcdb.ops.choices import choice
 from ulcdb.scoring.selection import split_names
 from ulcdb.store.database import Store
 

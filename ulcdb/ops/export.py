@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from ulcdb.errors import ChoiceError, NotFound, UlcdbError
+from ulcdb.errors import ChoiceError, NotFound, UlcdbError, choice
 from ulcdb.interchange.fetch import ExportSelection, check_selection
 from ulcdb.ops.access import Access
-from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.ops.outputs import writable_file, writable_folder
 from ulcdb.scoring.progress import Progress, Tick, silent

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from ulcdb.errors import choice
 from ulcdb.ops.access import Access
-from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import levels_of
 from ulcdb.ops.score import SCORING, Check, Request, Scored, Scoring, all_pairs, scored
 from ulcdb.qarla.measures import (

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
+from ulcdb.errors import choice
 from ulcdb.ops.access import Access
-from ulcdb.ops.choices import choice
 from ulcdb.ops.levels import levels_of
 from ulcdb.qarla.measures import QUEEN_MIN_REFS, check_refs, queen_values
 from ulcdb.scoring.engines import Engine
