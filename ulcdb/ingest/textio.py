@@ -166,6 +166,16 @@ def check_not_binary(path: str | Path, data: bytes) -> None:
                              f"{convert.format(encoding)}")
 
 
+def line_column(text: str | bytes, pos: int, first_line: int = 1) -> tuple[int, int]:
+    """The line (``text`` starting at line ``first_line``) and the column, both from 1, of
+    position ``pos``."""
+    if isinstance(text, str):
+        lines, start = text.count("\n", 0, pos), text.rfind("\n", 0, pos)
+    else:
+        lines, start = text.count(b"\n", 0, pos), text.rfind(b"\n", 0, pos)
+    return lines + first_line, pos - start
+
+
 def check_no_nul(path: str | Path, data: bytes) -> None:
     """An ``InputError`` naming the line of the first NUL byte of ``data``: no text file
     holds one (a binary, or a file damaged on its way), and the store would keep it; UTF-16,
@@ -174,8 +184,7 @@ def check_no_nul(path: str | Path, data: bytes) -> None:
     if pos >= 0 or data.startswith((_GZIP, b"PK\x03\x04")):
         check_not_binary(path, data)
     if pos >= 0:
-        line = data.count(b"\n", 0, pos) + 1
-        column = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+        line, column = line_column(data, pos)
         raise InputError(path, line, f"NUL byte at column {column}: not a text file")
 
 
@@ -188,8 +197,7 @@ def decode_utf8(path: Path, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, column = line_column(data, exc.start)
         bad = data[exc.start : exc.end].hex(" ")
         message = f"invalid UTF-8 (byte {bad} at column {column}): the file must be UTF-8"
         raise InputError(path, line, message) from None
@@ -227,8 +235,7 @@ def check_inner_bom(path: str | Path, text: str, first_line: int = 1) -> None:
     invisible, at the head of a segment (or of a system's name, then unknown)."""
     pos = text.find("\ufeff")
     if pos >= 0:
-        line = text.count("\n", 0, pos) + first_line
-        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        line, column = line_column(text, pos, first_line)
         raise InputError(path, line, f"a byte order mark (U+FEFF) at column {column}, inside "
                          "the file: files joined with their marks? remove it")
 
@@ -250,8 +257,7 @@ def check_line_ends(path: str | Path, text: str, first_line: int = 1,
         raise InputError(path, 1, "lines end with a carriage return (CR) alone, as classic "
                          "Mac OS wrote them: give the file LF line ends (e.g. mac2unix FILE)")
     pos = found.start()
-    line = text.count("\n", 0, pos) + first_line
-    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    line, column = line_column(text, pos, first_line)
     raise InputError(path, line, f"a carriage return (CR) at column {column} ends no line "
                      "(other tools break the line there): remove it, or end lines with LF")
 
