@@ -308,9 +308,9 @@ def _refuse_line_breaks(origin: str, whose: str, texts: list[str]) -> None:
     """An ``InputError`` naming the first segment of ``texts`` holding a line break (an XML
     or SGML segment written over two lines, or with &#10;): a segment is one line of a plain
     file, of sacrebleu's input and of every export, which would split it."""
-    if not any("\n" in text or "\r" in text for text in texts):
+    first = next((i for i, text in enumerate(texts, 1) if "\n" in text or "\r" in text), None)
+    if first is None:
         return
-    first = next(i for i, text in enumerate(texts, 1) if "\n" in text or "\r" in text)
     raise InputError(origin, None, f"segment {first} of {whose} holds a line break: a segment "
                      "is one line (of plain files, sacrebleu's input and every export)")
 
