@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,7 +12,7 @@ from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
 from ulcdb.metrics.languages import set_language
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import check_name, lookalike
+from ulcdb.store.names import check_name, refuse_lookalike
 
 
 @dataclass
@@ -68,7 +66,7 @@ def validate(data: TestbedData) -> None:
         check_name(tr.role, tr.name, tr.origin or origin)
         if tr.name in seen:
             raise InputError(tr.origin or origin, None, f"duplicate translator name {tr.name!r}")
-        _refuse_lookalike(tr.origin or origin, tr.role, tr.name, seen, "")
+        refuse_lookalike(tr.origin or origin, tr.role, tr.name, seen, "")
         seen.add(tr.name)
         _refuse_line_breaks(tr.origin or origin, tr.name, tr.texts)
         if tr.role not in ("system", "reference"):
@@ -96,7 +94,7 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
         if tid is not None and data.dashless_names:
             _restore_names(store, tid, data, report)
         if tid is None:
-            _refuse_lookalike(data.origin or data.name, "test bed", data.name,
+            refuse_lookalike(data.origin or data.name, "test bed", data.name,
                               [r[0] for r in store.query(named_query("testbed_names"))],
                               " in the store")
             tid = _create_testbed(store, data)
@@ -289,7 +287,7 @@ def _load_translator(
                            "scores and human assessments are dropped)")
         report.replaced.append(_clear_translator(store, trid, tr))
     else:
-        _refuse_lookalike(tr.origin or report.testbed, tr.role, tr.name,
+        refuse_lookalike(tr.origin or report.testbed, tr.role, tr.name,
                           list(store.translators(tid)), f" in test bed {report.testbed!r}")
         trid = store.scalar(
             "insert into translator (testbed_id, name, role, origin) values (?, ?, ?, ?) "
@@ -313,20 +311,6 @@ def _refuse_line_breaks(origin: str, whose: str, texts: list[str]) -> None:
         return
     raise InputError(origin, None, f"segment {first} of {whose} holds a line break: a segment "
                      "is one line (of plain files, sacrebleu's input and every export)")
-
-
-def _refuse_lookalike(origin: str, what: str, name: str, names: Iterable[str],
-                      where: str) -> None:
-    """An ``InputError`` when ``name`` differs from one of ``names`` only by case or Unicode
-    normalisation: two names that look alike would be told apart by no one reading a table
-    (names that differ only in their Unicode form are shown with escapes)."""
-    other = lookalike(name, names)
-    if other is not None:
-        nfc = unicodedata.normalize
-        show = ascii if nfc("NFC", name) == nfc("NFC", other) else repr  # they look the same
-        raise InputError(origin, None, f"the {what} name {show(name)} differs from "
-                         f"{show(other)}{where} only by case or Unicode normalisation: use "
-                         "one spelling")
 
 
 def _where(origin: str | None) -> str:

@@ -51,7 +51,7 @@ from ulcdb.interchange.model import (
 )
 from ulcdb.interchange.testbeds import ensure_testbed, ensure_translators
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import check_name, lookalike
+from ulcdb.store.names import check_name, refuse_lookalike
 
 FORMATS = ("auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacrebleu", "comet", "table",
            "lines")
@@ -500,10 +500,7 @@ def _check_new_name(name: str, role: str, named: Collection[str],
     other of the test bed (``named``) but for case or Unicode normalisation ('online-A'
     beside 'Online-A'), as an ingested test bed's translators are."""
     check_name(role, name, *where)
-    other = lookalike(name, named)
-    if other is not None:
-        raise InputError(*where, f"the {role} name {name!r} differs from {other!r} only by "
-                         "case or Unicode normalisation: use one spelling")
+    refuse_lookalike(where[0], role, name, named, line=where[1])
 
 
 def _create_wmt_translators(store: Store, raw: metrics_task.WmtKeys,

@@ -63,6 +63,20 @@ def lookalike(name: str, names: Iterable[str]) -> str | None:
     return next((n for n in names if n != name and fold(n) == key), None)
 
 
+def refuse_lookalike(origin: object, what: str, name: str, names: Iterable[str],
+                     where: str = "", line: int | None = None) -> None:
+    """An ``InputError`` when ``name`` differs from one of ``names`` only by case or Unicode
+    normalisation: two names that look alike would be told apart by no one reading a table
+    (names that differ only in their Unicode form are shown with escapes)."""
+    other = lookalike(name, names)
+    if other is not None:
+        nfc = unicodedata.normalize
+        show = ascii if nfc("NFC", name) == nfc("NFC", other) else repr  # they look the same
+        raise InputError(origin, line, f"the {what} name {show(name)} differs from "
+                         f"{show(other)}{where} only by case or Unicode normalisation: use "
+                         "one spelling")
+
+
 # The manuals' abbreviations of the names users type in full.
 _ABBREVIATIONS = (("rouge", "rg"), ("meteor", "mtr"))
 
