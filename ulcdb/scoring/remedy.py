@@ -116,7 +116,6 @@ def _imported(store: Store, wanted: Wanted, metrics: list[str], why: str) -> lis
                     why, where) for (_, others, where), ms in groups.items()]
 
 
-
 def _elsewhere(store: Store, wanted: Wanted, metrics: list[str]) -> dict[str, Elsewhere]:
     """The other test beds each of ``metrics`` holds imported scores in, with their files."""
     if not metrics:
