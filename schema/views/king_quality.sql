@@ -43,34 +43,38 @@ in_scope as (
     from translator
     where role = 'system' and (systems is null or list_contains(systems, name))
 ),
-vals as not materialized (  -- read once for `scope` and `bounds` (planned once)
+vals as (
     select list_position(v.names, s.variant) as vid, s.* exclude (variant)
     from qarla_values(metric_names, lvl, segs := segs) s, score_variants v
+),
+sets as (  -- the refsets read: R - {h} per h, and R itself (held_out = -R's refset_id) for
+           -- ULC's bounds, so that `vals` is planned and read once
+    select held_out, refset_id from held
+    union all
+    select distinct -full_id, full_id from held where list_contains(measures, 'ulc')
 ),
 scope as (  -- the test bed and h from the reference set: no join per row with translator
     select s.vid, s.metric_id, h.held_out, s.translator_id, s.unit, s.value, s.x
     from vals s
-    join held h on h.refset_id = s.refset_id
+    join sets h on h.refset_id = s.refset_id
     where s.translator_id = h.held_out or s.translator_id in (select translator_id from in_scope)
 ),
 single as (
     select vid, metric_id as measure_id, held_out, translator_id, unit, x as q
     from scope
-    where list_contains(measures, 'single')
+    where list_contains(measures, 'single') and held_out > 0
 ),
-bounds as (  -- per metric and test bed (R), then given to each h of the test bed
+bounds as (  -- per metric and test bed (the systems against R), given to each h of the test bed
     select f.vid, f.metric_id, h.held_out, f.hi, f.lo
     from (
-        select vid, metric_id, refset_id,
+        select vid, metric_id, -held_out as full_id,
                greatest(0, max(value)) as hi,
                least(0, min(value)) as lo
-        from vals
-        where refset_id in (select full_id from held)
-          and translator_id in (select translator_id from in_scope)
-          and list_contains(measures, 'ulc')
+        from scope
+        where held_out < 0
         group by all
     ) f
-    join held h on h.full_id = f.refset_id
+    join held h on h.full_id = f.full_id
 ),
 ulc as (
     select s.vid, 0 as measure_id, s.held_out, s.translator_id, s.unit,
