@@ -13,7 +13,8 @@
 --             DuckDB adds them in (KING counts ties) and unequal ones stay apart;
 --   'queen'   (measure_id -1) QUEEN_{X,R-{h}} (`queen_units` with holdout; strict,
 --             trans_topic, doc_cumulative apply); only with 4+ references, since QUEEN needs
---             3 references in R - {h}.
+--             3 references in R - {h}.  Planned only when asked (QUEEN's macros take a third
+--             of KING's planning otherwise).
 -- segs restricts segment rows (seg level); doc and sys scores are the stored ones.
 -- Rows: vid, measure_id, held_out, translator_id, unit, q.
 -- Usage: select * from king_quality(['BLEU', 'NIST'], 'sys', measures := ['single', 'ulc']);
@@ -88,15 +89,25 @@ ulc as (
     group by s.vid, s.held_out, s.translator_id, s.unit
     having count(*) = len(list_distinct(metric_names))  -- one score per metric and refset
 ),
-queen_q as (
-    select list_position(v.names, q.variant) as vid, -1 as measure_id, q.held_out,
-           q.translator_id, q.unit, q.queen as q
-    from queen_units(metric_names, lvl, refs := refs, systems := systems, strict := strict,
-                     trans_topic := trans_topic, segs := segs, holdout := true,
-                     doc_cumulative := doc_cumulative, testbeds := testbeds) q,
-         score_variants v
-    where list_contains(measures, 'queen')
-      and q.testbed_id in (select testbed_id from r where n_refs >= 4)
+queen_q as (  -- planned only when asked: query() plans the statement its arguments make
+              -- (each written by `sql_literal`), an empty one without 'queen'
+    select * from query(case
+        when list_contains(measures, 'queen') then
+            'select list_position(v.names, q.variant) as vid, -1 as measure_id, q.held_out,
+                    q.translator_id, q.unit, q.queen as q
+             from queen_units(' || sql_literal(metric_names) || ', ' || sql_literal(lvl)
+            || ', refs := ' || sql_literal(refs) || ', systems := ' || sql_literal(systems)
+            || ', strict := ' || sql_literal(strict) || ', trans_topic := '
+            || sql_literal(trans_topic) || ', segs := ' || sql_literal(segs)
+            || ', holdout := true, doc_cumulative := ' || sql_literal(doc_cumulative)
+            || ', testbeds := ' || sql_literal(testbeds) || ') q, score_variants v
+             where q.testbed_id in (select testbed_id from qarla_refs(refs := '
+            || sql_literal(refs) || ', testbeds := ' || sql_literal(testbeds)
+            || ') where n_refs >= 4)'
+        else 'select null::integer as vid, -1 as measure_id, null::integer as held_out,
+                     null::integer as translator_id, null::integer as unit, null::double as q
+              where false'
+    end)
 ),
 final as (
     select * from single
