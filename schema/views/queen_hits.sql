@@ -103,6 +103,9 @@ pv as (  -- per test bed, metric, segment key and word: the pair values x(r', r'
     join against_ref a using (refset_id)
     join slots p on p.r1 = u.translator_id and p.r2 = a.ref and p.seg_id = u.seg_id
     where u.value is not null
+      -- redundant with the join on slots, but the scan then passes only the references'
+      -- rows (the pair values are theirs), not every translator's
+      and u.translator_id in (select translator_id from r)
     group by all
 ),
 pv_lists as (  -- the values and their bits as two lists (the comparisons' inner product)
