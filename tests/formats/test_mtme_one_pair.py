@@ -33,7 +33,7 @@ def _human(db: Path) -> list[tuple]:
 def test_testbed_and_scores_without_lp(folder: Path, tmp_path: Path) -> None:
     db = tmp_path / "one.duckdb"
     said = ok(ulcdb(db, "ingest", "testbed", folder, "--name", "tiny"))
-    assert "human scores (DA-z)" in said
+    assert "human scores: 16 DA-z assessments read: 16 stored" in said
     human = _human(db)
     assert len(human) == 2 * (5 + 2 + 1)  # S1, S_2 x (segments, documents, system)
     assert ("S1", "seg", 4, "d-2", "DA-z", 1.0) in human and ("S1", "sys", None, None, "DA-z",

@@ -119,3 +119,17 @@ def test_unknown_translators_skipped_on_request(store: Store) -> None:
     assert report.skipped == {"S9": 2}
     assert (report.read, report.inserted) == (1, 1)
     assert _rows(store) == [("S1", "seg", 1, None, "MQM", "", -1.0)]
+
+
+def test_the_summary_counts_each_criterion_and_the_rows(store: Store) -> None:
+    """A row of two criteria (WMT's da_raw and da_z) is two assessments: the summary says how
+    many of each and from how many rows, not their sum alone ('6 assessments' for 3 rows)."""
+    items = [Assessment("S1", c, v, "seg", i, line=i + 1)
+             for i in range(1, 4) for c, v in (("DA-raw", 70.0 + i), ("DA-z", i / 10))]
+    report = load_assessments(store, "tiny", items, FILE)
+    assert report.criteria == {"DA-raw": 3, "DA-z": 3} and report.rows == 3
+    assert report.summary() == ("3 DA-raw and 3 DA-z assessments read from 3 rows: 6 stored, "
+                                "0 already there, 0 replaced")
+    one = load_assessments(store, "tiny", [Assessment("S_2", "adequacy", 4.0, "sys", line=1)],
+                           FILE)
+    assert one.summary() == "1 adequacy assessment read: 1 stored, 0 already there, 0 replaced"

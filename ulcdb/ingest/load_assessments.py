@@ -12,7 +12,7 @@ runs in a transaction of its own, ``store_assessments`` in the caller's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
@@ -44,13 +44,29 @@ class AssessmentReport:
     unchanged: int
     replaced: int
     skipped: dict[str, int] | None = None  # unknown translator -> rows left out
+    criteria: dict[str, int] = field(default_factory=dict)  # criterion -> assessments read
+    rows: int | None = None  # lines of the file they came from, where known
 
     def summary(self) -> str:
-        text = (f"{self.read} assessments read: {self.inserted} stored, "
+        text = (f"{self._read_text()}: {self.inserted} stored, "
                 f"{self.unchanged} already there, {self.replaced} replaced")
         if self.skipped:
             names = ", ".join(f"{k} ({v})" for k, v in sorted(self.skipped.items()))
             text += f"; skipped unknown translators: {names}"
+        return text
+
+    def _read_text(self) -> str:
+        """'120 adequacy assessments read', or per criterion where a row holds several
+        ('9832 DA-raw and 9832 DA-z assessments read from 9832 rows'): a sum of two criteria
+        read as twice the rows."""
+        if not self.criteria:
+            return f"{self.read} assessments read"
+        counts = [f"{n} {name}" for name, n in self.criteria.items()]
+        text = (counts[0] if len(counts) == 1
+                else ", ".join(counts[:-1]) + f" and {counts[-1]}")
+        text += " assessment read" if self.read == 1 else " assessments read"
+        if len(counts) > 1 and self.rows is not None and self.rows != self.read:
+            text += f" from {self.rows} rows"
         return text
 
 
@@ -101,7 +117,19 @@ def store_assessments(
     finally:
         store.con.execute("drop table if exists _assessment_in")
     report.skipped = skipped
+    report.criteria, report.rows = _counts(table)
     return report
+
+
+def _counts(table: pa.Table) -> tuple[dict[str, int], int | None]:
+    """Assessments per criterion (in the file's order) and the file lines they came from
+    (None where the rows carry no line)."""
+    criteria = {str(row["values"]): int(row["counts"])
+                for row in pc.value_counts(table["criterion"]).to_pylist()}
+    lines = table["line"] if "line" in table.column_names else None
+    if lines is None or lines.null_count:
+        return criteria, None
+    return criteria, len(pc.unique(lines))
 
 
 def assessment_table(items: list[Assessment]) -> pa.Table:
