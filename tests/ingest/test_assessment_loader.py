@@ -133,3 +133,21 @@ def test_the_summary_counts_each_criterion_and_the_rows(store: Store) -> None:
     one = load_assessments(store, "tiny", [Assessment("S_2", "adequacy", 4.0, "sys", line=1)],
                            FILE)
     assert one.summary() == "1 adequacy assessment read: 1 stored, 0 already there, 0 replaced"
+
+
+def test_segment_rows_read_at_system_level_say_which_level_fits(store: Store) -> None:
+    """WMT's da_seg.tsv given with --level sys: its rows are the system's again and again.
+    'duplicate assessment' alone left the user to guess; the error says to give --level seg."""
+    rows = [Assessment("S1", "DA-raw", 70.0 + i, "sys", line=i) for i in (2, 3)]
+    with pytest.raises(InputError) as err:
+        load_assessments(store, "tiny", rows, FILE)
+    assert str(err.value) == (
+        "judged.tsv:3: duplicate assessment (first at line 2): the file holds several rows "
+        "for system 'S1', as a file of segment scores does: give --level seg (--level doc "
+        "for document scores)")
+    docs = [Assessment("S1", "DA-raw", 70.0 + i, "doc", None, "d1", line=i) for i in (2, 3)]
+    with pytest.raises(InputError, match=r"judged.tsv:3: duplicate assessment \(first at line "
+                       r"2\): the file holds several rows for document 'd1' of 'S1', as a "
+                       "file of segment scores does: give --level seg$"):
+        load_assessments(store, "tiny", docs, FILE)
+    assert _rows(store) == []

@@ -184,13 +184,26 @@ def _check(store: Store, tid: int, testbed: str, path: Path | str, scale: Scale 
         message = unit_problem(store, tid, level, doc_id, seg) + _another_testbed(store, tid,
                                                                                   testbed)
     elif problem == "duplicate":
-        message = f"duplicate assessment (first at line {first})"
+        message = (f"duplicate assessment (first at line {first})"
+                   + _finer_rows(level, translator, doc_id))
     elif problem == "value":
         message = "score is NaN or infinite"
     else:  # 'scale': flagged only when a scale is given
         message = (f"score {value:g} lies outside the scale "
                    f"{_scale_text(scale or (None, None))} given with --scale")
     raise InputError(path, line, message)
+
+
+def _finer_rows(level: str, translator: str, doc_id: str | None) -> str:
+    """Why a system (document) would have two rows of a criterion at ``level``: the file
+    holds finer units (WMT's da_seg.tsv given with --level sys), and the --level it needs."""
+    if level == "sys":
+        return (f": the file holds several rows for system {translator!r}, as a file of "
+                "segment scores does: give --level seg (--level doc for document scores)")
+    if level == "doc":
+        return (f": the file holds several rows for document {doc_id!r} of {translator!r}, "
+                "as a file of segment scores does: give --level seg")
+    return ""
 
 
 def _another_testbed(store: Store, tid: int, testbed: str) -> str:
