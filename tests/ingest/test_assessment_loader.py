@@ -6,6 +6,7 @@ and the same-value / other-value / --replace rules."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -151,3 +152,16 @@ def test_segment_rows_read_at_system_level_say_which_level_fits(store: Store) ->
                        "file of segment scores does: give --level seg$"):
         load_assessments(store, "tiny", docs, FILE)
     assert _rows(store) == []
+
+
+def test_a_look_alike_criterion_is_refused_within_its_test_bed(store: Store) -> None:
+    """'da' beside the test bed's 'DA' is refused; another test bed (an mt-metrics-eval
+    folder's 'mqm' beside a WMT TSV's 'MQM') keeps its own spelling."""
+    load_testbed(store, dataclasses.replace(tiny_data(), name="other"))
+    load_assessments(store, "tiny", [Assessment("S1", "DA", 1.0, "seg", 1, line=1)], FILE)
+    load_assessments(store, "other", [Assessment("S1", "da", 1.0, "seg", 1, line=1)], FILE)
+    with pytest.raises(InputError, match="^judged.tsv:4: the criterion name 'da' differs from "
+                       "'DA' in test bed 'tiny' only by case"):
+        load_assessments(store, "tiny", [Assessment("S1", "da", 2.0, "seg", 2, line=4)], FILE)
+    assert store.query("select criterion, count(*) from assessment group by all order by 1") \
+        == [("DA", 1), ("da", 1)]

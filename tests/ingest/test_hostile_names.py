@@ -118,6 +118,31 @@ def test_a_criterion_may_hold_a_comma(db: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("name", ["da-raw", "DA-RAW", unicodedata.normalize("NFD", "DA-raw\u00e9")])
+def test_a_criterion_named_like_a_stored_one_is_refused(db: Path, name: str) -> None:
+    """`-c DA-raw` then `-c da-raw` stored two criteria, which `meta -c DA-raw` told apart
+    silently; as every other name, a look-alike of a stored criterion is refused."""
+    stored = "DA-raw\u00e9" if name.startswith("DA-raw") else "DA-raw"
+    assert ulcdb(db, "ingest", "assessments", DA, *DA_MAP, "-c", stored).exit_code == 0
+    message = refused(db, "ingest", "assessments", DA, *DA_MAP, "-c", name)
+    show = ascii if stored.startswith("DA-raw\u00e9") else repr
+    assert message == (f"Error: {DA}:2: the criterion name {show(name)} differs from "
+                       f"{show(stored)} in test bed 'sample' only by case or Unicode "
+                       "normalisation: "
+                       "use one spelling")
+
+
+def test_a_criterion_column_with_look_alike_names_is_refused(db: Path, tmp_path: Path) -> None:
+    lines = DA.read_text(encoding="utf-8").splitlines()
+    rows = [lines[0] + "\tcrit"] + [f"{row}\tDA" for row in lines[1:]]
+    rows[6] = rows[6].replace("\tDA", "\tda")  # line 7
+    path = tmp_path / "crit.tsv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    message = refused(db, "ingest", "assessments", path, *DA_MAP, "--map", "criterion=crit")
+    assert message == (f"Error: {path}:7: the criterion name 'da' differs from 'DA' of this "
+                       "file only by case or Unicode normalisation: use one spelling")
+
+
 LINES = ["--format", "lines", "--target", "sysA", "--ref", "ref-A"]
 
 

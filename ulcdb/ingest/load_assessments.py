@@ -22,7 +22,7 @@ from ulcdb.errors import Conflict, InputError
 from ulcdb.ingest.model import Assessment
 from ulcdb.ingest.units import unit_problem
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import check_name
+from ulcdb.store.names import check_name, refuse_lookalike
 
 Scale = tuple[float | None, float | None]  # (MIN, MAX); None = unbounded
 # the rows a loader checks and stores: one assessment each (``Assessment``'s fields)
@@ -96,8 +96,8 @@ def store_assessments(
     table = items if isinstance(items, pa.Table) else assessment_table(items)
     if not table.num_rows:
         raise InputError(path, None, "no assessments found")
-    _check_criteria(table, path)
     tid = store.testbed_id(testbed)
+    _check_criteria(store, tid, testbed, table, path)
     skipped: dict[str, int] = {}
     if skip_unknown:
         known = pa.array(list(store.translators(tid)), pa.string())
@@ -146,16 +146,25 @@ def assessment_table(items: list[Assessment]) -> pa.Table:
     }, schema=ASSESSMENT_ROWS)
 
 
-def _check_criteria(table: pa.Table, path: Path | str) -> None:
+def _check_criteria(store: Store, tid: int, testbed: str, table: pa.Table,
+                    path: Path | str) -> None:
     """Criterion names (-c or a file's column) are names as a system's are: a tab, a line
     break, surrounding blanks or a comma made a criterion that no table shows as given and
-    no option selects.  The first row of a bad one names its line."""
+    no option selects; one that differs from one of the test bed's (or another of the file)
+    only by case or Unicode form ('da' beside 'DA') made a second criterion that -c DA never
+    selects.  The first row of a bad one names its line."""
     criteria = table["criterion"]
+    stored = [r[0] for r in store.query(named_query("criterion_names"), {"tid": tid})]
+    seen: list[str] = []
     for name in pc.unique(criteria).to_pylist():
         if name is not None:
             first = pc.index(criteria, name).as_py()
             line = table["line"][first].as_py() if "line" in table.column_names else None
             check_name("criterion", name, path, line)
+            refuse_lookalike(path, "criterion", name, seen, " of this file", line)
+            refuse_lookalike(path, "criterion", name, stored, f" in test bed {testbed!r}",
+                             line)
+            seen.append(name)
 
 
 def _resolve(store: Store, tid: int, rows: pa.Table, scale: Scale | None) -> None:
