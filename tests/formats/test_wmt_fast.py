@@ -117,6 +117,36 @@ def test_fast_and_line_by_line_give_the_same_store(tmp_path: Path,
     assert got == float(_value("newstestM2020", "sysA", "d2", 2))
 
 
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "line by line"])
+def test_a_system_named_like_a_stored_one_is_refused(tmp_path: Path, fast: bool,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The release's systems go through the look-alike check of every other import: 'SYSB'
+    beside a stored 'sysB' was added as a second system, which no table told apart."""
+    root = _release(tmp_path / "release")
+    used = ReaderSpy(monkeypatch, *READERS, fast)
+    db = tmp_path / "s.duckdb"
+    with Store(db) as store:
+        wmt20.ingest_wmt20(store, root)
+    sys_file = root / "metrics" / "sys" / "MetricX.sys.tsv"
+    _rewrite(sys_file, lambda lines: lines.__setitem__(1, lines[1].replace("sysB", "SYSB")))
+    error = _refused(db, root, "SYSB")
+    assert str(error) == (f"{sys_file}:2: the system name 'SYSB' differs "
+                          "from 'sysB' in test bed 'newstest2020:de-en' only by case or "
+                          "Unicode normalisation: use one spelling")
+    assert used.fast == [fast] * 2
+
+
+def test_look_alike_systems_of_one_release_are_refused(tmp_path: Path) -> None:
+    """Two spellings in a fresh store's release: the later one in sorted order is named."""
+    root = _release(tmp_path / "release")
+    _rewrite(root / "metrics" / "sys" / "MetricX.sys.tsv",
+             lambda lines: lines.__setitem__(1, lines[1].replace("sysB", "SYSB")))
+    error = _refused(tmp_path / "s.duckdb", root, "sysB")
+    assert str(error).endswith(": the system name 'sysB' differs from 'SYSB' in test bed "
+                               "'newstest2020:de-en' only by case or Unicode normalisation: "
+                               "use one spelling")
+
+
 def test_import_again_is_already_there_and_other_values_conflict(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _release(tmp_path / "release")

@@ -520,8 +520,7 @@ def _create_wmt_translators(store: Store, raw: metrics_task.WmtKeys,
                         (str(raw.path(where)), where.line))
     notes = []
     for name, wanted in roles.items():
-        tid = store.testbed_id(name)
-        added = ensure_translators(store, tid, wanted, "wmt")
+        added = ensure_translators(store, name, wanted, "wmt")
         if added:
             notes.append(f"{name}: added {len(added)} translators")
     return notes

@@ -9,12 +9,13 @@ test bed behind.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ulcdb.errors import Conflict
 from ulcdb.ingest.load import validate
 from ulcdb.ingest.model import TestbedData
 from ulcdb.store.database import Store
+from ulcdb.store.names import check_name, refuse_lookalike
 
 
 def ensure_testbed(store: Store, data: TestbedData) -> tuple[int, bool]:
@@ -48,16 +49,27 @@ def ensure_testbed(store: Store, data: TestbedData) -> tuple[int, bool]:
     return tid, True
 
 
-def ensure_translators(store: Store, tid: int, roles: Mapping[str, str], origin: str
+def ensure_translators(store: Store, testbed: str, roles: Mapping[str, str], origin: str,
+                       where: Callable[[str], tuple[str, int | None]] | None = None
                        ) -> list[str]:
     """Add the translators (name -> role) the test bed lacks, without texts; an existing one
-    with another role is a Conflict.  Returns the names added."""
+    with another role is a Conflict.  A new name must be one the command line can give back
+    and unlike the test bed's others and the import's but for case or Unicode form
+    ('online-A' beside 'Online-A'), as an ingested test bed's translators are; ``where``
+    names the file and line a name comes from (else ``origin``).  Returns the names added."""
+    tid = store.testbed_id(testbed)
     have = dict(store.query("select name, role from translator where testbed_id = ?", [tid]))
     for name, role in roles.items():
         if name in have and have[name] != role:
             raise Conflict(f"{name!r} is a {have[name]} in the test bed, the import needs a "
                            f"{role}")
     added = sorted(n for n in roles if n not in have)
+    named = list(have)
+    for name in added:
+        path, line = where(name) if where is not None else (origin, None)
+        check_name(roles[name], name, path, line)
+        refuse_lookalike(path, roles[name], name, named, f" in test bed {testbed!r}", line)
+        named.append(name)
     if added:
         store.insert_columns("translator", {
             "testbed_id": [tid] * len(added), "name": added,

@@ -205,8 +205,7 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
         if rows is None:
             return None
         advance(f"{len(files)} metric files", len(files))
-        keys = [k for k, _ in rows.keys.keys]
-        return _store(*args, keys, partial(metrics_fast.sql_frame, store, rows))
+        return _store(*args, rows.keys, partial(metrics_fast.sql_frame, store, rows))
 
     def exact() -> Wmt20Report:
         raw = metrics_task.read_wmt_raw(files, advance=advance)
@@ -214,8 +213,7 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
             raw = metrics_task.WmtRaw(raw.table.filter(pc.is_in(raw.table["lp"], pa.array(lps))),
                                       raw.sources)
         metrics_task.check_raw_values(raw)
-        keys = [k for k, _ in metrics_task.distinct_keys(raw, metrics_task.KEYS)]
-        return _store(*args, keys, partial(metrics_task.wmt_frame, raw))
+        return _store(*args, metrics_task.WmtKeys.of(raw), partial(metrics_task.wmt_frame, raw))
 
     report = fast_or_exact(store, fast, exact, metrics_fast.WORK_TABLES)
     report.notes.append(f"{len(lps)} test beds ({', '.join(lps)})")
@@ -228,12 +226,13 @@ def _ingest(store: Store, root: Path, lps: list[str], known: list[str], files: l
 
 
 def _store(store: Store, root: Path, pairs: dict[str, Wmt20Pair], replace: bool, variant: str,
-           rename: dict[str, str], advance: Advance, keys: list[tuple[str, ...]],
+           rename: dict[str, str], advance: Advance, found: metrics_task.WmtKeys,
            frame_of: Callable[..., ScoreFrame | SqlFrame]) -> Wmt20Report:
-    """Test beds, translators, system sets, DA and the metric scores (``keys``: the distinct
-    metric, language pair, test set, reference set and system of the rows; ``frame_of``
-    makes the rows from the test beds, reference sets, renames and catalogue facts) in one
-    transaction."""
+    """Test beds, translators, system sets, DA and the metric scores (``found``: the distinct
+    metric, language pair, test set, reference set and system of the rows, each with its
+    first row; ``frame_of`` makes the rows from the test beds, reference sets, renames and
+    catalogue facts) in one transaction."""
+    keys = [k for k, _ in found.keys]
     names = {k[0] for k in keys}
     renames = {m: PREFIX + m for m in names if is_builtin_name(m)} | rename
     infos = {renames.get(m, m): MetricInfo(
@@ -248,7 +247,8 @@ def _store(store: Store, root: Path, pairs: dict[str, Wmt20Pair], replace: bool,
         roles = _roles(keys, pairs, refs)
         for lp, pair in pairs.items():
             tid, _ = ensure_testbed(store, pair.testbed)
-            ensure_translators(store, tid, roles[lp], str(root))
+            ensure_translators(store, pair.testbed.name, roles[lp], str(root),
+                               _first_row(found, root, lp))
             systems = [n for n, r in roles[lp].items() if r == "system"]
             for set_name, members in (("outliers", pair.outliers),
                                       ("human", pair.human_systems | {
@@ -263,6 +263,19 @@ def _store(store: Store, root: Path, pairs: dict[str, Wmt20Pair], replace: bool,
         report.metrics_added = scores.metrics_added
         report.testbeds = _counts(store, [p.testbed.name for p in pairs.values()])
     return report
+
+
+def _first_row(found: metrics_task.WmtKeys, root: Path, lp: str
+               ) -> Callable[[str], tuple[str, int | None]]:
+    """Where a translator name of pair ``lp`` first occurs: its metric file and line (no line
+    where the fast reader scanned the file), else the release's human scores."""
+    first = {key[1]: row for key, row in found.distinct("lp", "system") if key[0] == lp}
+
+    def where(name: str) -> tuple[str, int | None]:
+        row = first.get(name)
+        return (str(root / "human"), None) if row is None else (found.path(row),
+                                                                 row.line or None)
+    return where
 
 
 def _roles(keys: list[tuple[str, ...]], pairs: dict[str, Wmt20Pair],
