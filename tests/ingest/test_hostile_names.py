@@ -163,6 +163,52 @@ def test_a_new_metric_named_like_another_is_refused(db: Path, tmp_path: Path, fi
                        f"(--rename {name}={other} or --metric) or otherwise")
 
 
+@pytest.mark.parametrize(("name", "how"), [
+    # the sample's ULC.config stores the set 2_metrics_LEX (BLEU, RG-L): -m 2_metrics_LEX
+    # chose an imported metric of that name and the set was no longer reachable
+    ("2_metrics_LEX", "is the name of a metric set: -m 2_metrics_LEX would choose this "
+                      "metric, no longer the set's members"),
+    ("GTM", "is the name of a metric set: -m GTM would choose this metric, no longer the "
+            "set's members"),  # a built-in set (GTM-1, GTM-2, GTM-3)
+    ("Metrics_lex", "differs from the metric set 'metrics_LEX' only by case or Unicode "
+                    "normalisation: -m Metrics_lex and -m metrics_LEX would differ by that "
+                    "alone"),
+])
+def test_a_new_metric_named_like_a_metric_set_is_refused(db: Path, tmp_path: Path, name: str,
+                                                         how: str) -> None:
+    scores = tmp_path / "scores.txt"
+    scores.write_text("0.5\n" * 12, encoding="utf-8")
+    message = refused(db, "ingest", "scores", scores, *LINES, "--metric", name)
+    assert message == (f"Error: {scores}: the metric name {name!r} {how}; name it otherwise "
+                       f"(--rename {name}=NEW or --metric)")
+
+
+@pytest.mark.parametrize(("line", "how"), [
+    ("GTM-2= BLEU NIST", "the metric set name 'GTM-2' is a metric's name: -m GTM-2 would choose "
+                         "the metric, never the set"),
+    ("bleu= BLEU NIST", "the metric set name 'bleu' differs from the metric 'BLEU' only by case "
+                        "or Unicode normalisation: -m bleu and -m BLEU would differ by that "
+                        "alone"),
+])
+def test_a_metric_set_named_like_a_metric_is_refused(db: Path, tmp_path: Path, line: str,
+                                                     how: str) -> None:
+    """A ULC.config set named like a metric: -m chose the metric, the set was never used."""
+    config = (PLAIN.parent / "ULC.config").read_text(encoding="utf-8")
+    config = config.replace("./plain/", f"{PLAIN}/").replace("2_metrics_LEX= BLEU RG-L", line)
+    path = tmp_path / "ULC.config"
+    path.write_text(config, encoding="utf-8")
+    number = config.splitlines().index(line) + 1
+    message = refused(db, "ingest", "testbed", path, "--name", "other")
+    assert message == f"Error: {path}:{number}: {how}; name the set otherwise"
+
+
+def test_a_defined_set_named_like_a_metric_is_refused(db: Path) -> None:
+    message = refused(db, "set", "define", "metric", "bleu", "BLEU", "NIST")
+    assert message == ("Error: 'bleu' differs from the metric or built-in metric set 'BLEU' "
+                       "only by case or Unicode normalisation: -m bleu and -m BLEU would differ "
+                       "by that alone; choose another set name")
+
+
 def test_document_ids_are_checked(db: Path, tmp_path: Path) -> None:
     """'madrid-metro ' was stored: an assessment file's 'madrid-metro' then named no
     document, and a docs file with the blank on one line only was refused with a seg_in_doc

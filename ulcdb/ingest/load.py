@@ -12,7 +12,7 @@ from ulcdb.ingest.load_assessments import store_assessments
 from ulcdb.ingest.model import NamedSet, TestbedData, TranslatorText
 from ulcdb.metrics.languages import set_language
 from ulcdb.store.database import Store, named_query
-from ulcdb.store.names import check_name, refuse_lookalike
+from ulcdb.store.names import check_name, lookalike, refuse_lookalike
 
 
 @dataclass
@@ -132,11 +132,23 @@ def _load_human_scores(store: Store, data: TestbedData, replace: bool,
 
 
 def _check_metric_set(store: Store, data: TestbedData, nset: NamedSet) -> None:
-    """Members of a metric set must be metrics or metric sets ulcdb or the store knows."""
+    """Members of a metric set must be metrics or metric sets ulcdb or the store knows; its
+    name no metric's, nor one's but for case or Unicode form (``-m NAME`` would choose the
+    metric, never the set)."""
     if nset.kind != "metric":
         return
     from ulcdb.metrics import registry
+    from ulcdb.scoring.selection import stored_metrics
 
+    metrics = set(registry.metric_index()) | stored_metrics(store)
+    clash = nset.name if nset.name in metrics else lookalike(nset.name, sorted(metrics))
+    if clash is not None:
+        how = (f"is a metric's name: -m {clash} would choose the metric, never the set"
+               if clash == nset.name else f"differs from the metric {clash!r} only by case or "
+               f"Unicode normalisation: -m {nset.name} and -m {clash} would differ by that "
+               "alone")
+        raise InputError(data.origin or data.name, nset.line, f"the metric set name "
+                         f"{nset.name!r} {how}; name the set otherwise")
     known = set(registry.metric_index()) | set(registry.BUILTIN_SETS)
     known |= {r[0] for r in store.query("select name from metric union all "
                                         "select name from named_set where kind = 'metric'")}

@@ -148,10 +148,12 @@ def builtin_entry(name: str) -> tuple[Family, MetricSpec] | None:
     return registry.metric_index().get(name)
 
 
-def _refuse_lookalike(origin: str, name: str, stored: Collection[str]) -> None:
+def _refuse_lookalike(origin: str, name: str, stored: Collection[str],
+                      sets: Collection[str]) -> None:
     """A new metric named like a stored or built-in one but for case or Unicode
     normalisation ('bleu' beside BLEU) is refused: it became a metric of its own, which
-    ``-m BLEU`` never shows and no table tells apart."""
+    ``-m BLEU`` never shows and no table tells apart.  So is one named like a metric set
+    (``sets``): ``-m GTM`` would choose the metric, no longer the set's members."""
     builtin = {m for members in registry.BUILTIN_SETS.values() for m in members}
     other = lookalike(name, [*stored, *sorted(builtin)])
     if other is not None:
@@ -159,6 +161,14 @@ def _refuse_lookalike(origin: str, name: str, stored: Collection[str]) -> None:
         raise InputError(origin, None, f"the metric name {name!r} differs from {other!r} "
                          f"({whose}) only by case or Unicode normalisation: name it {other!r} "
                          f"(--rename {name}={other} or --metric) or otherwise")
+    clash = name if name in sets else lookalike(name, sets)
+    if clash is not None:
+        how = (f"is the name of a metric set: -m {name} would choose this metric, no longer "
+               "the set's members" if clash == name else
+               f"differs from the metric set {clash!r} only by case or Unicode normalisation: "
+               f"-m {name} and -m {clash} would differ by that alone")
+        raise InputError(origin, None, f"the metric name {name!r} {how}; name it otherwise "
+                         f"(--rename {name}=NEW or --metric)")
 
 
 class _Loader:
@@ -339,6 +349,7 @@ class _Loader:
         first_file = dict(self.store.query(named_query("import_metric_first_file")))
         known = {r[0]: r[1:] for r in self.store.query(
             "select name, higher_is_better, range_min, range_max from metric")}
+        sets: list[str] | None = None  # metric set names, read for a new metric
         for name, file_no in first_file.items():
             info = self._info(name)
             builtin = None if name in known else builtin_entry(name)
@@ -351,7 +362,10 @@ class _Loader:
                 sync_catalogue(self.store, family.specs())
             else:
                 origin = self.frame.sources[file_no].path
-                _refuse_lookalike(origin, name, known)
+                if sets is None:
+                    sets = [*registry.BUILTIN_SETS, *(r[0] for r in self.store.query(
+                        named_query("metric_set_names")))]
+                _refuse_lookalike(origin, name, known, sets)
                 self._add_imported(info, origin)
 
     def _info(self, name: str) -> MetricInfo:

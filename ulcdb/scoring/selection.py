@@ -173,6 +173,11 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
         if name in known or name in registry.BUILTIN_SETS:
             raise Conflict(f"{name!r} is already a metric or built-in metric set; choose "
                            "another set name")
+        other = lookalike(name, sorted(known | set(registry.BUILTIN_SETS)))
+        if other is not None:  # 'bleu' beside BLEU: -m bleu the set, -m BLEU the metric
+            raise Conflict(f"{name!r} differs from the metric or built-in metric set {other!r} "
+                           f"only by case or Unicode normalisation: -m {name} and -m {other} "
+                           "would differ by that alone; choose another set name")
         for m in items:
             if m not in known:
                 raise NotFound(f"no metric named {m!r}{suggest(m, known)} "
