@@ -197,3 +197,68 @@ def test_a_byte_order_mark_inside_a_file_is_refused(db: Path, tmp_path: Path,
     result = ulcdb(db, "ingest", "testbed", "--name", "sample", "--source",
                    PLAIN / "source.es.txt", "--sys", f"sysA={bom}")
     assert "unchanged: sysA" in result.output, result.output
+
+
+LATIN1 = '<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+
+
+def _sgml(tag: str, sysid: str, segments: list[str], declared: bool = True) -> bytes:
+    """A NIST SGML file of one document, in latin-1 (with its XML declaration, or none)."""
+    body = "".join(f'<seg id="{i}">{s}</seg>\n' for i, s in enumerate(segments, 1))
+    text = (f'<{tag} setid="t" srclang="es" trglang="en">\n<doc docid="d1" sysid="{sysid}">\n'
+            f"{body}</doc>\n</{tag}>\n")
+    return ((LATIN1 if declared else "") + text).encode("latin-1")
+
+
+def _sgml_set(tmp_path: Path, declared: bool) -> list[object]:
+    files = {"src": _sgml("srcset", "src", ["Café con leche", "Mañana"], declared),
+             "ref": _sgml("refset", "A", ["Coffee with milk", "Tomorrow"], declared),
+             "sys": _sgml("tstset", "S1", ["Café au lait", "Morning"], declared)}
+    for name, data in files.items():
+        (tmp_path / f"{name}.sgm").write_bytes(data)
+    return ["--source", tmp_path / "src.sgm", "--ref", tmp_path / "ref.sgm",
+            "--sys", tmp_path / "sys.sgm"]
+
+
+def test_a_file_is_read_in_the_encoding_its_declaration_names(db: Path, tmp_path: Path) -> None:
+    """An SGML file whose XML declaration says ISO-8859-1 was refused as 'invalid UTF-8';
+    it is read in latin-1, as the WMT XML reader (lxml) already read such a file."""
+    result = ulcdb(db, "ingest", "testbed", "--name", "latin", *_sgml_set(tmp_path, True))
+    assert result.exit_code == 0, result.output
+    xml = tmp_path / "latin.xml"
+    text = (SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8")
+    xml.write_bytes(text.replace("<?xml version='1.0' encoding='utf-8'?>\n", LATIN1)
+                    .encode("latin-1"))
+    result = ulcdb(db, "ingest", "testbed", xml, "--name", "latin-xml")
+    assert result.exit_code == 0, result.output
+    from ulcdb.store.database import Store
+    with Store(db, read_only=True) as store:
+        sources = store.query("select t.name, s.source from segment s join testbed t "
+                              "using (testbed_id) where t.name = 'latin' order by seg_id")
+        texts = store.query("select x.text from translation x join translator t "
+                            "using (translator_id) join testbed b using (testbed_id) "
+                            "where b.name = 'latin' and t.name = 'S1' order by x.seg_id")
+        same = store.query("select count(*) from segment a join segment b using (seg_id) "
+                           "where a.testbed_id = (select testbed_id from testbed where name = "
+                           "'sample') and b.testbed_id = (select testbed_id from testbed "
+                           "where name = 'latin-xml') and a.source = b.source")
+    assert sources == [("latin", "Café con leche"), ("latin", "Mañana")]
+    assert texts == [("Café au lait",), ("Morning",)]
+    assert same == [(12,)]  # the sample's Spanish (á, é, ñ ...) read back as written
+
+
+def test_an_undeclared_latin1_file_is_still_refused(db: Path, tmp_path: Path) -> None:
+    message = refused(db, "ingest", "testbed", "--name", "latin", *_sgml_set(tmp_path, False))
+    assert message == (f"Error: {tmp_path / 'src.sgm'}:3: invalid UTF-8 (byte e9 at column 16): "
+                       "the file must be UTF-8")
+
+
+def test_malformed_xml_in_a_declared_encoding_is_named_as_malformed(db: Path,
+                                                                    tmp_path: Path) -> None:
+    """A latin-1 file with a tag left open was refused as 'invalid UTF-8' at its first é."""
+    xml = tmp_path / "latin.xml"
+    text = (SAMPLE / "xml" / "sample.es-en.xml").read_text(encoding="utf-8")
+    text = text.replace("<?xml version='1.0' encoding='utf-8'?>\n", LATIN1)
+    xml.write_bytes(text.replace("</dataset>", "</datasets>").encode("latin-1"))
+    message = refused(db, "ingest", "testbed", xml, "--name", "new")
+    assert message.startswith(f"Error: {xml}:") and ": malformed XML: " in message

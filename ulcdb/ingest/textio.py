@@ -208,6 +208,41 @@ def read_text(path: Path) -> str:
     return decode_utf8(path, read_bytes(path))
 
 
+# The encoding an XML declaration names (<?xml version="1.0" encoding="ISO-8859-1"?>), which
+# WMT's XML and SGML files may start with.
+_DECLARED = re.compile(rb"""\A<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][\w.:-]*)["']""")
+
+
+def decode_declared(path: Path, data: bytes) -> str:
+    """``data`` decoded in the encoding its XML declaration names (one of Python's codecs),
+    as users expect of a file that says its encoding; without a declaration, UTF-8
+    (``decode_utf8``).  A byte the encoding cannot read names its line."""
+    found = _DECLARED.match(data)
+    if found is None:
+        return decode_utf8(path, data)
+    name = found.group(1).decode("ascii")
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise InputError(path, 1, f"the XML declaration names the encoding {name!r}, which "
+                         "Python's codecs do not know: convert the file to UTF-8") from None
+    if codec == "utf-8":
+        return decode_utf8(path, data)
+    check_no_nul(path, data)
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        line, column = line_column(data, exc.start)
+        bad = data[exc.start : exc.end].hex(" ")
+        raise InputError(path, line, f"invalid {name} (byte {bad} at column {column}), the "
+                         "encoding the XML declaration names") from None
+
+
+def read_declared_text(path: Path) -> str:
+    """The whole file as text in the encoding its XML declaration names, else UTF-8."""
+    return decode_declared(path, read_bytes(path))
+
+
 def split_lines(text: str) -> list[str]:
     """Lines exactly as written: only ``\\n`` and a ``\\r`` just before it are removed.
 

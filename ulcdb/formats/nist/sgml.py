@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Document, SourceSegment, TestbedData, TranslatorText
-from ulcdb.ingest.textio import LineIndex, read_text
+from ulcdb.ingest.textio import LineIndex, read_declared_text
 from ulcdb.metrics.languages import normalise, set_language
 
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.-]*)([^<>]*)>")
@@ -89,7 +89,7 @@ def read_sgml(name: str, source: Path, refs: list[Path], systems: list[Path]) ->
 
 def parse_sgml(path: Path) -> SgmlFile:
     """Parse one SGML file leniently; structural errors name the file and the line."""
-    return _Parser(path, read_text(path)).parse()
+    return _Parser(path, read_declared_text(path)).parse()
 
 
 def decode_entities(text: str) -> str:

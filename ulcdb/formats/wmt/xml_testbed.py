@@ -21,7 +21,7 @@ from lxml import etree
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Document, SourceSegment, TestbedData, TranslatorText
-from ulcdb.ingest.textio import decode_utf8, read_bytes
+from ulcdb.ingest.textio import decode_declared, read_bytes
 from ulcdb.metrics.languages import normalise
 
 
@@ -82,7 +82,7 @@ def _parse(path: Path) -> etree._Element:
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
-        decode_utf8(path, data)  # a bad byte gets the clearer UTF-8 message
+        decode_declared(path, data)  # a bad byte gets the clearer encoding message
         where = re.sub(r", line \d+, column (\d+)$", r" (column \1)", exc.msg)  # the line is named
         raise InputError(path, exc.lineno, f"malformed XML: {where}") from None
     for entity in root.iter(etree.Entity):  # declared in a DTD: left unexpanded, it would be
