@@ -117,3 +117,24 @@ def test_cli_refuses_a_bad_file_and_installs_nothing(resources: Path) -> None:
     good = _write(resources, "vo2.txt", VERBOCEAN)
     result = ulcdb(resources / "s.duckdb", "ingest", "resource", "verbocean", good)
     assert result.exit_code == 0 and "3 entries installed" in result.stdout
+
+
+@pytest.mark.parametrize(("data", "line"), [
+    # latin-1 (Lin's files predate UTF-8): its byte 0x85 was read as U+0085, a line break
+    # for str.splitlines, so the bad line was named one line too early
+    (b"# VerbOcean\n\n# by caf\xe9\x85s team\nbuy [similar] sell :: 1.5\n\nbad line\n", 6),
+    (b"# VerbOcean\n# a form\x0cfeed\n\nbuy [similar] sell :: 1.5\nbad line\n", 5),
+    ("# VerbOcean\n# a line\u2028separator\nbuy [similar] sell :: 1.5\nbad line\n"
+     .encode(), 4),
+    # a byte order mark and CRLF line ends: the first line was refused as '\ufeff# VerbOcean'
+    (b"\xef\xbb\xbf# VerbOcean\r\n\r\n# c\r\nbuy [similar] sell :: 1.5\r\nbad line\r\n", 5),
+])
+def test_a_bad_line_after_blank_and_comment_lines_is_named_by_its_line(
+        resources: Path, data: bytes, line: int) -> None:
+    path = resources / "vo.txt"
+    path.write_bytes(data)
+    result = ulcdb(resources / "s.duckdb", "ingest", "resource", "verbocean", path)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"Error: {path}:{line}: expected 'VERB1 [RELATION] "
+                                     "VERB2 :: SCORE', got 'bad line'")
+    assert data.splitlines()[line - 1].rstrip(b"\r") == b"bad line"  # the file's own line

@@ -21,6 +21,7 @@ the files' SHA-256, so scores computed with different resources never mix.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import hashlib
 import json
@@ -31,7 +32,7 @@ from functools import cache
 from pathlib import Path
 
 from ulcdb.errors import Conflict, InputError, UlcdbError
-from ulcdb.ingest.textio import check_file, parse_number, read_bytes
+from ulcdb.ingest.textio import check_file, parse_number, read_bytes, split_lines
 
 LIN, VERBOCEAN = "lin-thesaurus", "verbocean"
 KINDS = (LIN, VERBOCEAN)
@@ -61,12 +62,16 @@ def _digest(paths: Iterable[Path]) -> str:
 
 
 def _lines(path: Path) -> Iterable[tuple[int, str]]:
+    """Each line (stripped) with its number in the file: only LF (CRLF) ends a line, not the
+    form feed, U+2028 or latin-1's 0x85 that ``str.splitlines`` also splits at (a bad line
+    after one was named a line too early); a leading byte order mark is dropped."""
     data = read_bytes(path)  # a regular file with bounded lines, or an InputError
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")  # Lin's files predate UTF-8
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         yield number, line.strip()
 
 
