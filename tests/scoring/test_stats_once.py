@@ -19,6 +19,7 @@ from ulcdb.metrics.base import Documents, Family, Params
 from ulcdb.metrics.bleu import BleuFamily
 from ulcdb.metrics.chrf import ChrfFamily
 from ulcdb.metrics.nist import NistFamily
+from ulcdb.metrics.ter import TerFamily
 from ulcdb.metrics.wer_per import ErrorRateFamily
 from ulcdb.scoring.engines import LocalEngine
 from ulcdb.scoring.scorer import Pair, Scorer
@@ -112,17 +113,24 @@ def test_a_family_computation_stores_its_statistics_once(db: Path) -> None:
         assert store.scalar("select count(*) from seg_stats(['BLEU-2']) where stats is null") == 0
 
 
-def test_wer_and_per_store_their_statistics_once(db: Path) -> None:
-    """The four metrics of WER and PER share one list per segment: on -WER's rows only."""
-    names = ["-WER", "1-WER", "-PER", "1-PER"]
+@pytest.mark.parametrize("family, carrier, others", [
+    (ErrorRateFamily, "-WER", ("1-WER", "-PER", "1-PER")), (TerFamily, "1-TER", ("-TER",))])
+def test_wer_per_and_ter_store_their_statistics_once(
+        db: Path, family: type[Family], carrier: str, others: tuple[str, ...]) -> None:
+    """WER and PER's four metrics share one list per segment, as TER's two do: on the rows
+    of the first metric only."""
     with Store(db) as store:
-        _score(store, names)
+        _score(store, [carrier, *others])
         n = 3 * len(_lines(PLAIN / "source.es.txt"))
-        assert _carriers(store, "ErrorRate") == {"-WER": n, "1-WER": 0, "-PER": 0, "1-PER": 0}
-        want = _family_stats((ErrorRateFamily,))
-        assert len(want) == 4 * len(PAIRS) and _read(store, names) == want
-        # sysA's first line: 12 words; ref-A: distance 3, 10 correct of 11; ref-B: 12, 3 of 11
-        assert want["1-PER", "sysA", "ref-A+ref-B"][0] == [12.0, 3.0, 10.0, 11.0, 12.0, 3.0, 11.0]
+        assert _carriers(store, family.name) == {carrier: n, **dict.fromkeys(others, 0)}
+        want = _family_stats((family,))
+        assert len(want) == (1 + len(others)) * len(PAIRS)
+        assert _read(store, [carrier, *others]) == want
+    first = want[others[-1], "sysA", "ref-A+ref-B"][0]
+    if family is ErrorRateFamily:  # sysA's first line: 12 words; ref-A: distance 3, 10
+        assert first == [12.0, 3.0, 10.0, 11.0, 12.0, 3.0, 11.0]  # correct of 11; ref-B: 12, 3
+    else:  # TER: 3 edits against ref-A, the better reference; both have 11 words
+        assert first == [3.0, 11.0]
 
 
 def test_a_store_with_statistics_on_every_metric_reads_the_same(db: Path) -> None:
