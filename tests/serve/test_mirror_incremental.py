@@ -421,3 +421,37 @@ def test_a_new_test_bed_rewrites_no_other_test_beds_intervals_or_means(
     new_rows = _contents(mirror)
     for table in tables:
         assert new_rows[table] == whole[table] and len({r[0] for r in whole[table]}) == 2
+
+
+def test_a_new_test_bed_with_a_new_metric_rewrites_no_other_test_beds_metric_corr(
+        built: tuple[Path, Path], tmp_path: Path) -> None:
+    """A test bed that brings a metric no other has (1-TER) widens metric_corr's pool; the
+    first test bed has no score of it, so its metric_corr rows stay the same and its parts
+    are not rewritten (each part pairs the pool's metrics its test bed has scores of; the
+    whole pool was in every part's fingerprint).  Its ULC, QUEEN and KING parts of the sets
+    that now hold 1-TER are rewritten: ULC needs every metric of its set, so their rows
+    change."""
+    from serve_helpers import METRICS, SAMPLE
+
+    db, mirror = tmp_path / "s.duckdb", tmp_path / "s.sqlite"
+    shutil.copy(built[0], db)
+    shutil.copy(built[1], mirror)
+    _run(db, "ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "other")
+    _run(db, "score", "-t", "other", "-m", f"{METRICS},1-TER", "-G", "all", "--jobs", "1",
+         "-f", "csv")
+    own = "select rowid, * from metric_corr where testbed = 'sample' order by rowid"
+    before, old = _rowids(mirror, own), _manifest(mirror)
+    build_mirror(db, mirror)
+    rewritten = [json.loads(k) for k, fp in _manifest(mirror).items() if old.get(k) != fp]
+    assert sorted((w["testbed"], w["level"]) for t, w in rewritten if t == "metric_corr") == [
+        ("other", "doc"), ("other", "seg"), ("other", "sys")]
+    assert ("ulc", {"level": "sys", "metric_set": "all", "testbed": "sample"}) in [
+        (t, w) for t, w in rewritten]
+    assert _rowids(mirror, own) == before and len(before) > 1000
+    con = sqlite3.connect(mirror)
+    ter = dict(con.execute("select testbed, count(*) from metric_corr where metric_a = '1-TER' "
+                           "group by testbed").fetchall())
+    con.close()
+    assert ter == {"other": 3 * 7 * 29}  # levels, reference sets, metrics paired with 1-TER
+    assert _contents(mirror) == _contents(build_mirror(db, tmp_path / "full.sqlite",
+                                                       full=True).path)

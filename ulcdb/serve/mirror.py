@@ -13,7 +13,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,11 +116,14 @@ def _testbeds(con: Con) -> list[str]:
     return [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
 
 
-def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job]:
+def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str],
+          scored: Collection[tuple[str, str]]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
     the column values that tell the part's rows in the table, its test bed among them).
     The first parameter is the metric set's members, or meta_corr's test bed: what the
-    part's fingerprint reads."""
+    part's fingerprint reads.  metric_corr pairs the metrics of its pool the test bed has
+    scores of (``scored``: (test bed, metric)), by name: a metric it has none of adds no row,
+    so a test bed that brings a new metric rewrites no other test bed's part."""
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
@@ -145,8 +148,10 @@ def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
         pool = (mirror_sets.corr_metrics(sets) if lvl != "seg"
                 else mirror_sets.seg_metrics(con)[:mirror_sets.MAX_CORR_METRICS])
-        jobs += [("metric_corr", METRIC_CORR_CALL, [pool, lvl, tb], {},
-                  {"level": lvl, "testbed": tb}) for tb in testbeds]
+        for tb in testbeds:
+            own = sorted(m for m in pool if (tb, m) in scored)
+            jobs.append(("metric_corr", METRIC_CORR_CALL, [own, lvl, tb], {},
+                         {"level": lvl, "testbed": tb}))
     return jobs
 
 
@@ -289,7 +294,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
                                 sliced=len(testbeds) > 1)
     dims_of = {tb: digest(MIRROR_FORMAT, SCHEMA, [of.get(d) for d in DIMENSIONS])
                for tb, of in own.items()}  # what a part of one test bed is computed on
-    for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
+    for table, sql, job_params, extra, where in _jobs(con, sets, testbeds, groups.keys()):
         bed = where["testbed"]
         inputs: list[Any]  # the fingerprints of what the part reads
         if table == "meta_corr":
