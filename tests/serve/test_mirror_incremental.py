@@ -198,6 +198,33 @@ def test_a_meta_evaluation_slice_reads_its_reference_set_alone(built: tuple[Path
     assert inside == [(testbed, "ref-A")] and every[1] > 1 and len(outside) > 3
 
 
+def test_a_slice_of_test_bed_and_metric_pairs_holds_their_rows(built: tuple[Path, Path]
+                                                               ) -> None:
+    """The parts of scores_mean and sys_interval asked (per test bed and metric) are computed
+    inside ``pairs_slice``, where `scores` holds those pairs' rows only (one semi-join for
+    both; scores_mean's was put on the whole view's rows, so every metric's means were
+    computed to keep a few); the views are back afterwards."""
+    from ulcdb.serve.mirror_analyses import pairs_slice
+    from ulcdb.store.database import Store, named_query
+
+    means = "select * from scores_mean where metric in ('BLEU', 'NIST') order by all"
+    with Store(built[0], read_only=True) as store:
+        con = store.con
+        every = con.execute("select count(*), count(distinct metric) from scores").fetchone()
+        outside = _contents_of(con, means, [])
+        series = con.execute(named_query("mirror_seg_values")).fetchall()
+        with pairs_slice(con, [("sample", "BLEU"), ("sample", "NIST")]):
+            inside = con.execute("select distinct testbed, metric from scores order by all"
+                                 ).fetchall()
+            assert _contents_of(con, "select * from scores_mean order by all", []) == outside
+            assert con.execute(named_query("mirror_seg_values")).fetchall() == [
+                r for r in series if r[1] in ("BLEU", "NIST")]
+        assert con.execute("select count(*), count(distinct metric) from scores"
+                           ).fetchone() == every
+    assert inside == [("sample", "BLEU"), ("sample", "NIST")] and every[1] > 10
+    assert len(outside) > 100
+
+
 def test_a_store_migrated_by_a_write_rewrites_no_analysis(built: tuple[Path, Path],
                                                           tmp_path: Path) -> None:
     """A write that records the shipped schema in schema_info (what any write to a store

@@ -33,6 +33,7 @@ from ulcdb.serve import mirror_sets
 from ulcdb.serve.mirror_analyses import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
+    pairs_slice,
     refset_slice,
     testbed_slice,
     write_intervals,
@@ -365,25 +366,23 @@ def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
 
 def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams,
               columns: tuple[str, ...], n: int, progress: Callable[[str], None]) -> Writer:
-    """Writes the rows of the parts asked for (values of ``columns``, text when several), all
-    of them at once: the whole query when every part is asked, else its rows whose
-    ``columns`` hold the values of a part asked (one semi-join over the list of them)."""
+    """Writes the rows of the parts asked for (values of ``columns``: one column, or
+    TESTBED_METRIC), all of them at once: the whole query when every part is asked, else
+    its rows whose column holds the value of a part asked, or the query on the rows of
+    ``scores`` of the (test bed, metric) pairs asked (``pairs_slice``: a view of ``scores``,
+    scores_mean, is then computed on those only, not on every row and then picked)."""
     def write(parts: list[Part]) -> set[str]:
         progress(f"{table} ({len(parts)} of {n} parts)")
-        values = [[dict(p.where).get(c) for c in columns] for p in parts]
+        values: list[list[Any]] = [[dict(p.where).get(c) for c in columns] for p in parts]
         if len(parts) >= n or any(None in v for v in values):
             copy_into(con, lite, table, sql, params)
-            return set()
-        k = len(params) + 1
-        if len(columns) == 1:
+        elif columns == TESTBED_METRIC:
+            with pairs_slice(con, [(tb, m) for tb, m in values]):
+                copy_into(con, lite, table, sql, params)
+        else:
+            k = len(params) + 1
             picked = f"select * from ({sql}) s where list_contains(${k}, s.{columns[0]})"
             copy_into(con, lite, table, picked, [*params, [v[0] for v in values]])
-            return set()
-        keys = ", ".join(f"s.{c}" for c in columns)
-        asked = ", ".join(f"p[{i + 1}]" for i in range(len(columns)))
-        picked = (f"select * from ({sql}) s where ({keys}) in "
-                  f"(select {asked} from unnest(${k}::varchar[][]) u(p))")
-        copy_into(con, lite, table, picked, [*params, values])
         return set()
     return write
 
