@@ -6,13 +6,13 @@
 -- How seg_score.stats holds them (written by ulcdb.scoring.rows):
 -- * NULL: none; a non-empty list: the segment's own statistics.
 -- * An empty list: "on the carrier".  A family computation (one pair of one run) whose
---   metrics all share one statistics list (BLEU's 8 metrics, NIST's 10) stores the list
---   once, on the rows of its carrier: the first of its metrics it wrote in the family's
---   order (BLEU, NIST; the next one when that key holds imported scores, which the run
---   leaves alone).  The carrier's row is the one of the same computation (batch_id, target,
---   reference set, variant) and segment whose list is not empty: exactly one.
---   Families with several lists (chrF and chrF++, -TER and 1-TER, METEOR's modules, WER and
---   PER) store every metric's own.
+--   metrics all share one statistics list (BLEU's 8 metrics, NIST's 10, WER and PER's 4,
+--   TER's 2) stores the list once, on the rows of its carrier: the first of its metrics it
+--   wrote in the family's order (BLEU, NIST, -WER, 1-TER; the next one when that key holds
+--   imported scores, which the run leaves alone).  The carrier's row is the one of the same
+--   computation (batch_id, target, reference set, variant) and segment whose list is not
+--   empty: exactly one.  Families with several lists (chrF and chrF++, METEOR's modules)
+--   store every metric's own.
 -- * A row's own list comes first, so a store written before the carrier (every metric's
 --   rows hold the list) reads the same.
 -- * Deleting a carrier's scores without the others' (`ulcdb delete scores -m BLEU`, an

@@ -289,3 +289,26 @@ def test_long_tsv_missing_row_is_refused(db: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "long.tsv:3: R has no row for segment 2" in result.output
     assert fingerprint(db) == before
+
+
+def test_set_define_reads_the_members_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`set define` learns what a set held from the read that saves it (``save_set`` returns
+    it); it read the members a second time first, to say what a redefinition replaced."""
+    reads: list[str] = []
+    query = Store.query
+
+    def counted(self: Store, sql: str, params: object = None) -> list[tuple]:
+        if "named_set_member" in sql:
+            reads.append(sql)
+        return query(self, sql, params)
+
+    monkeypatch.setattr(Store, "query", counted)
+    said, counts = [], []
+    for members in (("sysA", "sysB"), ("sysC",), ("sysC",)):
+        reads.clear()
+        said.append(ulcdb(db, "set", "define", "system", "pair", *members).output.strip())
+        counts.append(len(reads))
+    assert counts == [0, 1, 1]  # a new set has no members to read (it was 1, 2, 2)
+    assert said == ["system set 'pair': created",
+                    "system set 'pair': redefined (it held sysA sysB)",
+                    "system set 'pair': unchanged"]

@@ -14,6 +14,7 @@ import pytest
 import scipy.stats
 
 from tests.cli_helpers import json_of, sample_judged
+from ulcdb.store.database import Store, named_query
 
 NOTE = ("--include-human: ref-B is in the reference set ref-A+ref-B+ref-C, so not a target (a "
         "reference is not scored against itself): -r a set without it scores it as a system")
@@ -51,3 +52,20 @@ def test_the_human_translation_in_the_reference_set_is_named(store: Path) -> Non
 def test_without_include_human_no_such_note(store: Path) -> None:
     assert not any(line.startswith("--include-human")
                    for line in _meta(store)["run"]["summary"])
+
+
+def test_the_judged_targets_are_read_once(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The targets a run misses and the note on the human translations in the reference set
+    share one read of the judged translators (each read them: two reads)."""
+    judged = named_query("meta_judged_translators")
+    reads: list[object] = []
+    query = Store.query
+
+    def counted(self: Store, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        if sql == judged:
+            reads.append(params)
+        return query(self, sql, params)
+
+    monkeypatch.setattr(Store, "query", counted)
+    assert NOTE in _meta(store, "--include-human")["run"]["summary"]
+    assert reads == [["sample", "sys", "DA-raw", "auto", 1, None]]

@@ -193,7 +193,7 @@ ALLOWED = {
     "ulcdb/serve/bounded.py": 0,
     "ulcdb/serve/compare_page.py": 6,
     "ulcdb/serve/config.py": 2,
-    "ulcdb/serve/mirror.py": 11,
+    "ulcdb/serve/mirror.py": 10,
     "ulcdb/serve/mirror_analyses.py": 1,
     "ulcdb/serve/mirror_copy.py": 1,
     "ulcdb/serve/mirror_parts.py": 4,

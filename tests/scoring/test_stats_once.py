@@ -15,10 +15,12 @@ from conftest import REPO
 from tests.cli_helpers import ulcdb
 from ulcdb.formats.plain import read_plain
 from ulcdb.ingest.load import load_testbed
-from ulcdb.metrics.base import Documents, Params
+from ulcdb.metrics.base import Documents, Family, Params
 from ulcdb.metrics.bleu import BleuFamily
 from ulcdb.metrics.chrf import ChrfFamily
 from ulcdb.metrics.nist import NistFamily
+from ulcdb.metrics.ter import TerFamily
+from ulcdb.metrics.wer_per import ErrorRateFamily
 from ulcdb.scoring.engines import LocalEngine
 from ulcdb.scoring.scorer import Pair, Scorer
 from ulcdb.store.database import Store, named_query
@@ -50,15 +52,16 @@ def db(tmp_path: Path) -> Iterator[Path]:
     yield path
 
 
-def _family_stats() -> dict[tuple[str, str, str], list[list[float]]]:
+def _family_stats(families: tuple[type[Family], ...] = (BleuFamily, NistFamily, ChrfFamily)
+                  ) -> dict[tuple[str, str, str], list[list[float]]]:
     """(metric, target, reference set) -> the statistics each family gives, computed here."""
     docs = Documents(tuple(r.split("\t")[1] for r in _lines(PLAIN / "docs.tsv")[1:]))
     out = {}
     for pair in PAIRS:
         hyps = _lines(PLAIN / "systems" / f"{pair.target}.en.txt")
         refs = [_lines(PLAIN / "refs" / f"{r}.en.txt") for r in pair.refs]
-        for family in (BleuFamily(), NistFamily(), ChrfFamily()):
-            for name, scores in family.compute(hyps, refs, docs, Params()).items():
+        for family in families:
+            for name, scores in family().compute(hyps, refs, docs, Params()).items():
                 assert scores.seg_stats is not None
                 out[name, pair.target, pair.refset] = [[float(x) for x in row]
                                                        for row in scores.seg_stats]
@@ -108,6 +111,26 @@ def test_a_family_computation_stores_its_statistics_once(db: Path) -> None:
         want = _family_stats()
         assert _read(store, list(bleu) + list(nist) + ["chrF", "chrF++"]) == want
         assert store.scalar("select count(*) from seg_stats(['BLEU-2']) where stats is null") == 0
+
+
+@pytest.mark.parametrize("family, carrier, others", [
+    (ErrorRateFamily, "-WER", ("1-WER", "-PER", "1-PER")), (TerFamily, "1-TER", ("-TER",))])
+def test_wer_per_and_ter_store_their_statistics_once(
+        db: Path, family: type[Family], carrier: str, others: tuple[str, ...]) -> None:
+    """WER and PER's four metrics share one list per segment, as TER's two do: on the rows
+    of the first metric only."""
+    with Store(db) as store:
+        _score(store, [carrier, *others])
+        n = 3 * len(_lines(PLAIN / "source.es.txt"))
+        assert _carriers(store, family.name) == {carrier: n, **dict.fromkeys(others, 0)}
+        want = _family_stats((family,))
+        assert len(want) == (1 + len(others)) * len(PAIRS)
+        assert _read(store, [carrier, *others]) == want
+    first = want[others[-1], "sysA", "ref-A+ref-B"][0]
+    if family is ErrorRateFamily:  # sysA's first line: 12 words; ref-A: distance 3, 10
+        assert first == [12.0, 3.0, 10.0, 11.0, 12.0, 3.0, 11.0]  # correct of 11; ref-B: 12, 3
+    else:  # TER: 3 edits against ref-A, the better reference; both have 11 words
+        assert first == [3.0, 11.0]
 
 
 def test_a_store_with_statistics_on_every_metric_reads_the_same(db: Path) -> None:

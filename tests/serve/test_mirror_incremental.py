@@ -198,6 +198,33 @@ def test_a_meta_evaluation_slice_reads_its_reference_set_alone(built: tuple[Path
     assert inside == [(testbed, "ref-A")] and every[1] > 1 and len(outside) > 3
 
 
+def test_a_slice_of_test_bed_and_metric_pairs_holds_their_rows(built: tuple[Path, Path]
+                                                               ) -> None:
+    """The parts of scores_mean and sys_interval asked (per test bed and metric) are computed
+    inside ``pairs_slice``, where `scores` holds those pairs' rows only (one semi-join for
+    both; scores_mean's was put on the whole view's rows, so every metric's means were
+    computed to keep a few); the views are back afterwards."""
+    from ulcdb.serve.mirror_analyses import pairs_slice
+    from ulcdb.store.database import Store, named_query
+
+    means = "select * from scores_mean where metric in ('BLEU', 'NIST') order by all"
+    with Store(built[0], read_only=True) as store:
+        con = store.con
+        every = con.execute("select count(*), count(distinct metric) from scores").fetchone()
+        outside = _contents_of(con, means, [])
+        series = con.execute(named_query("mirror_seg_values")).fetchall()
+        with pairs_slice(con, [("sample", "BLEU"), ("sample", "NIST")]):
+            inside = con.execute("select distinct testbed, metric from scores order by all"
+                                 ).fetchall()
+            assert _contents_of(con, "select * from scores_mean order by all", []) == outside
+            assert con.execute(named_query("mirror_seg_values")).fetchall() == [
+                r for r in series if r[1] in ("BLEU", "NIST")]
+        assert con.execute("select count(*), count(distinct metric) from scores"
+                           ).fetchone() == every
+    assert inside == [("sample", "BLEU"), ("sample", "NIST")] and every[1] > 10
+    assert len(outside) > 100
+
+
 def test_a_store_migrated_by_a_write_rewrites_no_analysis(built: tuple[Path, Path],
                                                           tmp_path: Path) -> None:
     """A write that records the shipped schema in schema_info (what any write to a store
@@ -421,3 +448,37 @@ def test_a_new_test_bed_rewrites_no_other_test_beds_intervals_or_means(
     new_rows = _contents(mirror)
     for table in tables:
         assert new_rows[table] == whole[table] and len({r[0] for r in whole[table]}) == 2
+
+
+def test_a_new_test_bed_with_a_new_metric_rewrites_no_other_test_beds_metric_corr(
+        built: tuple[Path, Path], tmp_path: Path) -> None:
+    """A test bed that brings a metric no other has (1-TER) widens metric_corr's pool; the
+    first test bed has no score of it, so its metric_corr rows stay the same and its parts
+    are not rewritten (each part pairs the pool's metrics its test bed has scores of; the
+    whole pool was in every part's fingerprint).  Its ULC, QUEEN and KING parts of the sets
+    that now hold 1-TER are rewritten: ULC needs every metric of its set, so their rows
+    change."""
+    from serve_helpers import METRICS, SAMPLE
+
+    db, mirror = tmp_path / "s.duckdb", tmp_path / "s.sqlite"
+    shutil.copy(built[0], db)
+    shutil.copy(built[1], mirror)
+    _run(db, "ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "other")
+    _run(db, "score", "-t", "other", "-m", f"{METRICS},1-TER", "-G", "all", "--jobs", "1",
+         "-f", "csv")
+    own = "select rowid, * from metric_corr where testbed = 'sample' order by rowid"
+    before, old = _rowids(mirror, own), _manifest(mirror)
+    build_mirror(db, mirror)
+    rewritten = [json.loads(k) for k, fp in _manifest(mirror).items() if old.get(k) != fp]
+    assert sorted((w["testbed"], w["level"]) for t, w in rewritten if t == "metric_corr") == [
+        ("other", "doc"), ("other", "seg"), ("other", "sys")]
+    assert ("ulc", {"level": "sys", "metric_set": "all", "testbed": "sample"}) in [
+        (t, w) for t, w in rewritten]
+    assert _rowids(mirror, own) == before and len(before) > 1000
+    con = sqlite3.connect(mirror)
+    ter = dict(con.execute("select testbed, count(*) from metric_corr where metric_a = '1-TER' "
+                           "group by testbed").fetchall())
+    con.close()
+    assert ter == {"other": 3 * 7 * 29}  # levels, reference sets, metrics paired with 1-TER
+    assert _contents(mirror) == _contents(build_mirror(db, tmp_path / "full.sqlite",
+                                                       full=True).path)

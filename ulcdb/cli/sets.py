@@ -30,16 +30,15 @@ def define(
     """
     from ulcdb.ingest.load import save_set
     from ulcdb.ingest.model import NamedSet
-    from ulcdb.scoring.selection import check_set, stored_set
+    from ulcdb.scoring.selection import check_set
     from ulcdb.store.names import check_name
 
     with open_store() as store:
         tid = None if kind == "metric" else store.testbed_id(testbed or store.only_testbed())
         check_name(f"{kind} set", name, "the command line")
         items = check_set(store, tid, kind, name, list(members))
-        before = stored_set(store, tid, kind, name)
         with store.transaction():
-            changed = save_set(store, tid, NamedSet(kind, name, items), "cli")
+            changed, before = save_set(store, tid, NamedSet(kind, name, items), "cli")
     said = "created" if before is None else \
         f"redefined (it held {' '.join(map(str, before))})" if changed else "unchanged"
     typer.echo(f"{kind} set {name!r}: {said}")

@@ -6,6 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from ulcdb.errors import Conflict, InputError, NotFound
 from ulcdb.ingest.load_assessments import store_assessments
@@ -103,7 +104,7 @@ def load_testbed(store: Store, data: TestbedData, replace: bool = False) -> Load
             _load_translator(store, tid, tr, replace, report)
         for nset in data.sets:
             _check_metric_set(store, data, nset)
-            if save_set(store, tid, nset, origin=data.origin, replace=replace):
+            if save_set(store, tid, nset, origin=data.origin, replace=replace).changed:
                 report.sets.append(nset.name)
         if data.assessments:
             _load_human_scores(store, data, replace, report)
@@ -379,10 +380,19 @@ def delete_set(store: Store, kind: str, name: str) -> None:
         store.con.execute("delete from named_set where list_contains(?, set_id)", [ids])
 
 
+class SavedSet(NamedTuple):
+    """What ``save_set`` did: whether the set changed, and the members it held (None: it was
+    not stored)."""
+
+    changed: bool
+    before: list[str] | None
+
+
 def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "",
-             replace: bool = True) -> bool:
-    """Create or redefine a named set; True when something changed.  Without ``replace`` a
-    set stored with other members is a Conflict naming ``origin`` and the set's line."""
+             replace: bool = True) -> SavedSet:
+    """Create or redefine a named set; whether something changed and the members it held.
+    Without ``replace`` a set stored with other members is a Conflict naming ``origin`` and
+    the set's line."""
     scope = None if nset.kind == "metric" else tid
     row = store.query(
         "select set_id from named_set where kind = ? and name = ? and testbed_id is not distinct "
@@ -392,13 +402,14 @@ def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "",
         members = [r[0] for r in store.query(
             "select member from named_set_member where set_id = ? order by position", [set_id])]
         if members == nset.members:
-            return False
+            return SavedSet(False, members)
         if not replace:
             where = f"{origin}:{nset.line}" if nset.line is not None else origin
             raise Conflict(f"{where}: set {nset.name!r} is stored with other members "
                            f"({' '.join(members)}); use --replace to redefine it")
         store.con.execute("delete from named_set_member where set_id = ?", [set_id])
     else:
+        members = None
         set_id = store.scalar(
             "insert into named_set (testbed_id, kind, name, origin) values (?, ?, ?, ?) "
             "returning set_id", [scope, nset.kind, nset.name, origin])
@@ -407,4 +418,4 @@ def save_set(store: Store, tid: int | None, nset: NamedSet, origin: str = "",
         "position": list(range(1, len(nset.members) + 1)),
         "member": list(nset.members),
     })
-    return True
+    return SavedSet(True, members)

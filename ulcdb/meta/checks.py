@@ -5,7 +5,7 @@ no item holds (and why), and the coefficients that too few items leave without m
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,21 +25,46 @@ MIN_ITEMS = {"pearson": 3, "spearman": 3, "kendall_tau_b": 3, "kendall_tau_c": 3
              "accuracy": 2}
 
 
+@dataclass(frozen=True)
+class JudgedTargets:
+    """The targets a task's human scores judge (at its level, criterion, human source,
+    segments and --min-segments) and, with --include-human and no -s, the judged human
+    translations among them: read once for the targets a run misses and the note on the
+    human translations in the reference set."""
+
+    judged: set[str]
+    humans: set[str]
+
+    @classmethod
+    def of(cls, store: Store, task: MetaTask) -> JudgedTargets:
+        judged = _judged(store, task, task.human_from, _segments(task))
+        if not task.include_human or task.systems is not None:
+            return cls(judged, set())
+        return cls(judged, judged & set(human_translations(store, store.testbed_id(
+            task.testbed))))
+
+
+def _segments(task: MetaTask) -> list[int] | None:
+    return sorted(task.segments) if task.segments is not None else None
+
+
 def unmatched_targets(store: Store, task: MetaTask, own: dict[Key, Items],
-                      left_out: dict[str, str]) -> dict[str, str]:
-    """The targets asked for (named with -s, else every target the run's metrics score,
-    but those left out on purpose) that no item holds, and why: no score, no judgment, or
-    none of the same unit."""
-    segments = sorted(task.segments) if task.segments is not None else None
+                      left_out: dict[str, str], targets: JudgedTargets) -> dict[str, str]:
+    """The targets asked for (named with -s, else every target the run's metrics score and,
+    with --include-human, the judged human translations outside the reference set, but
+    those left out on purpose) that no item holds, and why: no score, no judgment, or none
+    of the same unit."""
+    segments = _segments(task)
     scored = {r[0] for r in store.query(
         "select distinct translator from meta_metric(?, ?, ?, reading := ?, variant_name := ?, "
         "metrics := ?::varchar[], segments := ?::integer[])",
         [task.testbed, task.level, task.refset, task.reading, task.variant,
          list(task.metrics) if task.metrics is not None else None, segments])}
-    judged = _judged(store, task, task.human_from, segments)
+    judged = targets.judged
     held = {str(t) for it in own.values() for t in it.translator}
+    asked = targets.humans - set(task.refset.split("+"))  # correlated as systems, scored or not
     wanted = (list(task.systems) if task.systems is not None
-              else sorted((scored | _humans_asked(store, task, judged)) - set(left_out)))
+              else sorted((scored | asked) - set(left_out)))
     out: dict[str, str] = {}
     for t in (t for t in wanted if t not in held):
         if t not in scored:
@@ -72,26 +97,12 @@ def _judged(store: Store, task: MetaTask, human_from: str, segments: list[int] |
         task.testbed, task.level, task.criterion, human_from, task.min_segments, segments])}
 
 
-def _humans_asked(store: Store, task: MetaTask, judged: set[str]) -> set[str]:
-    """With --include-human (no -s): the judged human translations outside the reference
-    set, which the run is asked to correlate as systems whether or not they are scored."""
-    if not task.include_human or task.systems is not None:
-        return set()
-    humans = human_translations(store, store.testbed_id(task.testbed))
-    return (judged & set(humans)) - set(task.refset.split("+"))
-
-
-def humans_in_refset(store: Store, task: MetaTask) -> list[str]:
+def humans_in_refset(task: MetaTask, targets: JudgedTargets) -> list[str]:
     """With --include-human (no -s): a note naming the judged human translations that are
     references of the reference set, which cannot be targets (WMT21 en-de's ref-A, ref-C
     and ref-D against ref-A+ref-C+ref-D: the run correlated the MT systems alone, saying
     nothing)."""
-    if not task.include_human or task.systems is not None:
-        return []
-    segments = sorted(task.segments) if task.segments is not None else None
-    judged = _judged(store, task, task.human_from, segments)
-    humans = human_translations(store, store.testbed_id(task.testbed))
-    inside = sorted(judged & set(humans) & set(task.refset.split("+")))
+    inside = sorted(targets.humans & set(task.refset.split("+")))
     if not inside:
         return []
     one = len(inside) == 1

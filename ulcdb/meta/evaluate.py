@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from ulcdb.errors import MetaChoiceError, MetaError, choice
 from ulcdb.meta import select
 from ulcdb.meta.checks import (
+    JudgedTargets,
     humans_in_refset,
     one_metric_twice,
     partly_judged,
@@ -308,13 +309,14 @@ def evaluate(store: Store, task: MetaTask) -> MetaReport:
             estimates.append(est)
             if coef in reps:
                 replicates[metric, variant, coef] = reps[coef]
+    targets = JudgedTargets.of(store, task)
     coverage = Coverage.of(task, own, items, left_out,
-                           unmatched_targets(store, task, own, left_out))
+                           unmatched_targets(store, task, own, left_out, targets))
     report = MetaReport(task, estimates, human_source, coverage, len(universe), scale, notes,
                         [], items, replicates)
     labels = report.labels()
     report.notes += (variant_notes(store, task, labels) + min_segments_note(store, task)
-                     + humans_in_refset(store, task) + one_metric_twice(items, labels)
+                     + humans_in_refset(task, targets) + one_metric_twice(items, labels)
                      + partly_judged(store, task, human_source, report.targets))
     report.estimates, few = too_few_items(task, estimates, labels, coverage.dropped(labels))
     report.warnings = (few + undefined_resamples(task, report.estimates, replicates, labels)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ulcdb.errors import MetaChoiceError, MetaError, choice
-from ulcdb.meta.checks import unmatched_targets, variant_notes
+from ulcdb.meta.checks import JudgedTargets, unmatched_targets, variant_notes
 from ulcdb.meta.evaluate import fetch_items, prepare, tuned_here
 from ulcdb.meta.report import Items, metric_labels
 from ulcdb.meta.select import human_translations
@@ -243,7 +243,7 @@ def _dropped(store: Store, task: MetaTask, own: dict[Key, Items], used: dict[Key
              left_out: dict[str, str]) -> dict[str, str]:
     """The targets asked for that no common item holds, and why (as ``ulcdb meta`` says):
     no score or judgment, or not scored by every metric of the run."""
-    out = unmatched_targets(store, task, own, left_out)
+    out = unmatched_targets(store, task, own, left_out, JudgedTargets.of(store, task))
     kept = {str(t) for it in used.values() for t in it.translator}
     scored = {k: {str(t) for t in it.translator} for k, it in own.items()}
     named = metric_labels(own)

@@ -192,5 +192,5 @@ def _transform(
         seg=[f(v) for v in seg],
         doc={d: f(v) for d, v in doc.items()},
         sys=f(sys_),
-        seg_stats=[list(s) for s in stats],
+        seg_stats=stats,  # the one table -TER and 1-TER share: stored once
     )

@@ -15,7 +15,8 @@ single-reference corpus value, not an aggregate of per-segment choices).  A docu
 is the mean of its segments' values, as Asiya computes it (not the scripts' own document
 value).  ``1-X`` is ``1 + (-X)`` at every level.
 
-``seg_stats`` per segment: ``[hyp_len, then per reference: distance, correct, ref_len]``.
+``seg_stats`` per segment: ``[hyp_len, then per reference: distance, correct, ref_len]``, one
+list the four metrics share (stored once per computation, as BLEU's: ``seg_stats.sql``).
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ class ErrorRateFamily(Family):
         """Scores against every reference set; each (hypothesis, reference) pair counted once.
 
         A set's statistics row is the hypothesis length followed by its references'
-        (Levenshtein distance, correct words, reference length) triples."""
+        (Levenshtein distance, correct words, reference length) triples; its four metrics
+        share the one table."""
         vocab: dict[bytes, int] = {}
         hyp_ids = [[vocab.setdefault(t, len(vocab)) for t in _tokens(h, params.lowercase)]
                    for h in hyps]
@@ -112,9 +114,10 @@ class ErrorRateFamily(Family):
                     row += column[i]
                 stats.append(row)
             array = np.array(stats, np.float64).reshape(len(stats), 1 + 3 * len(refs))
+            totals = [sum(col) for col in zip(*stats, strict=True)]
             result: dict[str, LevelScores] = {}
             for name, rate, rates in (("WER", wer, _wer_rates), ("PER", per, _per_rates)):
-                neg = _negated_levels(stats, array, docs, rate, rates)
+                neg = _negated_levels(stats, array, totals, docs, rate, rates)
                 result[f"-{name}"] = neg
                 result[f"1-{name}"] = _shift(neg, 1.0)
             out.append(result)
@@ -164,23 +167,24 @@ def _per_rates(hyp_len: Floats, dist: Floats, correct: Floats, ref_len: Floats) 
     return np.where(ref_len != 0, rates, np.nan)
 
 
-def _negated_levels(stats: list[list[float]], array: Floats, docs: Documents, rate: Rate,
+def _negated_levels(stats: list[list[float]], array: Floats, totals: list[float],
+                    docs: Documents, rate: Rate,
                     rates: Callable[[Floats, Floats, Floats, Floats], Floats]) -> LevelScores:
     """Segment values from ``rates`` on the statistics (segment, column) array (IEEE
     operations, so the same numbers as ``rate`` per segment), the system value from
-    ``rate`` on the column totals."""
+    ``rate`` on the column ``totals``; ``stats`` is the segment statistics, the one list
+    the family's metrics share."""
     hyp_len = array[:, :1]
     negated = 0.0 - rates(hyp_len, array[:, 1::3], array[:, 2::3], array[:, 3::3])
     best = np.full(len(stats), -np.inf)
     for column in negated.T:  # the largest, references with a value only
         best = np.where(column > best, column, best)
     seg: list[float | None] = [None if v == -math.inf else v for v in best.tolist()]
-    totals = [sum(col) for col in zip(*stats, strict=True)] if stats else []
     return LevelScores(
         seg=seg,
         doc={d: mean(seg[a:b]) for d, a, b in docs.spans()},
         sys=_best_negated(_per_ref(totals, rate)) if stats else None,
-        seg_stats=[list(row) for row in stats],
+        seg_stats=stats,
     )
 
 

@@ -8,10 +8,10 @@ values.  The driver adds the key columns (:class:`Rows`) and inserts a family's 
 statement per table, from record batches that point at the packed arrays: no Python list of
 millions of cells is built or converted in the driver, which the workers wait for.
 
-A pair whose metrics all share one statistics table (BLEU's 8, NIST's 10) stores it once: on
-the rows of its carrier, the first metric written in the family's order; the others' rows
-hold an empty list, "on the carrier".  Readers resolve them through the table macro
-``seg_stats`` (schema/views/seg_stats.sql), which states the rule."""
+A pair whose metrics all share one statistics table (BLEU's 8, NIST's 10, WER and PER's 4,
+TER's 2) stores it once: on the rows of its carrier, the first metric written in the family's
+order; the others' rows hold an empty list, "on the carrier".  Readers resolve them through
+the table macro ``seg_stats`` (schema/views/seg_stats.sql), which states the rule."""
 
 from __future__ import annotations
 

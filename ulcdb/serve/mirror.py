@@ -13,7 +13,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from ulcdb.serve import mirror_sets
 from ulcdb.serve.mirror_analyses import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
+    pairs_slice,
     refset_slice,
     testbed_slice,
     write_intervals,
@@ -116,11 +117,14 @@ def _testbeds(con: Con) -> list[str]:
     return [r[0] for r in con.execute("select name from testbed order by name").fetchall()]
 
 
-def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job]:
+def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str],
+          scored: Collection[tuple[str, str]]) -> list[Job]:
     """The analysis tables' parts: (table, macro query, parameters, constant leading columns,
     the column values that tell the part's rows in the table, its test bed among them).
     The first parameter is the metric set's members, or meta_corr's test bed: what the
-    part's fingerprint reads."""
+    part's fingerprint reads.  metric_corr pairs the metrics of its pool the test bed has
+    scores of (``scored``: (test bed, metric)), by name: a metric it has none of adds no row,
+    so a test bed that brings a new metric rewrites no other test bed's part."""
     jobs: list[Job] = []
     for name, members in sets.items():
         levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
@@ -145,8 +149,10 @@ def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str]) -> list[Job
     for lvl in ("sys", "doc", "seg"):  # segment level: among the segment-level metrics
         pool = (mirror_sets.corr_metrics(sets) if lvl != "seg"
                 else mirror_sets.seg_metrics(con)[:mirror_sets.MAX_CORR_METRICS])
-        jobs += [("metric_corr", METRIC_CORR_CALL, [pool, lvl, tb], {},
-                  {"level": lvl, "testbed": tb}) for tb in testbeds]
+        for tb in testbeds:
+            own = sorted(m for m in pool if (tb, m) in scored)
+            jobs.append(("metric_corr", METRIC_CORR_CALL, [own, lvl, tb], {},
+                         {"level": lvl, "testbed": tb}))
     return jobs
 
 
@@ -289,7 +295,7 @@ def _plan(con: Con, lite: Lite, report: MirrorReport, progress: Callable[[str], 
                                 sliced=len(testbeds) > 1)
     dims_of = {tb: digest(MIRROR_FORMAT, SCHEMA, [of.get(d) for d in DIMENSIONS])
                for tb, of in own.items()}  # what a part of one test bed is computed on
-    for table, sql, job_params, extra, where in _jobs(con, sets, testbeds):
+    for table, sql, job_params, extra, where in _jobs(con, sets, testbeds, groups.keys()):
         bed = where["testbed"]
         inputs: list[Any]  # the fingerprints of what the part reads
         if table == "meta_corr":
@@ -360,25 +366,23 @@ def _whole(con: Con, lite: Lite, table: str, sql: str, params: SqlParams | None,
 
 def _in_parts(con: Con, lite: Lite, table: str, sql: str, params: SqlParams,
               columns: tuple[str, ...], n: int, progress: Callable[[str], None]) -> Writer:
-    """Writes the rows of the parts asked for (values of ``columns``, text when several), all
-    of them at once: the whole query when every part is asked, else its rows whose
-    ``columns`` hold the values of a part asked (one semi-join over the list of them)."""
+    """Writes the rows of the parts asked for (values of ``columns``: one column, or
+    TESTBED_METRIC), all of them at once: the whole query when every part is asked, else
+    its rows whose column holds the value of a part asked, or the query on the rows of
+    ``scores`` of the (test bed, metric) pairs asked (``pairs_slice``: a view of ``scores``,
+    scores_mean, is then computed on those only, not on every row and then picked)."""
     def write(parts: list[Part]) -> set[str]:
         progress(f"{table} ({len(parts)} of {n} parts)")
-        values = [[dict(p.where).get(c) for c in columns] for p in parts]
+        values: list[list[Any]] = [[dict(p.where).get(c) for c in columns] for p in parts]
         if len(parts) >= n or any(None in v for v in values):
             copy_into(con, lite, table, sql, params)
-            return set()
-        k = len(params) + 1
-        if len(columns) == 1:
+        elif columns == TESTBED_METRIC:
+            with pairs_slice(con, [(tb, m) for tb, m in values]):
+                copy_into(con, lite, table, sql, params)
+        else:
+            k = len(params) + 1
             picked = f"select * from ({sql}) s where list_contains(${k}, s.{columns[0]})"
             copy_into(con, lite, table, picked, [*params, [v[0] for v in values]])
-            return set()
-        keys = ", ".join(f"s.{c}" for c in columns)
-        asked = ", ".join(f"p[{i + 1}]" for i in range(len(columns)))
-        picked = (f"select * from ({sql}) s where ({keys}) in "
-                  f"(select {asked} from unnest(${k}::varchar[][]) u(p))")
-        copy_into(con, lite, table, picked, [*params, values])
         return set()
     return write
 

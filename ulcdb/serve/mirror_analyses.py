@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 import numpy as np
+import pyarrow as pa
 
 from ulcdb.stats import correlations
 from ulcdb.store.database import named_query
@@ -34,10 +35,14 @@ def interval_rows(con: Con, pairs: list[tuple[str, str]] | None = None) -> Itera
     reference set (of the (test bed, metric) ``pairs``, or all).  The series are read as
     Arrow lists a batch at a time and the series of one length resampled together (one
     matrix product, not one per series)."""
+    with pairs_slice(con, pairs):
+        yield from _resampled(con.sql(named_query("mirror_seg_values")).to_arrow_reader(
+            SERIES_PER_BATCH))
+
+
+def _resampled(reader: pa.RecordBatchReader) -> Iterator[Row]:
+    """The intervals of the series ``reader`` gives (their keys, then the list of values)."""
     weights: dict[int, np.ndarray] = {}
-    asked = None if pairs is None else [list(p) for p in pairs]
-    reader = con.sql(named_query("mirror_seg_values"), params=[asked]).to_arrow_reader(
-        SERIES_PER_BATCH)
     for batch in reader:
         keys = list(zip(*(batch.column(i).to_pylist() for i in range(6)), strict=True))
         lists = batch.column(6)
@@ -116,10 +121,33 @@ def refset_slice(con: Con, testbed: str | None, refset: str | None) -> Iterator[
     if refset is None:
         yield
         return
-    with _shadowing(con, ["scores"], ["mirror_scores_refset"]):
-        con.execute("create or replace temp table mirror_scores_refset as select * from scores "
-                    "where testbed = $1 and refset = $2", [testbed, refset])
-        con.execute("create or replace temp view scores as select * from mirror_scores_refset")
+    with _scores_narrowed(con, "mirror_scores_refset", "testbed = $1 and refset = $2",
+                          [testbed, refset]):
+        yield
+
+
+@contextmanager
+def pairs_slice(con: Con, pairs: list[tuple[str, str]] | None) -> Iterator[None]:
+    """``scores`` narrowed to the rows of the (test bed, metric) ``pairs``: the mirror's parts
+    per test bed and metric (sys_interval, scores_mean) are written from them, each view of
+    ``scores`` computed on those rows only.  Nothing when None (all)."""
+    if pairs is None:
+        yield
+        return
+    with _scores_narrowed(con, "mirror_scores_pairs", "(testbed, metric) in "
+                          "(select p[1], p[2] from unnest($1::varchar[][]) u(p))",
+                          [[list(p) for p in pairs]]):
+        yield
+
+
+@contextmanager
+def _scores_narrowed(con: Con, table: str, where: str, params: list[Any]) -> Iterator[None]:
+    """``scores`` shadowed by its rows ``where`` holds (with ``params``), copied once into the
+    temporary ``table``."""
+    with _shadowing(con, ["scores"], [table]):
+        con.execute(f"create or replace temp table {table} as select * from scores "
+                    f"where {where}", params)
+        con.execute(f"create or replace temp view scores as select * from {table}")
         yield
 
 
