@@ -450,14 +450,14 @@ def test_a_new_test_bed_rewrites_no_other_test_beds_intervals_or_means(
         assert new_rows[table] == whole[table] and len({r[0] for r in whole[table]}) == 2
 
 
-def test_a_new_test_bed_with_a_new_metric_rewrites_no_other_test_beds_metric_corr(
+def test_a_new_test_bed_with_a_new_metric_rewrites_no_other_test_beds_analyses(
         built: tuple[Path, Path], tmp_path: Path) -> None:
-    """A test bed that brings a metric no other has (1-TER) widens metric_corr's pool; the
-    first test bed has no score of it, so its metric_corr rows stay the same and its parts
-    are not rewritten (each part pairs the pool's metrics its test bed has scores of; the
-    whole pool was in every part's fingerprint).  Its ULC, QUEEN and KING parts of the sets
-    that now hold 1-TER are rewritten: ULC needs every metric of its set, so their rows
-    change."""
+    """A test bed that brings a metric no other has (1-TER) widens metric_corr's pool and
+    the sets the mirror makes ("all", LEX); the first test bed has no score of it, so its
+    metric_corr, ULC, QUEEN and KING rows stay the same and its parts are not rewritten:
+    metric_corr pairs the pool's metrics its test bed has scores of, and a made set is
+    restricted to them (ULC needs every metric of its set: the first test bed's ULC of "all"
+    lost its rows when the set was the store's)."""
     from serve_helpers import METRICS, SAMPLE
 
     db, mirror = tmp_path / "s.duckdb", tmp_path / "s.sqlite"
@@ -466,15 +466,18 @@ def test_a_new_test_bed_with_a_new_metric_rewrites_no_other_test_beds_metric_cor
     _run(db, "ingest", "testbed", str(SAMPLE / "ULC.config"), "--name", "other")
     _run(db, "score", "-t", "other", "-m", f"{METRICS},1-TER", "-G", "all", "--jobs", "1",
          "-f", "csv")
-    own = "select rowid, * from metric_corr where testbed = 'sample' order by rowid"
-    before, old = _rowids(mirror, own), _manifest(mirror)
+    tables = ("metric_corr", "ulc", "queen", "king")
+    own = "select rowid, * from {} where testbed = 'sample' order by rowid"
+    before, old = {t: _rowids(mirror, own.format(t)) for t in tables}, _manifest(mirror)
     build_mirror(db, mirror)
     rewritten = [json.loads(k) for k, fp in _manifest(mirror).items() if old.get(k) != fp]
     assert sorted((w["testbed"], w["level"]) for t, w in rewritten if t == "metric_corr") == [
         ("other", "doc"), ("other", "seg"), ("other", "sys")]
-    assert ("ulc", {"level": "sys", "metric_set": "all", "testbed": "sample"}) in [
+    assert not [(t, w) for t, w in rewritten if t in tables and w.get("testbed") == "sample"]
+    assert ("ulc", {"level": "sys", "metric_set": "all", "testbed": "other"}) in [
         (t, w) for t, w in rewritten]
-    assert _rowids(mirror, own) == before and len(before) > 1000
+    assert {t: _rowids(mirror, own.format(t)) for t in tables} == before
+    assert len(before["metric_corr"]) > 1000 and all(before.values())
     con = sqlite3.connect(mirror)
     ter = dict(con.execute("select testbed, count(*) from metric_corr where metric_a = '1-TER' "
                            "group by testbed").fetchall())

@@ -126,14 +126,15 @@ def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str],
     scores of (``scored``: (test bed, metric)), by name: a metric it has none of adds no row,
     so a test bed that brings a new metric rewrites no other test bed's part."""
     jobs: list[Job] = []
-    for name, members in sets.items():
-        levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: the sets
-        for lvl in levels:
+    own_sets = {tb: mirror_sets.testbed_sets(con, sets, scored, tb) for tb in testbeds}
+    for tb in testbeds:
+        for name, members in own_sets[tb].items():
+            levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: sets
             jobs += [("ulc", ULC_CALL, [members, lvl, tb], {"metric_set": name},
-                      {"metric_set": name, "level": lvl, "testbed": tb}) for tb in testbeds]
+                      {"metric_set": name, "level": lvl, "testbed": tb}) for lvl in levels]
     for tb, systems, refs in con.execute(named_query("mirror_translators")).fetchall():
         if tb in testbeds:
-            jobs += _qarla_jobs(con, sets, tb, systems, refs)
+            jobs += _qarla_jobs(con, own_sets[tb], tb, systems, refs)
     criteria = dict(con.execute(named_query("mirror_criteria")).fetchall())
     for tb in testbeds:
         crits = criteria.get(tb, [])

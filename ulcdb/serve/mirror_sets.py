@@ -4,6 +4,8 @@ scores fit in the mirror's budgets of rows (the others are read from the store o
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import duckdb
 
 from ulcdb.metrics import backoff_interpolation, registry
@@ -35,6 +37,26 @@ def metric_sets(con: Con) -> dict[str, list[str]]:
     if scored and set(scored) not in map(set, sets.values()) and len(scored) <= MAX_ALL_METRICS:
         sets["all"] = scored
     return sets
+
+
+def testbed_sets(con: Con, sets: dict[str, list[str]], scored: Collection[tuple[str, str]],
+                 testbed: str) -> dict[str, list[str]]:
+    """The metric sets as one test bed's ULC, QUEEN and KING parts read them: a stored set
+    as it was defined; a set the mirror made (metrics_LEX, the widest built-in sets, "all":
+    restricted to the metrics the store has) restricted further to the metrics the test bed
+    has scores of (``scored``: (test bed, metric)), so that a test bed which brings a metric
+    changes no other test bed's rows.  ULC needs every member: WMT21 en-de's ULC of "all"
+    lost half its rows when a test bed with one more metric was added.  Metrics no test bed
+    has stored (backoff and interpolation, computed from others) are kept."""
+    stored = {name for name, _ in con.execute(named_query("mirror_metric_sets")).fetchall()}
+    anywhere = {m for _, m in scored}
+    out = {}
+    for name, members in sets.items():
+        own = members if name in stored else [
+            m for m in members if (testbed, m) in scored or m not in anywhere]
+        if own:
+            out[name] = own
+    return out
 
 
 def _widest_builtin_sets(have: set[str]) -> dict[str, list[str]]:
