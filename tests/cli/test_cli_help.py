@@ -109,3 +109,35 @@ def test_bracketed_words_of_option_help_are_shown(path: tuple[str, ...]) -> None
     for param in command.params:
         for word in re.findall(r"\S*\[[^\]\s]+\]\S*", (param.help or "").replace("\\[", "[")):
             assert word in shown, (path, param.name, word)
+
+
+def _every_command() -> list[tuple[str, ...]]:
+    """Every command and group (their help lists options too), the root first."""
+    root = typer.main.get_command(app)
+    out: list[tuple[str, ...]] = []
+
+    def walk(cmd, path: tuple[str, ...]) -> None:
+        out.append(path)
+        for name, sub in getattr(cmd, "commands", {}).items():
+            walk(sub, (*path, name))
+
+    walk(root, ())
+    return out
+
+
+@pytest.mark.parametrize("path", _every_command(), ids=lambda p: " ".join(p) or "ulcdb")
+def test_help_at_80_columns_cuts_no_option_name_nor_example(path: tuple[str, ...]) -> None:
+    # Rich squeezes an options table to the terminal and ends what still does not fit with
+    # '…': at 80 columns `serve --help` showed '--compare-time-li…', `ingest scores --help`
+    # '--higher-is-bet…' and its --refset-map example 'newstestM2020=re…'.
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    cut = [line.strip("│ ") for line in result.output.splitlines() if "…" in line]
+    assert cut == [], (path, cut)
+    words = set(re.sub(r"[│╭╮╰╯─,]", " ", result.output).split())
+    names = [o for p in command.params if isinstance(p, TyperOption) and not p.hidden
+             for o in (*p.opts, *p.secondary_opts)]
+    assert [o for o in names if o not in words] == [], path

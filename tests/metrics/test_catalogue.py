@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
 
+import ulcdb as ulcdb_api
 from tests.cli_helpers import copy_store, ulcdb
 from ulcdb.metrics.registry import BUILTIN_SETS
 
@@ -67,6 +69,27 @@ def test_default_set_is_ulcs_metrics_lex_and_tables_rank_by_ulc(db: Path) -> Non
     kept = ulcdb(db, "score", "--sort", "none", "-j", "1")
     assert [line.split("│")[1].strip() for line in kept.stdout.splitlines()
             if line.startswith("│")] == ["poor", "good", "fair"]
+
+
+def test_machine_formats_and_the_api_list_rows_as_the_table_does(db: Path) -> None:
+    # `score -f csv/json` listed system rows in test-bed order (poor, good, fair) under a
+    # table that ranks them by ULC: one order everywhere, decided in ulcdb.ops.score.
+    args = ("score", "-m", "BLEU,-TER", "-G", "all", "-j", "1")
+    table = ulcdb(db, *args)
+    assert table.exit_code == 0, table.output
+    sys_rows = [line.split("│")[1].strip() for line in table.stdout.split("sys level")[1]
+                .splitlines() if line.startswith("│")]
+    assert sys_rows == ["good", "fair", "poor"]
+    rows = _csv(ulcdb(db, *args, "-f", "csv").stdout)
+    assert [r["translator"] for r in rows if r["level"] == "sys"] == sys_rows
+    assert [r["translator"] for r in rows if r["level"] == "seg"][:3] == ["poor"] * 3
+    as_json = json.loads(ulcdb(db, *args, "-f", "json").stdout)
+    assert [r["translator"] for r in as_json if r["level"] == "sys"] == sys_rows
+    with ulcdb_api.open(db, read_only=True) as database:
+        api = database.score("BLEU,-TER", level="sys").column("translator").to_pylist()
+    assert api == sys_rows
+    kept = _csv(ulcdb(db, *args, "--sort", "none", "-f", "csv").stdout)
+    assert [r["translator"] for r in kept if r["level"] == "sys"] == ["poor", "good", "fair"]
 
 
 def test_sort_by_any_column_in_every_format(db: Path) -> None:

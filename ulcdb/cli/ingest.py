@@ -121,6 +121,12 @@ ScoreFormat = Literal["auto", "iqxml", "mtme", "wmt", "wmt20", "nist", "sacreble
                       "table", "lines"]
 
 
+# The option panels of `ingest scores --help`: in one table beside
+# --higher-is-better/--lower-is-better, option names and examples were cut at 80 columns.
+WMT = "WMT metrics-task files"
+NEW = "A new metric"
+
+
 @app.command("scores")
 def ingest_scores(
     paths: Annotated[list[Path], typer.Argument(help=(
@@ -145,26 +151,30 @@ def ingest_scores(
     mapping: Annotated[list[str], typer.Option("--map", help=(
         "table: KEY=COLUMN for testbed, metric, target, refset, level, seg_id, seg_in_doc, "
         "doc_id, value, variant."))] = [],  # noqa: B006
-    refset_map: Annotated[list[str], typer.Option("--refset-map", help=(
-        "wmt: REFSET=REF[+REF...], e.g. newstestM2020=ref-A+ref-B (WMT20 names are "
-        "known)."))] = [],  # noqa: B006
-    details: Annotated[list[Path], typer.Option("--details", help=(
-        "wmt: input_details file (SID TESTSET LP DOCID SEGID) of a test bed to create."))] =
-    [],  # noqa: B006
-    create_testbed: Annotated[bool, typer.Option("--create-testbed", help=(
-        "wmt: create missing scores-only test beds (from --details) and translators."))] =
-    False,
+    refset_map: Annotated[list[str], typer.Option(
+        "--refset-map", rich_help_panel=WMT,
+        help="wmt: REFSET=REF[+REF...], e.g. newstestM2020=ref-A+ref-B (WMT20 names are "
+        "known).")] = [],  # noqa: B006
+    details: Annotated[list[Path], typer.Option(
+        "--details", rich_help_panel=WMT,
+        help="wmt: input_details file (SID TESTSET LP DOCID SEGID) of a test bed to "
+        "create.")] = [],  # noqa: B006
+    create_testbed: Annotated[bool, typer.Option(
+        "--create-testbed", rich_help_panel=WMT,
+        help="wmt: create missing scores-only test beds (from --details) and "
+        "translators.")] = False,
     higher_is_better: Annotated[bool | None, typer.Option(
-        "--higher-is-better/--lower-is-better", help="Direction of a new metric (default "
-        "higher).")] = None,
+        "--higher-is-better/--lower-is-better", rich_help_panel=NEW,
+        help="Direction of a new metric (default higher).")] = None,
     range_min: Annotated[float | None, typer.Option(
-        "--range-min", help="Lowest value a new metric can take (scores below are refused).")
-    ] = None,
+        "--range-min", rich_help_panel=NEW,
+        help="Lowest value a new metric can take (scores below are refused).")] = None,
     range_max: Annotated[float | None, typer.Option(
-        "--range-max", help="Highest value a new metric can take (scores above are refused).")
-    ] = None,
-    description: Annotated[str | None, typer.Option("--description", help=(
-        "Catalogue description of a new metric."))] = None,
+        "--range-max", rich_help_panel=NEW,
+        help="Highest value a new metric can take (scores above are refused).")] = None,
+    description: Annotated[str | None, typer.Option(
+        "--description", rich_help_panel=NEW,
+        help="Catalogue description of a new metric.")] = None,
     variant: Annotated[str, typer.Option("--variant", help="Score variant.")] = "case:mixed",
     replace: Annotated[bool, typer.Option("--replace", help=(
         "Replace stored scores of the same metric, target, reference set and level."))] =

@@ -126,8 +126,9 @@ def meta(
     variant: VariantOpt = None,
     fisher: Annotated[bool, typer.Option(
         "--fisher", help="Also show Fisher z intervals (flat grouping).")] = False,
-    sort: Annotated[str | None, typer.Option("--sort", help="Sort by this coefficient, "
-                                             "best first.")] = None,
+    sort: Annotated[str | None, typer.Option(
+        "--sort", help="Rank the metrics best first by this coefficient (default: the first "
+        "shown), or `name`: in name order.")] = None,
     sig: Annotated[SigTest | None, typer.Option(
         "--sig", help="Also test every pair of metrics: paired-bootstrap (reuses the "
         "resamples) or permutation (PERM-BOTH, --bootstrap permutations; slow for Kendall "

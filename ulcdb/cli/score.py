@@ -108,7 +108,7 @@ def score(
     annotator_model: AnnotatorModelOpt = None,
     sort: Annotated[str | None, typer.Option(
         "--sort", help="Order rows by this column, best first, at every level and in every "
-        "format; `none`: test-bed order.  Default: system-level tables by their last column "
+        "format; `none`: test-bed order.  Default: system-level rows by their last column "
         "(ULC, or QUEEN with --queen), best first.")] = None,
     engine: EngineOpt = EngineName.local,
     address: AddressOpt = None,
@@ -143,7 +143,7 @@ def score(
     runner = engine_for(engine, jobs, address)
     with ops.score(store_file, request(picked, segments, case, (annotator, annotator_model)),
                    scoring(remake, jobs, runner), level=level, ulc=ulc, queen=queen,
-                   jack=jack, sort=sort, sort_last=fmt == "table") as (scored, report):
+                   jack=jack, sort=sort) as (scored, report):
         # a table prints the summary above it; other formats keep stdout for the rows, so
         # the summary's note on imported scores used as they are goes to stderr
         print_notes([*scored.selection.notes, *(scored.imported if fmt != "table" else ())])

@@ -36,6 +36,11 @@ def _wait_ready(url: str, proc: subprocess.Popen[bytes], seconds: float = 30.0) 
     return False
 
 
+# The comparison page's options in a panel of their own: beside --refresh/--no-refresh, the
+# 80-column help cut --compare-time-limit to '--compare-time-li…'.
+COMPARE_PAGE = "The comparison page (/-/compare)"
+
+
 def serve(
     port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on.")] = 8001,
     host: Annotated[str, typer.Option(
@@ -50,11 +55,11 @@ def serve(
     mirror: Annotated[Path | None, typer.Option(
         "--mirror", help="Mirror file (default: next to the store, STORE.sqlite).")] = None,
     compare_time_limit: Annotated[float, typer.Option(
-        "--compare-time-limit", min=0.1,
+        "--compare-time-limit", min=0.1, rich_help_panel=COMPARE_PAGE,
         help="Seconds one comparison on /-/compare may take (a longer one is stopped and "
              "the page says to narrow it or run `ulcdb compare`).")] = 20.0,
     compare_at_once: Annotated[int, typer.Option(
-        "--compare-at-once", min=1,
+        "--compare-at-once", min=1, rich_help_panel=COMPARE_PAGE,
         help="Comparisons /-/compare computes at the same time (the others wait).")] = 2,
 ) -> None:
     """Browse the store in Datasette: every table and analysis view, canned queries, plots.

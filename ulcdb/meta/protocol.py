@@ -22,6 +22,7 @@ NaN where a score is missing, systems by name, segments by id.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -127,6 +128,19 @@ class ColumnResult:
     epsilons: dict[Key, float] | None  # acc-t only
     order: list[Key]  # best first
     sig: FloatArray  # [i, j], j > i: p-value that order[j] is as good as order[i]
+    # acc-t only: the value at the largest epsilon, where every pair is a metric tie (the
+    # share of pairs the human scores tie, averaged over segments), which acc-t never falls
+    # below
+    all_ties: dict[Key, float] | None = None
+
+    def at_all_ties(self) -> list[Key]:
+        """The metrics (best first) whose acc-t is the all-ties baseline: the epsilon search
+        found nothing better than calling every pair a tie (equal to 1e-12: the two are
+        sums of the same terms in another order)."""
+        if self.all_ties is None:
+            return []
+        return [k for k in self.order if not math.isnan(self.all_ties[k])
+                and math.isclose(self.values[k], self.all_ties[k], rel_tol=0, abs_tol=1e-12)]
 
 
 @dataclass
@@ -292,12 +306,15 @@ def run_column(col: Column, beds: dict[tuple[str, str], Bed], keys: Sequence[Key
     comp = wmt23.compare_metrics(human, _labelled(metrics), stat, settings.k, settings.params,
                                  settings.pval, col.perm_test, rs)
     order = [_key(n) for n in comp.names]
-    epsilons = None
+    epsilons = all_ties = None
     if col.statistic == "acc_t":
-        epsilons = {k: wmt23.acc23(human, m, "item")[1] for k, m in metrics.items()}
+        found = {k: wmt23.tau_optimization(human, m, "acc23", "item")
+                 for k, m in metrics.items()}
+        epsilons = {k: r.epsilon for k, r in found.items()}
+        all_ties = {k: float(r.taus[-1]) for k, r in found.items()}
     ranks = dict(zip(order, comp.ranks, strict=True)) if settings.k else None
     return ColumnResult(col, dict(zip(order, comp.scores, strict=True)), ranks, epsilons,
-                        order, comp.sig_matrix)
+                        order, comp.sig_matrix, all_ties)
 
 
 def _common_keys(beds: dict[tuple[str, str], Bed]) -> tuple[list[Key], list[Key]]:

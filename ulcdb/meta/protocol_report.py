@@ -75,7 +75,26 @@ def summary_lines(report: ProtocolReport) -> list[str]:
             f"{r.column.label} {n}" for r, n in _column_items(report, task.testbed)))
         humans = sorted({h for b in beds for h in b.humans})
         lines.append(human_choice(report, task.testbed, task.include_human, humans))
-    return lines
+    return lines + all_ties_lines(report)
+
+
+def all_ties_lines(report: ProtocolReport) -> list[str]:
+    """One line per acc-t column where metrics score the all-ties baseline: on WMT21 en-de's
+    MQM every lexical metric's acc-t was 0.4657 (BLEU at epsilon 0.87), which reads as a
+    broken tool unless the output says what that number is."""
+    names, out = labels(report), []
+    for r in report.results:
+        tied = r.at_all_ties()
+        if not tied or r.all_ties is None:
+            continue
+        base = r.all_ties[tied[0]]
+        who = ("every metric" if len(tied) == len(report.keys)
+               else ", ".join(names[k] for k in tied))
+        out.append(f"{r.column.label} of {who} = {base:.4f}, the all-ties baseline: a metric "
+                   f"that calls every pair of translations of a segment a tie scores it, as "
+                   f"{report.criterion} ties {base:.1%} of those pairs (mean over segments); "
+                   "no better than predicting ties")
+    return out
 
 
 def _dropped_lines(testbed: str, beds: list[Bed]) -> list[str]:

@@ -22,6 +22,7 @@ _LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_",
                   "$": r"\$", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                   "^": r"\textasciicircum{}"}
 Key = tuple[str, str]  # (metric, variant)
+BY_NAME = "name"  # `ulcdb meta --sort name`: rows in metric name order, not ranked
 # One flat CSV/JSON row: names and settings (str), counts (int), values (float; None where
 # undefined).
 Record = dict[str, str | int | float | None]
@@ -164,15 +165,18 @@ class MetaReport:
         return metric_labels(self.metrics())
 
     def ordered(self, sort: str | None = None) -> list[Key]:
-        """Metrics in output order: as evaluated, or best first by ``sort`` (values equal to
-        12 decimals in the order evaluated: their last bits vary between runs)."""
-        keys = self.metrics()
-        if sort:
-            def key(mv: Key) -> float:
-                v = self.value(*mv, sort)
-                return math.inf if math.isnan(v) else -round(v, 12)
-            keys = sorted(keys, key=key)
-        return keys
+        """Metrics in output order, as WMT results tables rank them: best first by ``sort``
+        (default: the first coefficient; undefined values last; values equal to 12 decimals,
+        whose last bits vary between runs, in name order), or by name with ``sort='name'``."""
+        keys = sorted(self.metrics())
+        coefficient = sort or (self.task.coefs[0] if self.task.coefs else BY_NAME)
+        if coefficient == BY_NAME:
+            return keys
+
+        def key(mv: Key) -> float:
+            v = self.value(*mv, coefficient)
+            return math.inf if math.isnan(v) else -round(v, 12)
+        return sorted(keys, key=key)
 
     def n_items(self, key: Key) -> int:
         return next(e.n_items for e in self.estimates if (e.metric, e.variant) == key)

@@ -100,7 +100,7 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
         load_testbed(db.store, inputs.testbed)
         wanted = Request(request.name, ",".join(metrics), lowercase=request.lowercase)
         with scored(Opened(db.store), wanted, pairs=_whole_refset) as done:
-            report = score_report(done, "sys")
+            report = score_report(done, "sys", sort="none")  # sacrebleu's order: -i's
         metrics = [m for m in report.columns[5:] if m != "ULC"]
         rows = [dict(zip(report.columns, row, strict=True)) for row in report.rows()]
         if request.paired:

@@ -14,6 +14,7 @@ from ulcdb.meta.plan import meta_task
 from ulcdb.meta.protocol import Progress, ProtocolReport, Settings
 from ulcdb.meta.protocol import levels as protocol_levels
 from ulcdb.meta.protocol import run as run_protocol
+from ulcdb.meta.report import BY_NAME
 from ulcdb.meta.task import SIG_TESTS
 from ulcdb.ops.access import Access
 from ulcdb.ops.levels import LEVELS, level_choice
@@ -48,9 +49,10 @@ class Meta:
 def meta(access: Access, *, level: str = "sys", sort: str | None = None,
          sig: str | None = None, sig_coef: str | None = None, **selection: Any) -> Meta:
     """Evaluate the task of ``selection`` (``meta.plan.meta_task``'s arguments: testbed,
-    criterion, refs, metrics, systems, exclude and MetaTask's fields) at ``level``; ``sort``
-    must be one of its coefficients; ``sig`` (paired-bootstrap or permutation) tests every
-    pair of metrics on ``sig_coef`` (default ``sort``'s, else the first coefficient)."""
+    criterion, refs, metrics, systems, exclude and MetaTask's fields) at ``level``; the rows
+    rank the metrics best first by ``sort``, one of its coefficients (default: the first), or
+    come in name order with ``sort='name'``; ``sig`` (paired-bootstrap or permutation) tests
+    every pair of metrics on ``sig_coef`` (default ``sort``'s, else the first coefficient)."""
     level = level_choice(level, LEVELS)
     if sig is not None:  # refused before the evaluation, not after it
         choice("significance test", sig, SIG_TESTS, MetaChoiceError)
@@ -62,11 +64,12 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
         imported = imported_metrics(store, store.testbed_id(task.testbed), task.refset,
                                     list(task.metrics or ()))
         hint = remedy(store, task.testbed, missing, [task.refset], level) if missing else ""
-    if sort and sort not in report.task.coefs:
-        raise MetaError(f"--sort {sort!r} is not among the coefficients "
-                        f"({', '.join(report.task.coefs)})")
-    comparisons = (compare(report, sig_coef or sort or report.task.coefs[0], sig)
-                   if sig else [])
+    coefs = report.task.coefs
+    if sort and sort not in (*coefs, BY_NAME):
+        raise MetaError(f"--sort {sort!r} is not among the coefficients ({', '.join(coefs)}) "
+                        f"nor {BY_NAME!r}")
+    ranked_by = sort if sort in coefs else coefs[0]
+    comparisons = compare(report, sig_coef or ranked_by, sig) if sig else []
     return Meta(report, comparisons, missing, imported, hint)
 
 

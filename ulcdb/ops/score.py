@@ -145,15 +145,14 @@ class ScoreReport:
 @contextmanager
 def score(access: Access, request: Request, scoring: Scoring = SCORING, *,
           level: str = "sys", ulc: str = "asiya", queen: bool = False, jack: bool = False,
-          sort: str | None = None, sort_last: bool = False
-          ) -> Iterator[tuple[Scored, ScoreReport]]:
+          sort: str | None = None) -> Iterator[tuple[Scored, ScoreReport]]:
     """`ulcdb score`: the level checked, the missing scores computed (with ``jack``, each
     system against each other too), the report read (see ``report``)."""
     levels_of(level)  # before anything is scored
     choice("ulc", ulc, ULC_METHODS)
     with scored(access, request, scoring, pairs=all_pairs(jack),
                 check=queen_check(queen)) as done:
-        read = report(done, level, ulc, queen, sort, sort_last)
+        read = report(done, level, ulc, queen, sort)
         notes = [*filter(None, [segments_note(request.segments, done.selection, level),
                                 ulc_scope_note(done, request, ulc)]),
                  *blank_notes(done, read)]
@@ -215,11 +214,12 @@ def segments_note(spec: str | None, sel: ScoreSelection, level: str) -> str | No
 
 
 def report(scored: Scored, level: str, ulc: str = "asiya", queen: bool = False,
-           sort: str | None = None, sort_last: bool = False) -> ScoreReport:
+           sort: str | None = None) -> ScoreReport:
     """The scores of ``scored`` at ``level`` (seg, doc, sys or all) against the whole
     reference set, with ULC (``ulc``: asiya, raw or seg-mean) and a QUEEN column.  ``sort``:
-    rows by this column, best first (``none``: test-bed order); else, with ``sort_last``,
-    system-level rows by their last column."""
+    rows by this column, best first (``none``: test-bed order); by default system-level rows
+    by their last column (ULC, or QUEEN), best first: in every format, as the table shows
+    them."""
     store, sel = scored.store, scored.selection
     variant = variant_of(sel.params)
     refset = "+".join(sorted(sel.refs))
@@ -238,7 +238,7 @@ def report(scored: Scored, level: str, ulc: str = "asiya", queen: bool = False,
             continue
         if sort is not None:
             matrix.sort_by(sort, directions.get(sort, True))
-        elif sort_last and lv == "sys":
+        elif lv == "sys":
             last = matrix.metrics[-1]
             matrix.sort_by(last, directions.get(last, True))
     return ScoreReport(matrices, directions)
