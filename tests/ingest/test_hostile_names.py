@@ -209,6 +209,23 @@ def test_a_defined_set_named_like_a_metric_is_refused(db: Path) -> None:
                        "by that alone; choose another set name")
 
 
+@pytest.mark.parametrize(("kind", "first", "second", "members"), [
+    ("metric", "Mine", "mine", ("BLEU", "NIST")),
+    ("system", "pair", "PAIR", ("sysA", "sysB")),
+    ("segment", "start", "START", ("1-3",))])
+def test_a_set_named_like_a_stored_set_is_refused(db: Path, kind: str, first: str, second: str,
+                                                  members: tuple[str, ...]) -> None:
+    """set define metric Mine, then mine: two sets -m Mine and -m mine told apart by case
+    alone.  Redefining the set under its own name still works."""
+    assert ulcdb(db, "set", "define", kind, first, *members).exit_code == 0
+    message = refused(db, "set", "define", kind, second, *members)
+    assert message == (f"Error: {second!r} differs from the stored {kind} set {first!r} only "
+                       f"by case or Unicode normalisation; redefine {first!r} or choose another "
+                       "set name")
+    again = ulcdb(db, "set", "define", kind, first, *members[:1])
+    assert again.exit_code == 0, again.output
+
+
 def test_document_ids_are_checked(db: Path, tmp_path: Path) -> None:
     """'madrid-metro ' was stored: an assessment file's 'madrid-metro' then named no
     document, and a docs file with the blank on one line only was refused with a seg_in_doc

@@ -168,6 +168,11 @@ def check_set(store: Store, testbed_id: int | None, kind: str, name: str,
     items = [m for member in members for m in split_names(member)]
     if not items:
         raise NotFound(f"{kind} set {name!r} has no members")
+    stored = [r[0] for r in store.query(named_query("set_names"), [kind, testbed_id])]
+    twin = lookalike(name, stored)
+    if twin is not None:  # -m X2 and -m x2 would name two sets by case alone
+        raise Conflict(f"{name!r} differs from the stored {kind} set {twin!r} only by case or "
+                       f"Unicode normalisation; redefine {twin!r} or choose another set name")
     if kind == "metric":
         known = set(registry.metric_index()) | stored_metrics(store)
         if name in known or name in registry.BUILTIN_SETS:
