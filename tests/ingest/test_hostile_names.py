@@ -101,12 +101,18 @@ def test_criterion_names_are_checked(db: Path, criterion: str, problem: str) -> 
     assert message == f"Error: {DA}:2: the criterion name {criterion!r} {problem}"
 
 
-def test_a_criterion_column_names_the_line_of_a_bad_name(db: Path, tmp_path: Path) -> None:
+def _criterion_column(tmp_path: Path, line: int, name: str) -> Path:
+    """The DA file with a criterion column: DA on every row but ``line``, which has ``name``."""
     lines = DA.read_text(encoding="utf-8").splitlines()
     rows = [lines[0] + "\tcrit"] + [f"{row}\tDA" for row in lines[1:]]
-    rows[5] = rows[5].replace("\tDA", "\tD\u0007A")  # line 6
+    rows[line - 1] = rows[line - 1].replace("\tDA", f"\t{name}")
     path = tmp_path / "crit.tsv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_criterion_column_names_the_line_of_a_bad_name(db: Path, tmp_path: Path) -> None:
+    path = _criterion_column(tmp_path, 6, "D\u0007A")
     message = refused(db, "ingest", "assessments", path, *DA_MAP, "--map", "criterion=crit")
     assert message == (f"Error: {path}:6: the criterion name 'D\\x07A' holds a tab, line "
                        "break or other control character")
@@ -133,11 +139,7 @@ def test_a_criterion_named_like_a_stored_one_is_refused(db: Path, name: str) -> 
 
 
 def test_a_criterion_column_with_look_alike_names_is_refused(db: Path, tmp_path: Path) -> None:
-    lines = DA.read_text(encoding="utf-8").splitlines()
-    rows = [lines[0] + "\tcrit"] + [f"{row}\tDA" for row in lines[1:]]
-    rows[6] = rows[6].replace("\tDA", "\tda")  # line 7
-    path = tmp_path / "crit.tsv"
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    path = _criterion_column(tmp_path, 7, "da")
     message = refused(db, "ingest", "assessments", path, *DA_MAP, "--map", "criterion=crit")
     assert message == (f"Error: {path}:7: the criterion name 'da' differs from 'DA' of this "
                        "file only by case or Unicode normalisation: use one spelling")
