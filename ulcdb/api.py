@@ -256,8 +256,15 @@ class Database:
         """The WMT23 or WMT24 (``protocol``) metrics-task table of ``testbeds`` (default: the
         only one), one row per metric with each statistic and its rank: the results of
         `ulcdb meta protocol NAME -f json`, with the tests the ranks rest on
-        (``ulcdb.api.significance(table)``); ``progress`` is shown the columns done."""
-        from ulcdb.meta.protocol_report import all_ties_lines, records, significance
+        (``ulcdb.api.significance(table)``); ``progress`` is shown the columns done.  Its
+        notes: the command's on stderr, then its summary's lines on what was left out (human
+        translations, targets dropped), then those on acc-t at the all-ties baseline."""
+        from ulcdb.meta.protocol_report import (
+            all_ties_lines,
+            left_out_lines,
+            records,
+            significance,
+        )
 
         beds = meta_op.Beds(_names(testbeds), metrics, systems, refs, criterion,
                             _names(exclude), False, include_human, variant, reading,
@@ -265,7 +272,7 @@ class Database:
         report, told = meta_op.protocol(self._access, protocol, beds, n_resamples, seed,
                                         progress)
         return _noted(_tested(pa.Table.from_pylist(records(report)), significance(report)),
-                      told, all_ties_lines(report))
+                      told, left_out_lines(report), all_ties_lines(report))
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,
