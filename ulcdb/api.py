@@ -49,6 +49,7 @@ from ulcdb.ingest.assessment_input import (
 from ulcdb.ingest.load import LoadReport, load_testbed
 from ulcdb.ingest.load_assessments import AssessmentReport, load_assessments
 from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
+from ulcdb.interchange.load import ScoreImportReport
 from ulcdb.meta import comparison_records
 from ulcdb.ops import compare as compare_op
 from ulcdb.ops import delete as delete_op
@@ -139,6 +140,40 @@ class Database:
         check_against_testbed(self.store, name, Path(path), form, maps, items)
         return load_assessments(self.store, name, items, Path(path), replace=replace,
                                 skip_unknown=skip_unknown, scale=bounds)
+
+    def ingest_scores(self, paths: PathLike | Sequence[PathLike], *, fmt: str = "auto",
+                      testbed: str | None = None, metric: str | None = None,
+                      rename: Mapping[str, str] | None = None, target: str | None = None,
+                      refs: Names = (), level: str | None = None, lp: str | None = None,
+                      mapping: Mapping[str, str] | None = None,
+                      refset_map: Mapping[str, str] | None = None,
+                      details: Sequence[PathLike] = (), create_testbed: bool = False,
+                      higher_is_better: bool | None = None, range_min: float | None = None,
+                      range_max: float | None = None, description: str | None = None,
+                      variant: str = "case:mixed", replace: bool = False,
+                      progress: Progress | None = None) -> ScoreImportReport:
+        """Metric scores computed elsewhere (COMET, BLEURT, your own), as `ulcdb ingest
+        scores` (files or folders; ``fmt`` one of its formats): ``rename`` old -> new metric
+        name, ``refs`` the reference (set) the scores are against where the files do not say
+        it, ``mapping`` key -> column of a table, ``refset_map`` WMT refset -> ``REF+REF``;
+        ``higher_is_better``, ``range_min``, ``range_max``, ``description``: a new metric's
+        catalogue entry.  What was stored: ``.summary()`` is the command's line."""
+        from ulcdb.ingest.assessment_input import parse_mapping, parse_renames
+        from ulcdb.interchange import importer
+        from ulcdb.interchange.model import MetricInfo
+
+        choice("format", fmt, importer.FORMATS)
+        files = [paths] if isinstance(paths, str | Path) else list(paths)
+        request = importer.ScoreImport(
+            paths=[Path(p) for p in files], fmt=fmt, testbed=testbed, metric=metric,
+            rename=parse_renames(_pairs(rename)), target=target, refs=_names(refs),
+            level=None if level is None else level_choice(level, LEVELS), lp=lp,
+            mapping=parse_mapping(_pairs(mapping)), refset_map=importer.parse_refset_map(
+                _pairs(refset_map)), details=[Path(p) for p in details],
+            create_testbed=create_testbed, variant=variant, replace=replace,
+            flags=MetricInfo("", higher_is_better, range_min, range_max, description),
+            progress=progress)
+        return importer.import_scores(self.store, request)
 
     # -- scores ------------------------------------------------------------------------------
     def select(self, metrics: str | None = None, *, testbed: str | None = None,
