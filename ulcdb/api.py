@@ -17,7 +17,7 @@ Every method calls the layer the CLI calls (``ulcdb.ops``): a table holds the ro
 command prints with ``-f json``, and a mistake raises the ``ulcdb.errors`` exception whose
 message the command prints.  Tables come back as pyarrow Tables (``.to_pandas()`` gives a
 DataFrame where pandas is installed); store entities as the dataclasses of ``ulcdb.store.models``.
-A store opened ``read_only`` raises ``ReadOnly`` where scores are missing.
+A store opened ``read_only`` raises ``ReadOnly`` where scores are missing and on an ingest.
 
 The notes a command prints on stderr (systems or metrics left out, imported scores used as
 they are, a KING without ULC) come as ``ulcdb.UlcdbNote`` warnings, pointing at the caller's
@@ -58,7 +58,7 @@ from ulcdb.ops import meta as meta_op
 from ulcdb.ops import qarla as qarla_op
 from ulcdb.ops import score as score_op
 from ulcdb.ops import tune as tune_op
-from ulcdb.ops.access import Opened
+from ulcdb.ops.access import STORES, Opened
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
@@ -117,7 +117,8 @@ class Database:
         (``source``, ``refs`` and ``systems`` as name -> file, ``docs``)."""
         data = read_testbed(_path(path), _format(TestbedFormat, fmt), name, _path(source),
                             _pairs(refs), _pairs(systems), _path(docs), lp, src_lang, tgt_lang)
-        return load_testbed(self.store, data, replace=replace)
+        with self._access.write(STORES) as store:
+            return load_testbed(store, data, replace=replace)
 
     def ingest_assessments(self, path: PathLike, *, testbed: str | None = None,
                            criterion: str | None = None,
@@ -136,10 +137,11 @@ class Database:
         form, level = _format(AssessmentFormat, fmt), level_choice(level, LEVELS)
         items = read_assessment_file(Path(path), form, criterion, maps, level,
                                      _pairs(rename))
-        name = testbed or self.store.only_testbed()
-        check_against_testbed(self.store, name, Path(path), form, maps, items)
-        return load_assessments(self.store, name, items, Path(path), replace=replace,
-                                skip_unknown=skip_unknown, scale=bounds)
+        with self._access.write(STORES) as store:
+            name = testbed or store.only_testbed()
+            check_against_testbed(store, name, Path(path), form, maps, items)
+            return load_assessments(store, name, items, Path(path), replace=replace,
+                                    skip_unknown=skip_unknown, scale=bounds)
 
     def ingest_scores(self, paths: PathLike | Sequence[PathLike], *, fmt: str = "auto",
                       testbed: str | None = None, metric: str | None = None,
@@ -173,7 +175,8 @@ class Database:
             create_testbed=create_testbed, variant=variant, replace=replace,
             flags=MetricInfo("", higher_is_better, range_min, range_max, description),
             progress=progress)
-        return importer.import_scores(self.store, request)
+        with self._access.write(STORES) as store:
+            return importer.import_scores(store, request)
 
     # -- scores ------------------------------------------------------------------------------
     def select(self, metrics: str | None = None, *, testbed: str | None = None,

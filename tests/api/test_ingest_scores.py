@@ -12,7 +12,7 @@ from cli_helpers import sample_store
 from cli_helpers import ulcdb as cli
 
 import ulcdb
-from ulcdb.errors import ChoiceError, UlcdbError
+from ulcdb.errors import ChoiceError, ReadOnly, UlcdbError
 
 SYSTEMS = ("sysA", "sysB", "sysC", "sysD")
 STORED = ("select metric, translator, refset, level, seg_id, value from scores where metric = "
@@ -64,3 +64,12 @@ def test_ingest_scores_refuses_as_the_command(tmp_path: Path, args: list[str],
     said = cli(db, "ingest", "scores", table, *args)
     assert said.exit_code == (2 if kind is ChoiceError else 1)
     assert said.output.strip().splitlines()[-1] == f"Error: {message}"
+
+
+def test_ingest_scores_into_a_read_only_store_is_refused(tmp_path: Path) -> None:
+    table, db = _scores(tmp_path), sample_store(tmp_path / "s.duckdb")
+    with ulcdb.open(db, read_only=True) as database, pytest.raises(ReadOnly) as caught:
+        database.ingest_scores(table)
+    said = cli(db, "--read-only", "ingest", "scores", table)
+    assert said.output == f"Error: {caught.value}\n" == (
+        f"Error: cannot write what this command stores: the store {db} is open read-only\n")
