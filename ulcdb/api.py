@@ -268,7 +268,11 @@ class Database:
         metric and variant, each coefficient with its interval and n. ``systems``/``exclude``
         name translators or sets, ``reading`` is metric, seg-mean or doc-mean (DR'),
         ``where`` an SQL predicate over the segments (as `ulcdb meta --where`); ``settings``
-        are MetaTask's other fields (grouping, threshold, resample, ci_levels...).  ``sig``
+        are MetaTask's other fields (grouping, threshold, resample, ci_levels...); options
+        spelled otherwise: ``-B`` is ``n_resamples``, ``--ci 95,99`` ``ci_levels=(0.95,
+        0.99)``, ``--own-items`` ``items="own"``, ``--acc-ties`` ``accuracy_ties``, ``--dr``
+        ``reading="doc-mean"``, ``--human`` ``human_from``, ``--coef`` ``coefficients``
+        (a TypeError names the one to use).  ``sig``
         (paired-bootstrap or permutation) tests every pair of metrics on ``sig_coef``
         (default ``sort``'s, else the first coefficient), as `ulcdb meta --sig`: the tests
         come with the table (``ulcdb.api.significance(table)``).  Its notes: the command's
