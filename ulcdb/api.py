@@ -2,15 +2,18 @@
 
     import ulcdb
 
-    db = ulcdb.open("wmt21.duckdb")
-    db.ingest_testbed(name="ende", source="src.en", refs={"ref-A": "ref.de"},
-                      systems={"S1": "s1.de", "S2": "s2.de"}, tgt_lang="de")
-    db.ingest_assessments("mqm.tsv", criterion="MQM")
+    db = ulcdb.open("wmt21.duckdb")                   # in testbeds/wmt21_newstest2021_ende/sample
+    db.ingest_testbed(name="ende", source="source.en.txt", docs="docs.tsv",
+                      refs={r: f"refs/{r}.de.txt" for r in ("ref-A", "ref-C", "ref-D")},
+                      systems={s: f"systems/{s}.de.txt"
+                               for s in ("Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT")},
+                      src_lang="en", tgt_lang="de")
+    db.ingest_assessments("human/mqm_seg.tsv", criterion="MQM", skip_unknown=True)
     table = db.score("BLEU,chrF", level="sys")        # a pyarrow.Table; .to_pandas()
-    db.queen("BLEU,NIST", level="sys")
+    db.queen("BLEU,chrF", level="sys")                # QUEEN needs 3+ references
     db.meta("MQM", level="sys")
     db.meta_protocol("wmt24", "MQM")
-    db.compare("BLEU", baseline="S1")
+    db.compare("BLEU", baseline="Online-W")
     db.testbeds()                                     # typed rows (ulcdb.store.models.Testbed)
 
 Every method calls the layer the CLI calls (``ulcdb.ops``): a table holds the rows the
