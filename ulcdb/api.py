@@ -2,22 +2,25 @@
 
     import ulcdb
 
-    db = ulcdb.open("wmt21.duckdb")
-    db.ingest_testbed(name="ende", source="src.en", refs={"ref-A": "ref.de"},
-                      systems={"S1": "s1.de", "S2": "s2.de"}, tgt_lang="de")
-    db.ingest_assessments("mqm.tsv", criterion="MQM")
+    db = ulcdb.open("wmt21.duckdb")                   # in testbeds/wmt21_newstest2021_ende/sample
+    db.ingest_testbed(name="ende", source="source.en.txt", docs="docs.tsv",
+                      refs={r: f"refs/{r}.de.txt" for r in ("ref-A", "ref-C", "ref-D")},
+                      systems={s: f"systems/{s}.de.txt"
+                               for s in ("Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT")},
+                      src_lang="en", tgt_lang="de")
+    db.ingest_assessments("human/mqm_seg.tsv", criterion="MQM", skip_unknown=True)
     table = db.score("BLEU,chrF", level="sys")        # a pyarrow.Table; .to_pandas()
-    db.queen("BLEU,NIST", level="sys")
+    db.queen("BLEU,chrF", level="sys")                # QUEEN needs 3+ references
     db.meta("MQM", level="sys")
     db.meta_protocol("wmt24", "MQM")
-    db.compare("BLEU", baseline="S1")
+    db.compare("BLEU", baseline="Online-W")
     db.testbeds()                                     # typed rows (ulcdb.store.models.Testbed)
 
 Every method calls the layer the CLI calls (``ulcdb.ops``): a table holds the rows the
 command prints with ``-f json``, and a mistake raises the ``ulcdb.errors`` exception whose
 message the command prints.  Tables come back as pyarrow Tables (``.to_pandas()`` gives a
 DataFrame where pandas is installed); store entities as the dataclasses of ``ulcdb.store.models``.
-A store opened ``read_only`` raises ``ReadOnly`` where scores are missing.
+A store opened ``read_only`` raises ``ReadOnly`` where scores are missing and on an ingest.
 
 The notes a command prints on stderr (systems or metrics left out, imported scores used as
 they are, a KING without ULC) come as ``ulcdb.UlcdbNote`` warnings, pointing at the caller's
@@ -49,6 +52,7 @@ from ulcdb.ingest.assessment_input import (
 from ulcdb.ingest.load import LoadReport, load_testbed
 from ulcdb.ingest.load_assessments import AssessmentReport, load_assessments
 from ulcdb.ingest.testbed_input import TestbedFormat, read_testbed
+from ulcdb.interchange.load import ScoreImportReport
 from ulcdb.meta import comparison_records
 from ulcdb.ops import compare as compare_op
 from ulcdb.ops import delete as delete_op
@@ -57,7 +61,7 @@ from ulcdb.ops import meta as meta_op
 from ulcdb.ops import qarla as qarla_op
 from ulcdb.ops import score as score_op
 from ulcdb.ops import tune as tune_op
-from ulcdb.ops.access import Opened
+from ulcdb.ops.access import STORES, Opened
 from ulcdb.ops.levels import LEVELS, level_choice
 from ulcdb.ops.query import table as run_query
 from ulcdb.ops.score import Request, Scoring
@@ -116,7 +120,8 @@ class Database:
         (``source``, ``refs`` and ``systems`` as name -> file, ``docs``)."""
         data = read_testbed(_path(path), _format(TestbedFormat, fmt), name, _path(source),
                             _pairs(refs), _pairs(systems), _path(docs), lp, src_lang, tgt_lang)
-        return load_testbed(self.store, data, replace=replace)
+        with self._access.write(STORES) as store:
+            return load_testbed(store, data, replace=replace)
 
     def ingest_assessments(self, path: PathLike, *, testbed: str | None = None,
                            criterion: str | None = None,
@@ -135,10 +140,46 @@ class Database:
         form, level = _format(AssessmentFormat, fmt), level_choice(level, LEVELS)
         items = read_assessment_file(Path(path), form, criterion, maps, level,
                                      _pairs(rename))
-        name = testbed or self.store.only_testbed()
-        check_against_testbed(self.store, name, Path(path), form, maps, items)
-        return load_assessments(self.store, name, items, Path(path), replace=replace,
-                                skip_unknown=skip_unknown, scale=bounds)
+        with self._access.write(STORES) as store:
+            name = testbed or store.only_testbed()
+            check_against_testbed(store, name, Path(path), form, maps, items)
+            return load_assessments(store, name, items, Path(path), replace=replace,
+                                    skip_unknown=skip_unknown, scale=bounds)
+
+    def ingest_scores(self, paths: PathLike | Sequence[PathLike], *, fmt: str = "auto",
+                      testbed: str | None = None, metric: str | None = None,
+                      rename: Mapping[str, str] | None = None, target: str | None = None,
+                      refs: Names = (), level: str | None = None, lp: str | None = None,
+                      mapping: Mapping[str, str] | None = None,
+                      refset_map: Mapping[str, str] | None = None,
+                      details: Sequence[PathLike] = (), create_testbed: bool = False,
+                      higher_is_better: bool | None = None, range_min: float | None = None,
+                      range_max: float | None = None, description: str | None = None,
+                      variant: str = "case:mixed", replace: bool = False,
+                      progress: Progress | None = None) -> ScoreImportReport:
+        """Metric scores computed elsewhere (COMET, BLEURT, your own), as `ulcdb ingest
+        scores` (files or folders; ``fmt`` one of its formats): ``rename`` old -> new metric
+        name, ``refs`` the reference (set) the scores are against where the files do not say
+        it, ``mapping`` key -> column of a table, ``refset_map`` WMT refset -> ``REF+REF``;
+        ``higher_is_better``, ``range_min``, ``range_max``, ``description``: a new metric's
+        catalogue entry.  What was stored: ``.summary()`` is the command's line."""
+        from ulcdb.ingest.assessment_input import parse_mapping, parse_renames
+        from ulcdb.interchange import importer
+        from ulcdb.interchange.model import MetricInfo
+
+        choice("format", fmt, importer.FORMATS)
+        files = [paths] if isinstance(paths, str | Path) else list(paths)
+        request = importer.ScoreImport(
+            paths=[Path(p) for p in files], fmt=fmt, testbed=testbed, metric=metric,
+            rename=parse_renames(_pairs(rename)), target=target, refs=_names(refs),
+            level=None if level is None else level_choice(level, LEVELS), lp=lp,
+            mapping=parse_mapping(_pairs(mapping)), refset_map=importer.parse_refset_map(
+                _pairs(refset_map)), details=[Path(p) for p in details],
+            create_testbed=create_testbed, variant=variant, replace=replace,
+            flags=MetricInfo("", higher_is_better, range_min, range_max, description),
+            progress=progress)
+        with self._access.write(STORES) as store:
+            return importer.import_scores(store, request)
 
     # -- scores ------------------------------------------------------------------------------
     def select(self, metrics: str | None = None, *, testbed: str | None = None,
@@ -230,7 +271,11 @@ class Database:
         metric and variant, each coefficient with its interval and n. ``systems``/``exclude``
         name translators or sets, ``reading`` is metric, seg-mean or doc-mean (DR'),
         ``where`` an SQL predicate over the segments (as `ulcdb meta --where`); ``settings``
-        are MetaTask's other fields (grouping, threshold, resample, ci_levels...).  ``sig``
+        are MetaTask's other fields (grouping, threshold, resample, ci_levels...); options
+        spelled otherwise: ``-B`` is ``n_resamples``, ``--ci 95,99`` ``ci_levels=(0.95,
+        0.99)``, ``--own-items`` ``items="own"``, ``--acc-ties`` ``accuracy_ties``, ``--dr``
+        ``reading="doc-mean"``, ``--human`` ``human_from``, ``--coef`` ``coefficients``
+        (a TypeError names the one to use).  ``sig``
         (paired-bootstrap or permutation) tests every pair of metrics on ``sig_coef``
         (default ``sort``'s, else the first coefficient), as `ulcdb meta --sig`: the tests
         come with the table (``ulcdb.api.significance(table)``).  Its notes: the command's
@@ -256,8 +301,15 @@ class Database:
         """The WMT23 or WMT24 (``protocol``) metrics-task table of ``testbeds`` (default: the
         only one), one row per metric with each statistic and its rank: the results of
         `ulcdb meta protocol NAME -f json`, with the tests the ranks rest on
-        (``ulcdb.api.significance(table)``); ``progress`` is shown the columns done."""
-        from ulcdb.meta.protocol_report import all_ties_lines, records, significance
+        (``ulcdb.api.significance(table)``); ``progress`` is shown the columns done.  Its
+        notes: the command's on stderr, then its summary's lines on what was left out (human
+        translations, targets dropped), then those on acc-t at the all-ties baseline."""
+        from ulcdb.meta.protocol_report import (
+            all_ties_lines,
+            left_out_lines,
+            records,
+            significance,
+        )
 
         beds = meta_op.Beds(_names(testbeds), metrics, systems, refs, criterion,
                             _names(exclude), False, include_human, variant, reading,
@@ -265,7 +317,7 @@ class Database:
         report, told = meta_op.protocol(self._access, protocol, beds, n_resamples, seed,
                                         progress)
         return _noted(_tested(pa.Table.from_pylist(records(report)), significance(report)),
-                      told, all_ties_lines(report))
+                      told, left_out_lines(report), all_ties_lines(report))
 
     def compare(self, metrics: str | None = None, *, baseline: str | None = None,
                 testbed: str | None = None, systems: str | None = None,

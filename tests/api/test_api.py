@@ -197,3 +197,26 @@ def test_compare_by_doc_equals_sacrebleu_per_document(db: ulcdb.api.Database) ->
                     got[system]["note"]
             else:
                 assert got[system]["p_value"] == res.p_value
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"bootstrap": 100}, "meta() got an unexpected keyword argument 'bootstrap' (`ulcdb meta "
+     "--bootstrap`): use n_resamples"),
+    ({"ci": "90"}, "meta() got an unexpected keyword argument 'ci' (`ulcdb meta --ci`): use "
+     "ci_levels, fractions: --ci 95,99 is ci_levels=(0.95, 0.99)"),
+    ({"own_items": True}, "meta() got an unexpected keyword argument 'own_items' (`ulcdb meta "
+     "--own-items`): use items='own'"),
+    ({"treshold": 10}, "meta() got an unexpected keyword argument 'treshold' (did you mean "
+     "threshold?)"),
+])
+def test_meta_names_the_argument_of_an_option(db: ulcdb.api.Database, given: dict[str, object],
+                                               message: str) -> None:
+    """A notebook that spelled an option as the command does (``bootstrap=100``, ``ci="90"``)
+    met "MetaTask.__init__() got an unexpected keyword argument", a class it never named."""
+    with pytest.raises(TypeError) as caught:
+        db.meta("DA-raw", metrics="BLEU", **given)
+    assert str(caught.value) == message
+    db.score("BLEU")
+    kept = db.meta("DA-raw", metrics="BLEU", n_resamples=100, ci_levels=(0.9,), items="own")
+    assert {"pearson_lo90", "pearson_hi90"} <= set(kept.column_names)
+    assert "pearson_lo95" not in kept.column_names

@@ -243,3 +243,17 @@ def test_compare_of_imported_scores_says_so_when_it_computes_nothing(release: Pa
     assert told == [IMPORTED + "MetricX (6 pairs)"]
     assert not any(line.startswith("computed") for line in said)
     assert warned == notes(table) and told[0] in warned
+
+
+def test_meta_protocol_notes_say_what_was_left_out(sample: Path) -> None:
+    """Against ref-A alone, ref-B is a human translation, left out, as `meta` says in its
+    notes: `meta protocol` said so only in its summary, so ``meta_protocol`` gave no word of
+    it (nor of the targets it dropped for want of a human score), where ``meta`` did."""
+    done = _ok(cli(sample, "meta", "protocol", "wmt24", "-c", "DA-raw", "-m", "BLEU", "-r",
+                   "ref-A", "-B", "20", "-f", "json"))
+    summary = json.loads(done.stdout)["run"]["summary"]
+    table, warned = _api(sample, lambda d: d.meta_protocol("wmt24", "DA-raw", metrics="BLEU",
+                                                           refs="ref-A", n_resamples=20))
+    assert "sample left out: ref-B (human translation)" in summary
+    assert warned == notes(table) == [*done.stderr.splitlines(),
+                                      "sample left out: ref-B (human translation)"]

@@ -506,3 +506,28 @@ def test_read_only_cli_writes_nothing(db: Path, tmp_path: Path) -> None:
         result = cli(copy, "--read-only", *args)
         assert result.exit_code == 1 and "is open read-only" in result.output, args
         assert copy.read_bytes() == before, args
+
+
+@pytest.mark.parametrize(("args", "call"), [
+    (("ingest", "testbed", "--name", "more", "--source", SAMPLE / "plain" / "source.es.txt",
+      "--ref", f"ref-A={SAMPLE / 'plain' / 'refs' / 'ref-A.en.txt'}"),
+     lambda d: d.ingest_testbed(name="more", source=SAMPLE / "plain" / "source.es.txt",
+                                refs={"ref-A": SAMPLE / "plain" / "refs" / "ref-A.en.txt"})),
+    (("ingest", "assessments", SAMPLE / "human" / "da.tsv", "--replace", "--skip-unknown"),
+     lambda d: d.ingest_assessments(SAMPLE / "human" / "da.tsv", replace=True,
+                                    skip_unknown=True)),
+])
+def test_read_only_store_refuses_an_ingest_in_one_message(
+        db: Path, tmp_path: Path, args: tuple[object, ...],
+        call: Callable[[Database], Any]) -> None:
+    """An ingest into a store opened read-only: the command's ReadOnly line; from Python it
+    was DuckDB's InvalidInputException ('Cannot execute statement of type "INSERT" on
+    database ... attached in read-only mode')."""
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    result = cli(copy, "--read-only", *args)
+    with pytest.raises(ReadOnly) as raised:
+        _api(copy, call, read_only=True)
+    assert str(raised.value) == (f"cannot write what this command stores: the store {copy} "
+                                 "is open read-only")
+    assert result.exit_code == 1 and result.output == f"Error: {raised.value}\n"

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ulcdb.errors import NotFound, UlcdbError, choice
+from ulcdb.ops.access import STORES
 from ulcdb.ops.access import read_only as refuse_write
 
 if TYPE_CHECKING:  # the store (duckdb, pyarrow) is imported by the commands that open one
@@ -72,7 +73,7 @@ def open_store(read_only: bool = False, create: bool = False) -> Iterator[Store]
     from ulcdb.store.database import Store
 
     if state.read_only and not read_only:
-        raise refuse_write(state.db, "what this command stores")
+        raise refuse_write(state.db, STORES)
     if not create and not state.db.exists():
         raise NotFound(f"no store at {state.db} (create one with `ulcdb init` or "
                        "`ulcdb ingest testbed`; --db or ULCDB_DB names another)")

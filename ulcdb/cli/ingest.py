@@ -10,7 +10,6 @@ import typer
 
 from ulcdb.cli.common import err_console, one_of, open_store
 from ulcdb.cli.options import TestbedOpt, levels
-from ulcdb.errors import UlcdbError
 from ulcdb.ingest.assessment_input import AssessmentFormat
 from ulcdb.ingest.testbed_input import TestbedFormat
 from ulcdb.ops.levels import LEVELS
@@ -209,21 +208,14 @@ def ingest_scores(
     """
     from ulcdb.cli.common import progress_bar
     from ulcdb.ingest.assessment_input import parse_mapping, parse_renames
-    from ulcdb.interchange.importer import ScoreImport, import_scores
+    from ulcdb.interchange.importer import ScoreImport, import_scores, parse_refset_map
     from ulcdb.interchange.model import MetricInfo
 
-    refsets = {}
-    for item in refset_map:
-        name, sep, members = item.partition("=")
-        if not sep or not name or not members:
-            raise UlcdbError(f"--refset-map takes REFSET=REF[+REF...], got {item!r}")
-        refsets[name] = tuple(members.split("+"))
-    renames = parse_renames(rename)
     request = ScoreImport(
-        paths=list(paths), fmt=fmt, testbed=testbed, metric=metric, rename=renames,
-        target=target, refs=tuple(ref), level=level, lp=lp, mapping=parse_mapping(mapping),
-        refset_map=refsets, details=list(details), create_testbed=create_testbed,
-        variant=variant, replace=replace,
+        paths=list(paths), fmt=fmt, testbed=testbed, metric=metric,
+        rename=parse_renames(rename), target=target, refs=tuple(ref), level=level, lp=lp,
+        mapping=parse_mapping(mapping), refset_map=parse_refset_map(refset_map),
+        details=list(details), create_testbed=create_testbed, variant=variant, replace=replace,
         flags=MetricInfo("", higher_is_better, range_min, range_max, description),
         progress=partial(progress_bar, verb="importing") if err_console.is_terminal else None)
     with open_store(create=True) as store:

@@ -86,6 +86,17 @@ class ScoreImport:
     progress: Progress | None = None          # shows files read and the loader's stages
 
 
+def parse_refset_map(items: Collection[str]) -> dict[str, tuple[str, ...]]:
+    """``--refset-map``'s REFSET=REF[+REF...] items as names -> references."""
+    refsets = {}
+    for item in items:
+        name, sep, members = item.partition("=")
+        if not sep or not name or not members:
+            raise UlcdbError(f"--refset-map takes REFSET=REF[+REF...], got {item!r}")
+        refsets[name] = tuple(members.split("+"))
+    return refsets
+
+
 def _folder_of_files(path: Path) -> str:
     """A folder whose files all have one format (what `ulcdb export comet|wmt|sacrebleu`
     writes): that format."""

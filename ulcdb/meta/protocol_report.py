@@ -65,12 +65,9 @@ def summary_lines(report: ProtocolReport) -> list[str]:
         sizes = "; ".join(f"{b.level}: {b.n_items} items ({len(b.systems)} systems"
                           + (f" x {len(b.units)} segments)" if b.level == "seg" else ")")
                           for b in beds)
-        left = {n: w for b in beds for n, w in b.left_out.items()}
         lines.append(f"{task.testbed} against {task.refset}: {sizes}; items every metric "
-                     f"scores; targets: {', '.join(beds[0].systems)}"
-                     + (f"; left out: {', '.join(f'{n} ({w})' for n, w in left.items())}"
-                        if left else ""))
-        lines += _dropped_lines(task.testbed, beds)
+                     f"scores; targets: {', '.join(beds[0].systems)}")
+        lines += _left_out(task.testbed, beds)
         lines.append(f"{task.testbed} items per column: " + ", ".join(
             f"{r.column.label} {n}" for r, n in _column_items(report, task.testbed)))
         humans = sorted({h for b in beds for h in b.humans})
@@ -95,6 +92,22 @@ def all_ties_lines(report: ProtocolReport) -> list[str]:
                    f"{report.criterion} ties {base:.1%} of those pairs (mean over segments); "
                    "no better than predicting ties")
     return out
+
+
+def left_out_lines(report: ProtocolReport) -> list[str]:
+    """The summary's lines on what was left out of each test bed: human translations, and
+    targets dropped for want of a human score (``Database.meta_protocol`` gives them as
+    notes, as ``Database.meta`` gives its own)."""
+    return [line for task in report.tasks
+            for line in _left_out(task.testbed, [b for (tb, _), b in report.beds.items()
+                                                 if tb == task.testbed])]
+
+
+def _left_out(testbed: str, beds: list[Bed]) -> list[str]:
+    """The translations a test bed's levels left out (human ones), then those dropped."""
+    left = {n: w for b in beds for n, w in b.left_out.items()}
+    said = [f"{testbed} left out: " + ", ".join(f"{n} ({w})" for n, w in left.items())]
+    return (said if left else []) + _dropped_lines(testbed, beds)
 
 
 def _dropped_lines(testbed: str, beds: list[Bed]) -> list[str]:

@@ -30,6 +30,9 @@ class Access(Protocol):
         it may not be written."""
 
 
+STORES = "what this command stores"  # what an ingest writes, in its ReadOnly refusal
+
+
 def read_only(path: Path, what: str) -> ReadOnly:
     """The one refusal of a write to a read-only store."""
     return ReadOnly(f"cannot write {what}: the store {path} is open read-only")

@@ -5,10 +5,10 @@ pairwise significance of the metrics where asked; `ulcdb meta protocol` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ulcdb.errors import MetaChoiceError, MetaError, choice
+from ulcdb.errors import MetaChoiceError, MetaError, choice, hint
 from ulcdb.meta import MetaReport, MetaTask, MetricComparison, compare, evaluate, select
 from ulcdb.meta.plan import meta_task
 from ulcdb.meta.protocol import Progress, ProtocolReport, Settings
@@ -23,6 +23,16 @@ from ulcdb.scoring.scorer import imported_metrics
 from ulcdb.store.database import Store
 
 READINGS = ("metric", "seg-mean", "doc-mean")  # as `--reading` spells them
+SELECTION = ("testbed", "criterion", "refs", "metrics", "systems", "exclude", "exclude_human")
+OPTIONS = {  # `ulcdb meta` options whose argument is spelled otherwise: (option, what to use)
+    "bootstrap": ("--bootstrap", "n_resamples"),
+    "ci": ("--ci", "ci_levels, fractions: --ci 95,99 is ci_levels=(0.95, 0.99)"),
+    "coef": ("--coef", "coefficients"),
+    "own_items": ("--own-items", "items='own'"),
+    "acc_ties": ("--acc-ties", "accuracy_ties"),
+    "dr": ("--dr", "reading='doc-mean'"),
+    "human": ("--human", "human_from"),
+}
 
 
 @dataclass
@@ -53,6 +63,7 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
     rank the metrics best first by ``sort``, one of its coefficients (default: the first), or
     come in name order with ``sort='name'``; ``sig`` (paired-bootstrap or permutation) tests
     every pair of metrics on ``sig_coef`` (default ``sort``'s, else the first coefficient)."""
+    _refuse_unknown(selection)
     level = level_choice(level, LEVELS)
     if sig is not None:  # refused before the evaluation, not after it
         choice("significance test", sig, SIG_TESTS, MetaChoiceError)
@@ -71,6 +82,20 @@ def meta(access: Access, *, level: str = "sys", sort: str | None = None,
     ranked_by = sort if sort in coefs else coefs[0]
     comparisons = compare(report, sig_coef or ranked_by, sig) if sig else []
     return Meta(report, comparisons, missing, imported, hint)
+
+
+def _refuse_unknown(selection: dict[str, Any]) -> None:
+    """Python's TypeError for an argument ``meta`` does not take, naming the one to use where
+    it is the command's spelling (it named MetaTask.__init__, a class the caller never met)."""
+    known = [*SELECTION, *(f.name for f in fields(MetaTask))]
+    for name in selection:
+        if name in known:
+            continue
+        said = f"meta() got an unexpected keyword argument {name!r}"
+        if name in OPTIONS:
+            option, use = OPTIONS[name]
+            raise TypeError(f"{said} (`ulcdb meta {option}`): use {use}")
+        raise TypeError(said + hint(name, known))
 
 
 def reading(name: str) -> str:
