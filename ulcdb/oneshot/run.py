@@ -143,7 +143,7 @@ def _paired(db: Database, request: EvalRequest, inputs: EvalInputs, metrics: lis
     n = request.resamples or PAIRED_DEFAULTS[method]
     rows = db.compare(",".join(metrics), baseline=inputs.systems[0], testbed=request.name,
                       systems=",".join(inputs.systems), method=method, resamples=n,
-                      seed=request.seed).to_pylist()
+                      seed=request.seed, lowercase=request.lowercase).to_pylist()
     scales = display_scales(db.store, metrics, request.scale)
     sigs = _stored_signatures(db.store, request, inputs, metrics)
     result = EvalResult([inputs.labels[s] for s in inputs.systems], [], paired=method,

@@ -1,0 +1,43 @@
+"""`ulcdb eval -lc` as sacrebleu reads it, on the WMT21 ru-en sample."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ulcdb.cli.main import app
+
+
+def sacrebleu(*args: str) -> str:
+    env = {**os.environ, "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True,
+                         text=True, env=env, check=True)
+    return out.stdout
+
+
+def ulcdb_eval(*args: str) -> str:
+    result = CliRunner().invoke(app, ["eval", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def files(sample: Path, *systems: str) -> list[str]:
+    return [str(sample / "refs" / "ref-A.en.txt"), "-i",
+            *(str(sample / "systems" / f"{s}.en.txt") for s in systems)]
+
+
+@pytest.mark.parametrize("test", ["--paired-bs", "--paired-ar"])
+def test_paired_tests_lowercase_as_asked(ruen_sample: Path, test: str) -> None:
+    """The paired table printed the mixed-case BLEU (39.5 for Online-B) under a signature
+    saying case:lc; sacrebleu's lowercased BLEU is 40.7."""
+    args = [*files(ruen_sample, "Online-B", "AFRL"), "-m", "bleu", "ter", "-lc", test,
+            "-f", "text"]
+    out = ulcdb_eval(*args)
+    assert out == sacrebleu(*args)
+    baseline = next(line for line in out.splitlines() if "Baseline:" in line)
+    assert baseline.split("│")[2].split()[0] == "40.7"
