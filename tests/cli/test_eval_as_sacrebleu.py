@@ -1,4 +1,5 @@
-"""`ulcdb eval -lc` as sacrebleu reads it, on the WMT21 ru-en sample."""
+"""`ulcdb eval` read and printed as sacrebleu 2.6.0 reads and prints the same command line,
+on the WMT21 ru-en sample (what the walkthrough found different)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,17 @@ def test_paired_tests_lowercase_as_asked(ruen_sample: Path, test: str) -> None:
     assert out == sacrebleu(*args)
     baseline = next(line for line in out.splitlines() if "Baseline:" in line)
     assert baseline.split("│")[2].split()[0] == "40.7"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_several_systems_in_sacrebleus_metric_order(ruen_sample: Path, fmt: str) -> None:
+    """Without a paired test sacrebleu sorts its metrics (BLEU, chrF2, TER) whatever -m's
+    order; eval's table and signatures followed -m (TER, chrF2, BLEU)."""
+    args = [*files(ruen_sample, "Online-B", "AFRL"), "-m", "ter", "chrf", "bleu", "-f", fmt]
+    out = ulcdb_eval(*args)
+    assert out == sacrebleu(*args)
+    if fmt == "text":
+        header = out.splitlines()[1].split("│")
+        assert [h.strip() for h in header[2:5]] == ["BLEU", "chrF2", "TER"]
+        sigs = [line.split()[1] for line in out.splitlines() if line.startswith(" - ")]
+        assert sigs == ["BLEU", "chrF2", "TER"]
