@@ -56,3 +56,30 @@ def test_several_systems_in_sacrebleus_metric_order(ruen_sample: Path, fmt: str)
         assert [h.strip() for h in header[2:5]] == ["BLEU", "chrF2", "TER"]
         sigs = [line.split()[1] for line in out.splitlines() if line.startswith(" - ")]
         assert sigs == ["BLEU", "chrF2", "TER"]
+
+
+@pytest.mark.parametrize("case", [["-lc"], ["-lc", "--chrf-lowercase"], ["--chrf-lowercase"]])
+@pytest.mark.parametrize("test", [[], ["--paired-bs"]])
+def test_lowercase_is_bleus_and_chrf_has_its_own(ruen_sample: Path, case: list[str],
+                                                 test: list[str]) -> None:
+    """sacrebleu's -lc lowercases BLEU, not chrF (its --chrf-lowercase does): eval -lc
+    printed Online-B's chrF2 as 65.8 (case:lc) where sacrebleu -lc prints 65.0 (case:mixed)."""
+    systems = ("Online-B", "AFRL") if test else ("Online-B",)
+    args = [*files(ruen_sample, *systems), "-m", "bleu", "chrf", *case, *test, "-f", "text"]
+    out = ulcdb_eval(*args)
+    assert out == sacrebleu(*args)
+    chrf = next(line for line in out.splitlines() if "chrF2" in line and "nc:6" in line)
+    lowered = "--chrf-lowercase" in case
+    assert ("case:lc" if lowered else "case:mixed") in chrf
+    if not test:
+        assert chrf.endswith("= 65.8" if lowered else "= 65.0")
+
+
+def test_a_sets_chrf_is_cased_as_chrf(ruen_sample: Path) -> None:
+    """-lc leaves chrF as written when a metric set brings it too (metrics_CHRF)."""
+    out = ulcdb_eval(*files(ruen_sample, "Online-B"), "-m", "metrics_CHRF", "bleu", "-lc",
+                     "-f", "text")
+    lines = {line.split("|")[0].strip(): line for line in out.splitlines()}
+    assert "case:lc" in lines["BLEU"]
+    assert "case:mixed" in lines["chrF2"] and lines["chrF2"].endswith("= 65.0")
+    assert "case:mixed" in lines["chrF2++"]

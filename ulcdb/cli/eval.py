@@ -56,8 +56,13 @@ def eval_(
         "10000).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the paired test "
                                       "(sacrebleu's).")] = 12345,
-    lowercase: Annotated[bool, typer.Option("-lc", "--lowercase",
-                                            help="Lowercase before scoring.")] = False,
+    lowercase: Annotated[bool, typer.Option(
+        "-lc", "--lowercase", help="Lowercase before scoring, as sacrebleu's -lc: BLEU and "
+        "every metric of ulcdb, not chrF (sacrebleu's TER is case-insensitive anyway).")
+        ] = False,
+    chrf_lowercase: Annotated[bool, typer.Option(
+        "--chrf-lowercase", help="Lowercase before scoring chrF and chrF++ (sacrebleu's).")
+        ] = False,
     fmt: Annotated[Format, typer.Option("-f", "--format", help="sacrebleu's output format.",
                                         **one_of("format", get_args(Format)))] = "json",
     scale: Annotated[int, typer.Option(
@@ -96,7 +101,8 @@ def eval_(
         EvalFiles(tuple(map(str, refs)), tuple(systems or ()),
                   str(source) if source else None),
         tuple(metrics or ("bleu",)), "bs" if paired_bs else "ar" if paired_ar else None,
-        resamples, seed, lowercase, float(scale), src_lang, tgt_lang, save, name)
+        resamples, seed, lowercase=lowercase, chrf_lowercase=chrf_lowercase,
+        scale=float(scale), src_lang=src_lang, tgt_lang=tgt_lang, save=save, name=name)
     stdin = None if systems or sys.stdin.isatty() else sys.stdin.buffer
     render(evaluate(request, stdin), fmt, width)
 
