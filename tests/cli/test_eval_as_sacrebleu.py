@@ -83,3 +83,43 @@ def test_a_sets_chrf_is_cased_as_chrf(ruen_sample: Path) -> None:
     assert "case:lc" in lines["BLEU"]
     assert "case:mixed" in lines["chrF2"] and lines["chrF2"].endswith("= 65.0")
     assert "case:mixed" in lines["chrF2++"]
+
+
+@pytest.mark.parametrize(("refs", "extra"), [
+    (("ref-A",), ["-f", "text"]),
+    (("ref-A", "ref-B"), ["-f", "json", "-w", "4"]),
+    (("ref-A",), ["--confidence-n", "300", "-lc", "-f", "text", "-w", "3"]),
+])
+def test_confidence_is_sacrebleus(ruen_sample: Path, refs: tuple[str, ...],
+                                  extra: list[str]) -> None:
+    """sacrebleu's --confidence (refused before as 'No such option'): each metric's bootstrap
+    mean and 95% interval, and bs:N|seed:S in its signature."""
+    args = [*(str(ruen_sample / "refs" / f"{r}.en.txt") for r in refs), "-i",
+            str(ruen_sample / "systems" / "Online-B.en.txt"), "-m", "bleu", "chrf", "ter",
+            "--confidence", *extra]
+    out = ulcdb_eval(*args)
+    assert out == sacrebleu(*args)
+    assert "bs:300|seed:12345" in out if "300" in extra else "bs:1000|seed:12345" in out
+
+
+def test_confidence_seed_is_sacrebleus_seed(ruen_sample: Path) -> None:
+    args = [*files(ruen_sample, "Online-B"), "--confidence", "-f", "text", "-w", "3"]
+    out = ulcdb_eval(*args, "--seed", "7")
+    env = {**os.environ, "NO_COLOR": "1", "SACREBLEU_SEED": "7"}
+    want = subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True,
+                          text=True, env=env, check=True).stdout
+    assert out == want
+    assert "= 39.468 (μ = 39.285 ± 4.340)" in out
+
+
+@pytest.mark.parametrize(("systems", "extra", "message"), [
+    (("Online-B", "AFRL"), [], "--confidence is for one system"),
+    (("Online-B",), ["-m", "bleu", "NIST"], "not of NIST"),
+    (("Online-B",), ["--confidence-n", "0"], "must be positive, not 0"),
+])
+def test_confidence_refusals(ruen_sample: Path, systems: tuple[str, ...], extra: list[str],
+                             message: str) -> None:
+    result = CliRunner().invoke(app, ["eval", *files(ruen_sample, *systems), "--confidence",
+                                      *extra])
+    assert result.exit_code == 1
+    assert message in result.output and len(result.output.strip().splitlines()) == 1

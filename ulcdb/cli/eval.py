@@ -54,8 +54,13 @@ def eval_(
     resamples: Annotated[int | None, typer.Option(
         "-n", "--paired-n", help="Resamples (bs, default 1000) or trials (ar, default "
         "10000).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the paired test "
-                                      "(sacrebleu's).")] = 12345,
+    confidence: Annotated[bool, typer.Option(
+        "--confidence", help="One system's bootstrap mean and 95% interval of each of "
+        "sacrebleu's metrics, as sacrebleu's --confidence.")] = False,
+    confidence_n: Annotated[int, typer.Option(
+        "--confidence-n", help="Resamples of --confidence.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the paired test or of "
+                                      "--confidence (sacrebleu's SACREBLEU_SEED).")] = 12345,
     lowercase: Annotated[bool, typer.Option(
         "-lc", "--lowercase", help="Lowercase before scoring, as sacrebleu's -lc: BLEU and "
         "every metric of ulcdb, not chrF (sacrebleu's TER is case-insensitive anyway).")
@@ -101,8 +106,9 @@ def eval_(
         EvalFiles(tuple(map(str, refs)), tuple(systems or ()),
                   str(source) if source else None),
         tuple(metrics or ("bleu",)), "bs" if paired_bs else "ar" if paired_ar else None,
-        resamples, seed, lowercase=lowercase, chrf_lowercase=chrf_lowercase,
-        scale=float(scale), src_lang=src_lang, tgt_lang=tgt_lang, save=save, name=name)
+        resamples, seed, confidence_n if confidence else None, lowercase=lowercase,
+        chrf_lowercase=chrf_lowercase, scale=float(scale), src_lang=src_lang,
+        tgt_lang=tgt_lang, save=save, name=name)
     stdin = None if systems or sys.stdin.isatty() else sys.stdin.buffer
     render(evaluate(request, stdin), fmt, width)
 

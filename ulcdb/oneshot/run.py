@@ -24,6 +24,7 @@ from ulcdb.compare.measures import measure
 from ulcdb.errors import UlcdbError
 from ulcdb.formats.sacrebleu_json import SACREBLEU_METRICS
 from ulcdb.ingest.load import load_testbed
+from ulcdb.oneshot.confidence import with_interval
 from ulcdb.oneshot.inputs import EvalFiles, EvalInputs, read_inputs
 from ulcdb.ops.access import Opened
 from ulcdb.ops.score import Request, scored
@@ -53,6 +54,7 @@ class EvalRequest:
     paired: str | None = None  # 'bs' or 'ar'
     resamples: int | None = None
     seed: int = SACREBLEU_SEED
+    confidence: int | None = None  # sacrebleu's --confidence: its resamples (--confidence-n)
     lowercase: bool = False  # sacrebleu's -lc: every metric but chrF
     chrf_lowercase: bool = False  # sacrebleu's --chrf-lowercase
     scale: float = 100.0
@@ -94,12 +96,17 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
     ``save`` names one, where the test bed and scores stay as `ulcdb ingest` keeps them."""
     if request.paired not in (None, "bs", "ar"):
         raise UlcdbError(f"unknown paired test {request.paired!r}: bs or ar")
-    if request.resamples is not None and request.resamples <= 0:
-        raise UlcdbError(f"the number of resamples must be positive, not {request.resamples}")
+    for n in (request.resamples, request.confidence):
+        if n is not None and n <= 0:
+            raise UlcdbError(f"the number of resamples must be positive, not {n}")
     inputs = read_inputs(request.files, request.name, stdin, request.src_lang,
                          request.tgt_lang)
     if request.paired and len(inputs.systems) < 2:
         raise UlcdbError("paired tests need two systems or more: -i BASELINE SYSTEM...")
+    interval = request.confidence and not request.paired  # a paired test has its own
+    if interval and len(inputs.systems) > 1:
+        raise UlcdbError("--confidence is for one system, as sacrebleu's: with several, "
+                         "--paired-bs gives each one's interval")
     metrics = resolve_metrics(request.metrics)
     with Database(request.save or Path(":memory:")) as db:
         load_testbed(db.store, inputs.testbed)
@@ -120,6 +127,10 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
                     (m, v) for m, v in scores.items() if cases.get(m, lowercase) == lowercase)
         cases.pop("ULC", None)
         scored_metrics = sorted(cases, key=metrics.index)
+        if interval and (others := [m for m in scored_metrics if m not in SACREBLEU_METRICS]):
+            raise UlcdbError(f"--confidence gives sacrebleu's intervals, of bleu, chrf, chrf++ "
+                             f"and ter: not of {', '.join(others)} (--paired-bs with a second "
+                             "system gives its interval)")
         if request.paired:
             return _paired(db, request, inputs, scored_metrics, cases)
         return _scores(db.store, request, inputs, scored_metrics, cases, rows)
@@ -150,8 +161,13 @@ def _scores(store: Store, request: EvalRequest, inputs: EvalInputs, metrics: lis
         sig: Signature | str
         if metric in SACREBLEU_METRICS:
             scorer = _sacrebleu_scorer(metric, cases[metric], len(inputs.refs))
-            stats = _summed_stats(store, request.name, metric, inputs, _variant(cases[metric]))
-            scores = [scorer._compute_score_from_stats(stats[s]) for s in inputs.systems]
+            stats = _segment_stats(store, request.name, metric, inputs,
+                                   _variant(cases[metric]))
+            scores = [scorer._compute_score_from_stats(_summed(stats[s]))
+                      for s in inputs.systems]
+            if request.confidence:
+                with_interval(scores[0], scorer, stats[inputs.systems[0]], request.confidence,
+                              request.seed)
             label, sig = scores[0].name, scorer.get_signature()
         else:
             label, sig = metric, sigs.get(metric, "")
@@ -223,15 +239,19 @@ def _sacrebleu_scorer(metric: str, lowercase: bool, nrefs: int) -> Metric:
     return scorer
 
 
-def _summed_stats(store: Store, testbed: str, metric: str, inputs: EvalInputs,
-                  variant: str) -> dict[str, list[float]]:
-    """Each system's corpus statistics of ``metric`` against all references, summed as
-    sacrebleu sums them."""
+def _segment_stats(store: Store, testbed: str, metric: str, inputs: EvalInputs,
+                   variant: str) -> dict[str, list[list[float]]]:
+    """Each system's segment statistics of ``metric`` against all references, in segment
+    order."""
     rows = store.con.execute(named_query("summed_stats_rows"), {
         "testbed": testbed, "metric": metric, "refset": "+".join(sorted(inputs.refs)),
         "variant": variant}).fetchall()
-    return {t: [int(x) if float(x).is_integer() else x for x in sum_of_lists(stats)]
-            for t, stats in rows}
+    return dict(rows)
+
+
+def _summed(stats: list[list[float]]) -> list[float]:
+    """Corpus statistics, summed as sacrebleu sums them."""
+    return [int(x) if float(x).is_integer() else x for x in sum_of_lists(stats)]
 
 
 def _stored_signatures(store: Store, request: EvalRequest, inputs: EvalInputs,
