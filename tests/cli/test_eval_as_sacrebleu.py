@@ -123,3 +123,48 @@ def test_confidence_refusals(ruen_sample: Path, systems: tuple[str, ...], extra:
                                       *extra])
     assert result.exit_code == 1
     assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("extra", [
+    ["-b"], ["-b", "-f", "text"], ["-b", "--confidence", "-f", "text"], ["-sh", "-f", "text"],
+    ["-sh", "--confidence", "-f", "text"], ["-tok", "13a", "-cw", "0", "-j", "2", "-q"],
+    ["--tokenize=13a", "-nc", "-f", "text"],
+])
+def test_sacrebleus_display_options_on_one_system(ruen_sample: Path, extra: list[str]) -> None:
+    """-b, -sh, -nc (and sacrebleu's defaults spelled out) were 'No such option'."""
+    args = [*files(ruen_sample, "Online-B"), "-m", "bleu", "chrf", "ter", *extra]
+    out = ulcdb_eval(*args)
+    assert out == sacrebleu(*args)
+    if extra[:2] == ["-b", "-f"]:
+        assert out.split() == ["39.5", "65.0", "50.6"]
+
+
+@pytest.mark.parametrize("extra", [
+    ["-b", "-f", "text"], ["-sh", "-f", "text", "--paired-bs", "--paired-bs-n", "200"],
+    ["--paired-ar", "--paired-ar-n", "200", "-f", "text"],
+])
+def test_sacrebleus_options_on_several_systems(ruen_sample: Path, extra: list[str]) -> None:
+    args = [*files(ruen_sample, "Online-B", "AFRL"), "-m", "bleu", "chrf", *extra]
+    out = ulcdb_eval(*args)
+    assert out == sacrebleu(*args)
+    if "200" in extra:
+        assert f"{'bs' if '--paired-bs' in extra else 'ar'}:200|" in out
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["-tok", "char"], "sacrebleu's -tok char is not offered by eval: eval's BLEU is "
+     "sacrebleu's default (tok:13a"),
+    (["--tokenize=intl"], "sacrebleu's --tokenize intl is not offered"),
+    (["--chrf-word-order", "2"], "it is -m chrf++"),
+    (["-t", "wmt21"], "give the reference files"),
+    (["-nr", "2"], "one reference per file"),
+    (["--ter-case-sensitive"], "eval's TER is sacrebleu's default (case:lc"),
+    (["-sl"], "score -G seg"),
+])
+def test_sacrebleus_other_options_refused_saying_why(ruen_sample: Path, extra: list[str],
+                                                     message: str) -> None:
+    """Refused as usage errors (2) in one line saying what eval does, where click said 'No
+    such option' (for -tok char: 'No such option: -t')."""
+    result = CliRunner().invoke(app, ["eval", *files(ruen_sample, "Online-B"), *extra])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
