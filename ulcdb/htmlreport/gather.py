@@ -22,6 +22,7 @@ from ulcdb.ops.access import Access
 from ulcdb.ops.score import Request, Scoring
 from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.report import signatures
+from ulcdb.scoring.selection import resolve_translators
 
 T = TypeVar("T")
 BUCKETS = ("length", "doc")
@@ -88,6 +89,7 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
            ) -> ReportData:
     """Score what is missing, then compare, bucket, analyse and meta-evaluate; ``progress``
     is shown the scores computed, the whole set's tests, then the report's other parts."""
+    _two_systems(access, request)
     selection = Request(request.testbed, request.metrics, request.systems, request.refs)
     whole = _compared(access, selection, compare_op.Tests(request.baseline, seed=request.seed),
                       progress)
@@ -116,6 +118,25 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
     data.made = {"command": request.command(), "ulcdb": __version__, "store": request.store,
                  "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
     return data
+
+
+def _two_systems(access: Access, request: ReportRequest) -> None:
+    """A report compares systems: a test bed (or -s) of one is said so in the report's words
+    (the comparison's own refusal, 'compare needs at least two systems', named another
+    command); a selection the store cannot resolve is left to the comparison to refuse."""
+    with access.read() as store:
+        try:
+            testbed = request.testbed or store.only_testbed()
+            systems = resolve_translators(store, store.testbed_id(testbed), "system",
+                                          request.systems)
+        except UlcdbError:
+            return
+    if len(systems) >= 2:
+        return
+    what = f"-s {request.systems} names" if request.systems else f"test bed {testbed!r} has"
+    one = f"one system ({systems[0]})" if systems else "no system"
+    raise UlcdbError(f"a report compares systems, and {what} {one}: give two or more (`ulcdb "
+                     f"score -t {testbed}` prints the scores of one)")
 
 
 def _compared(access: Access, selection: Request, tests: compare_op.Tests,

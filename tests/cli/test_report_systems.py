@@ -1,0 +1,50 @@
+"""`ulcdb report` on a test bed (or -s) of one system, from the WMT21 ru-en sample: one line
+in the report's words, nothing written.  It said 'compare needs at least two systems', a
+command the user had not run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_helpers import ulcdb
+
+
+@pytest.fixture(scope="module")
+def store(ruen_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("report") / "ruen.duckdb"
+    refs = ruen_sample / "refs"
+    result = ulcdb(db, "ingest", "testbed", "--name", "ruen", "--source",
+                   ruen_sample / "source.ru.txt", "--ref", f"ref-A={refs / 'ref-A.en.txt'}",
+                   *(w for s in ("AFRL", "Online-B") for w in
+                     ("--sys", f"{s}={ruen_sample / 'systems' / f'{s}.en.txt'}")))
+    assert result.exit_code == 0, result.output
+    return db
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["-t", "ruen", "-s", "AFRL"], "-s AFRL names one system (AFRL)"),
+    (["-s", "Online-B"], "-s Online-B names one system (Online-B)"),
+])
+def test_one_system_is_refused_in_the_reports_words(store: Path, tmp_path: Path,
+                                                    args: list[str], said: str) -> None:
+    out = tmp_path / "one.html"
+    result = ulcdb(store, "report", out, "-m", "BLEU", *args)
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"Error: a report compares systems, and {said}: give "
+                                     "two or more (`ulcdb score -t ruen` prints the scores "
+                                     "of one)")
+    assert not out.exists()
+
+
+def test_a_test_bed_of_one_system(ruen_sample: Path, tmp_path: Path) -> None:
+    db = tmp_path / "one.duckdb"
+    made = ulcdb(db, "ingest", "testbed", "--name", "one", "--source",
+                 ruen_sample / "source.ru.txt", "--ref",
+                 f"ref-A={ruen_sample / 'refs' / 'ref-A.en.txt'}", "--sys",
+                 f"AFRL={ruen_sample / 'systems' / 'AFRL.en.txt'}")
+    assert made.exit_code == 0, made.output
+    result = ulcdb(db, "report", tmp_path / "one.html", "-m", "BLEU")
+    assert result.exit_code == 1
+    assert "test bed 'one' has one system (AFRL): give two or more" in result.output
+    assert len(result.output.strip().splitlines()) == 1
