@@ -23,6 +23,7 @@ from ulcdb.ops.score import Request, Scoring
 from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.report import signatures
 from ulcdb.scoring.selection import resolve_translators
+from ulcdb.store.database import named_query
 
 T = TypeVar("T")
 BUCKETS = ("length", "doc")
@@ -71,6 +72,7 @@ class ReportData:
     meta: dict[str, MetaReport | str] = field(default_factory=dict)
     signatures: dict[str, list[str]] = field(default_factory=dict)
     made: dict[str, str] = field(default_factory=dict)
+    testbed_facts: dict[str, object] = field(default_factory=dict)  # lp, segments, documents
 
     @property
     def testbed(self) -> str:
@@ -112,6 +114,9 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
             tick(kind, 1)
         data.meta = _meta(access, data, chosen, tick)
     with access.read() as store:
+        lp, segments, documents = store.query(named_query("report_testbed"),
+                                              [data.testbed])[0]
+        data.testbed_facts = {"lp": lp, "segments": segments, "documents": documents}
         data.signatures = signatures(store, data.testbed, None, list(whole.task.metrics),
                                      list(whole.task.systems), [data.refset],
                                      next(iter(whole.variants.values()), ""))

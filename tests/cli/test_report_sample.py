@@ -1,9 +1,10 @@
-"""`ulcdb report` on a test bed (or -s) of one system, from the WMT21 ru-en sample: one line
-in the report's words, nothing written.  It said 'compare needs at least two systems', a
-command the user had not run."""
+"""`ulcdb report` on the WMT21 ru-en sample: what the page says it was computed on, and a
+test bed (or -s) of one system refused in one line in the report's words, nothing written
+(it said 'compare needs at least two systems', a command the user had not run)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ def store(ruen_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("report") / "ruen.duckdb"
     refs = ruen_sample / "refs"
     result = ulcdb(db, "ingest", "testbed", "--name", "ruen", "--source",
-                   ruen_sample / "source.ru.txt", "--ref", f"ref-A={refs / 'ref-A.en.txt'}",
+                   ruen_sample / "source.ru.txt", "--docs", ruen_sample / "docs.tsv",
+                   "--ref", f"ref-A={refs / 'ref-A.en.txt'}",
                    *(w for s in ("AFRL", "Online-B") for w in
                      ("--sys", f"{s}={ruen_sample / 'systems' / f'{s}.en.txt'}")))
     assert result.exit_code == 0, result.output
@@ -48,3 +50,17 @@ def test_a_test_bed_of_one_system(ruen_sample: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "test bed 'one' has one system (AFRL): give two or more" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_the_page_says_what_it_was_computed_on(store: Path, tmp_path: Path) -> None:
+    """The header named the test bed and references only: not its languages, its size, the
+    systems or the metrics (past the command line, which has no -m by default)."""
+    out = tmp_path / "ruen.html"
+    result = ulcdb(store, "report", out, "-m", "BLEU,chrF")
+    assert result.exit_code == 0, result.output
+    line = re.search(r'<p class="made" id="computed">(.*?)</p>', out.read_text("utf-8"))
+    assert line is not None
+    assert re.sub("<[^>]+>", "", line.group(1)) == (
+        "Computed on 64 segments in 8 documents of test bed ruen (ru-en): 2 systems against "
+        "the references ref-A (variant case:mixed), metrics BLEU, chrF; each metric's "
+        "signature is under signatures.")
