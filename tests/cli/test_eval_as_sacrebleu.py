@@ -168,3 +168,28 @@ def test_sacrebleus_other_options_refused_saying_why(ruen_sample: Path, extra: l
     result = CliRunner().invoke(app, ["eval", *files(ruen_sample, "Online-B"), *extra])
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_files_of_one_name_in_several_folders(ruen_sample: Path, tmp_path: Path) -> None:
+    """runs/a/hyp.en.txt and runs/b/hyp.en.txt (and a name with a comma): sacrebleu scores
+    them; eval refused "'hyp.en.txt' already names runs/a/hyp.en.txt"."""
+    paths = [tmp_path / "runs" / "a" / "hyp.en.txt", tmp_path / "runs" / "b" / "hyp.en.txt",
+             tmp_path / "out,v2=b.en.txt"]
+    for path, system in zip(paths, ("Online-B", "AFRL", "Online-W"), strict=True):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes((ruen_sample / "systems" / f"{system}.en.txt").read_bytes())
+    ref = str(ruen_sample / "refs" / "ref-A.en.txt")
+    args = [ref, "-i", *map(str, paths), "-m", "bleu", "-f", "text"]
+    assert ulcdb_eval(*args) == sacrebleu(*args)
+    store = tmp_path / "kept.duckdb"
+    ulcdb_eval(*args, "--save", str(store))
+    listed = CliRunner().invoke(app, ["--db", str(store), "list", "systems", "-f", "csv"])
+    assert [line.split(",")[0] for line in listed.stdout.splitlines()[1:]] == [
+        "a/hyp.en.txt", "b/hyp.en.txt", "out_v2_b.en.txt"]
+
+
+def test_one_file_given_twice_is_refused(ruen_sample: Path) -> None:
+    system = str(ruen_sample / "systems" / "AFRL.en.txt")
+    result = CliRunner().invoke(app, ["eval", *files(ruen_sample), system, system])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {system}: given twice: give each reference and system once\n"
