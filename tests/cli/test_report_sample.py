@@ -64,3 +64,19 @@ def test_the_page_says_what_it_was_computed_on(store: Path, tmp_path: Path) -> N
         "Computed on 64 segments in 8 documents of test bed ruen (ru-en): 2 systems against "
         "the references ref-A (variant case:mixed), metrics BLEU, chrF; each metric's "
         "signature is under signatures.")
+
+
+def test_one_document_is_one(ruen_sample: Path, tmp_path: Path) -> None:
+    """A test bed without documents (`ulcdb eval --save`'s) read '64 segments in 1
+    documents'."""
+    db = tmp_path / "eval.duckdb"
+    saved = ulcdb(db, "eval", ruen_sample / "refs" / "ref-A.en.txt", "-i",
+                  *(ruen_sample / "systems" / f"{s}.en.txt" for s in ("AFRL", "Online-B")),
+                  "--save", db)
+    assert saved.exit_code == 0, saved.output
+    out = tmp_path / "eval.html"
+    result = ulcdb(db, "report", out, "-m", "BLEU")
+    assert result.exit_code == 0, result.output
+    line = re.search(r'<p class="made" id="computed">(.*?)</p>', out.read_text("utf-8"))
+    assert line is not None
+    assert line.group(1).startswith("Computed on 64 segments in 1 document of test bed eval:")
