@@ -80,3 +80,15 @@ def test_one_document_is_one(ruen_sample: Path, tmp_path: Path) -> None:
     line = re.search(r'<p class="made" id="computed">(.*?)</p>', out.read_text("utf-8"))
     assert line is not None
     assert line.group(1).startswith("Computed on 64 segments in 1 document of test bed eval:")
+
+
+def test_a_criterion_the_test_bed_has_not_is_refused_first(store: Path, tmp_path: Path) -> None:
+    """-c naming no criterion of the test bed wrote the whole page (exit 0), its
+    meta-evaluation a line saying so; it is refused before anything is computed, as -m and
+    -b are."""
+    out = tmp_path / "da.html"
+    result = ulcdb(store, "report", out, "-m", "BLEU", "-c", "DA")
+    assert result.exit_code == 1
+    assert result.output == ("Error: no human assessments with criterion 'DA' in 'ruen' "
+                             "(have: none)\n")
+    assert not out.exists()

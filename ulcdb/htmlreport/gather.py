@@ -15,7 +15,7 @@ from ulcdb.compare import CompareReport
 from ulcdb.compare.analysis import AnalysisTable
 from ulcdb.errors import UlcdbError
 from ulcdb.meta.report import MetaReport
-from ulcdb.meta.select import criteria
+from ulcdb.meta.select import criteria, criterion
 from ulcdb.ops import compare as compare_op
 from ulcdb.ops import meta as meta_op
 from ulcdb.ops.access import Access
@@ -91,7 +91,7 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
            ) -> ReportData:
     """Score what is missing, then compare, bucket, analyse and meta-evaluate; ``progress``
     is shown the scores computed, the whole set's tests, then the report's other parts."""
-    _two_systems(access, request)
+    _check_selection(access, request)
     selection = Request(request.testbed, request.metrics, request.systems, request.refs)
     whole = _compared(access, selection, compare_op.Tests(request.baseline, seed=request.seed),
                       progress)
@@ -125,10 +125,12 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
     return data
 
 
-def _two_systems(access: Access, request: ReportRequest) -> None:
-    """A report compares systems: a test bed (or -s) of one is said so in the report's words
-    (the comparison's own refusal, 'compare needs at least two systems', named another
-    command); a selection the store cannot resolve is left to the comparison to refuse."""
+def _check_selection(access: Access, request: ReportRequest) -> None:
+    """Refused before anything is computed: a criterion the test bed has not (-c mqm for
+    MQM wrote the whole page, its meta-evaluation a line saying so), and a test bed (or -s)
+    of one system, said in the report's words (the comparison's own refusal, 'compare needs
+    at least two systems', named another command); a selection the store cannot resolve is
+    left to the comparison to refuse."""
     with access.read() as store:
         try:
             testbed = request.testbed or store.only_testbed()
@@ -136,6 +138,8 @@ def _two_systems(access: Access, request: ReportRequest) -> None:
                                           request.systems)
         except UlcdbError:
             return
+        if request.criterion:
+            criterion(store, testbed, request.criterion)
     if len(systems) >= 2:
         return
     what = f"-s {request.systems} names" if request.systems else f"test bed {testbed!r} has"
