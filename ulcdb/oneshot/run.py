@@ -43,6 +43,8 @@ PAIRED_DEFAULTS = {"bs": 1000, "ar": 10000}  # sacrebleu's --paired-bs-n / --pai
 # sacrebleu's -lc is BLEU's (`--lowercase: Use case-insensitive BLEU`); its chrF has its own
 # --chrf-lowercase and its TER is case-insensitive whatever is asked.
 CHRF_CASE = ("chrF", "chrF++")
+# The tokenizer sacrebleu's -l chooses for BLEU into these target languages; eval's is 13a.
+SACREBLEU_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
         raise UlcdbError("--confidence is for one system, as sacrebleu's: with several, "
                          "--paired-bs gives each one's interval")
     metrics = resolve_metrics(request.metrics)
+    _check_tokenizer(request, metrics)
     with Database(request.save or Path(":memory:")) as db:
         load_testbed(db.store, inputs.testbed)
         # sets' members, so that a set's chrF is cased as chrF named alone
@@ -134,6 +137,17 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
         if request.paired:
             return _paired(db, request, inputs, scored_metrics, cases)
         return _scores(db.store, request, inputs, scored_metrics, cases, rows)
+
+
+def _check_tokenizer(request: EvalRequest, metrics: list[str]) -> None:
+    """sacrebleu's -l into Chinese, Japanese or Korean scores BLEU with that language's
+    tokenizer; eval's BLEU would be 13a's under the same command line, a number sacrebleu
+    does not print."""
+    tok = SACREBLEU_TOKENIZERS.get((request.tgt_lang or "").lower())
+    if tok and "BLEU" in metrics:
+        raise UlcdbError(f"-l {request.src_lang}-{request.tgt_lang}: sacrebleu scores BLEU into "
+                         f"{request.tgt_lang} with its tokenizer tok:{tok}, which eval does not "
+                         "offer (its BLEU is tok:13a): leave bleu out of -m, or run sacrebleu")
 
 
 def _case_groups(metrics: list[str], request: EvalRequest) -> dict[bool, list[str]]:
