@@ -213,3 +213,20 @@ def test_language_pair_whose_bleu_sacrebleu_tokenizes_its_own_way(
 def test_other_language_pairs_are_sacrebleus(ruen_sample: Path) -> None:
     args = [*files(ruen_sample, "AFRL"), "-l", "ru-en", "-m", "bleu", "chrf", "ter"]
     assert ulcdb_eval(*args) == sacrebleu(*args)
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    (["--paired-bs", "--paired-bs-n", "10"],
+     "-n 10 (sacrebleu's --paired-bs-n) cannot give a p-value below 0.05 (the smallest is "
+     "1/11 = 0.0909): use at least 20, or leave it out (1000)"),
+    (["--paired-ar", "-n", "19"],
+     "-n 19 (sacrebleu's --paired-ar-n) cannot give a p-value below 0.05 (the smallest is "
+     "1/20 = 0.05): use at least 20, or leave it out (10000)"),
+])
+def test_too_few_resamples_named_by_evals_option(ruen_sample: Path, given: list[str],
+                                                  said: str) -> None:
+    """The refusal named `ulcdb compare`'s --resamples, which eval has not."""
+    result = CliRunner().invoke(app, ["eval", *files(ruen_sample, "Online-B", "AFRL"),
+                                      *given])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {said}\n"

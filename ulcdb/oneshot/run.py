@@ -21,6 +21,7 @@ from sacrebleu.utils import sum_of_lists
 
 from ulcdb.api import Database
 from ulcdb.compare.measures import measure
+from ulcdb.compare.run import ALPHA
 from ulcdb.errors import UlcdbError
 from ulcdb.formats.sacrebleu_json import SACREBLEU_METRICS
 from ulcdb.ingest.load import load_testbed
@@ -33,7 +34,7 @@ from ulcdb.scoring import selection
 from ulcdb.scoring.report import display_scales, signatures
 from ulcdb.scoring.scorer import Pair
 from ulcdb.scoring.selection import ScoreSelection
-from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED
+from ulcdb.stats.sacrebleu_significance import SACREBLEU_SEED, resamples_needed, smallest_p
 from ulcdb.store.database import Store, named_query
 
 # sacrebleu's -m names -> ulcdb's metrics; the names sacrebleu prints for them.
@@ -96,11 +97,7 @@ def resolve_metrics(names: tuple[str, ...]) -> list[str]:
 def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
     """Read, store, score and (with ``paired``) test; the store lives in memory unless
     ``save`` names one, where the test bed and scores stay as `ulcdb ingest` keeps them."""
-    if request.paired not in (None, "bs", "ar"):
-        raise UlcdbError(f"unknown paired test {request.paired!r}: bs or ar")
-    for n in (request.resamples, request.confidence):
-        if n is not None and n <= 0:
-            raise UlcdbError(f"the number of resamples must be positive, not {n}")
+    _check_request(request)
     inputs = read_inputs(request.files, request.name, stdin, request.src_lang,
                          request.tgt_lang)
     if request.paired and len(inputs.systems) < 2:
@@ -137,6 +134,22 @@ def evaluate(request: EvalRequest, stdin: BinaryIO | None = None) -> EvalResult:
         if request.paired:
             return _paired(db, request, inputs, scored_metrics, cases)
         return _scores(db.store, request, inputs, scored_metrics, cases, rows)
+
+
+def _check_request(request: EvalRequest) -> None:
+    """What the request alone shows wrong, named by eval's options (and sacrebleu's)."""
+    if request.paired not in (None, "bs", "ar"):
+        raise UlcdbError(f"unknown paired test {request.paired!r}: bs or ar")
+    for n in (request.resamples, request.confidence):
+        if n is not None and n <= 0:
+            raise UlcdbError(f"the number of resamples must be positive, not {n}")
+    n, need = request.resamples, resamples_needed(1, ALPHA)
+    if request.paired and n is not None and n < need:
+        # said here: the comparison's own refusal names compare's --resamples
+        raise UlcdbError(
+            f"-n {n} (sacrebleu's --paired-{request.paired}-n) cannot give a p-value below "
+            f"{ALPHA:g} (the smallest is 1/{n + 1} = {smallest_p(1, n):.3g}): use at least "
+            f"{need}, or leave it out ({PAIRED_DEFAULTS[request.paired]})")
 
 
 def _check_tokenizer(request: EvalRequest, metrics: list[str]) -> None:
