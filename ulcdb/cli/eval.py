@@ -16,9 +16,13 @@ _MULTI = {"-i", "--input", "-m", "--metrics"}
 
 
 class _SacrebleuArgs(TyperCommand):
-    """Reads ``-i A B C`` as ``-i A -i B -i C`` (and ``-m`` likewise), as sacrebleu does."""
+    """Reads ``-i A B C`` as ``-i A -i B -i C`` (and ``-m`` likewise), as sacrebleu does;
+    sacrebleu's options eval does not take are refused saying what eval does instead."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        from ulcdb.oneshot.options import sacrebleu_only
+
+        args = sacrebleu_only(args)
         out: list[str] = []
         flag: str | None = None
         for arg in args:
@@ -53,17 +57,36 @@ def eval_(
         "system.")] = False,
     resamples: Annotated[int | None, typer.Option(
         "-n", "--paired-n", help="Resamples (bs, default 1000) or trials (ar, default "
-        "10000).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the paired test "
-                                      "(sacrebleu's).")] = 12345,
-    lowercase: Annotated[bool, typer.Option("-lc", "--lowercase",
-                                            help="Lowercase before scoring.")] = False,
+        "10000): sacrebleu's --paired-bs-n or --paired-ar-n.")] = None,
+    confidence: Annotated[bool, typer.Option(
+        "--confidence", help="One system's bootstrap mean and 95% interval of each of "
+        "sacrebleu's metrics, as sacrebleu's --confidence.")] = False,
+    confidence_n: Annotated[int, typer.Option(
+        "--confidence-n", help="Resamples of --confidence.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the paired test or of "
+                                      "--confidence (sacrebleu's SACREBLEU_SEED).")] = 12345,
+    lowercase: Annotated[bool, typer.Option(
+        "-lc", "--lowercase", help="Lowercase before scoring, as sacrebleu's -lc: BLEU and "
+        "every metric of ulcdb, not chrF (sacrebleu's TER is case-insensitive anyway).")
+        ] = False,
+    chrf_lowercase: Annotated[bool, typer.Option(
+        "--chrf-lowercase", help="Lowercase before scoring chrF and chrF++ (sacrebleu's).")
+        ] = False,
     fmt: Annotated[Format, typer.Option("-f", "--format", help="sacrebleu's output format.",
                                         **one_of("format", get_args(Format)))] = "json",
     scale: Annotated[int, typer.Option(
         "--scale", help="100: sacrebleu's 0-100 scale; 1: ulcdb's 0-1 scale (unbounded "
         "metrics such as NIST are never scaled).")] = 100,
     width: Annotated[int, typer.Option("-w", "--width", help="Decimals printed.")] = 1,
+    score_only: Annotated[bool, typer.Option(
+        "-b", "--score-only", help="One system: its scores alone, as sacrebleu's -b.")
+        ] = False,
+    short: Annotated[bool, typer.Option(
+        "-sh", "--short", help="sacrebleu's short signatures (-f text; ulcdb's metrics keep "
+        "theirs).")] = False,
+    no_color: Annotated[bool, typer.Option(
+        "-nc", "--no-color", help="No colours (as when the output is no terminal).")
+        ] = False,
     source: Annotated[Path | None, typer.Option(
         "--src", help="Source file (kept with --save; no metric of eval needs it).")] = None,
     langpair: Annotated[str | None, typer.Option(
@@ -96,9 +119,11 @@ def eval_(
         EvalFiles(tuple(map(str, refs)), tuple(systems or ()),
                   str(source) if source else None),
         tuple(metrics or ("bleu",)), "bs" if paired_bs else "ar" if paired_ar else None,
-        resamples, seed, lowercase, float(scale), src_lang, tgt_lang, save, name)
+        resamples, seed, confidence_n if confidence else None, lowercase=lowercase,
+        chrf_lowercase=chrf_lowercase, scale=float(scale), src_lang=src_lang,
+        tgt_lang=tgt_lang, save=save, name=name)
     stdin = None if systems or sys.stdin.isatty() else sys.stdin.buffer
-    render(evaluate(request, stdin), fmt, width)
+    render(evaluate(request, stdin), fmt, width, score_only, short, not no_color)
 
 
 def _languages(pair: str | None) -> tuple[str | None, str | None]:

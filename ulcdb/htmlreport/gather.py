@@ -15,13 +15,15 @@ from ulcdb.compare import CompareReport
 from ulcdb.compare.analysis import AnalysisTable
 from ulcdb.errors import UlcdbError
 from ulcdb.meta.report import MetaReport
-from ulcdb.meta.select import criteria
+from ulcdb.meta.select import criteria, criterion
 from ulcdb.ops import compare as compare_op
 from ulcdb.ops import meta as meta_op
 from ulcdb.ops.access import Access
 from ulcdb.ops.score import Request, Scoring
 from ulcdb.scoring.progress import Progress, Tick, silent
 from ulcdb.scoring.report import signatures
+from ulcdb.scoring.selection import resolve_translators
+from ulcdb.store.database import named_query
 
 T = TypeVar("T")
 BUCKETS = ("length", "doc")
@@ -70,6 +72,7 @@ class ReportData:
     meta: dict[str, MetaReport | str] = field(default_factory=dict)
     signatures: dict[str, list[str]] = field(default_factory=dict)
     made: dict[str, str] = field(default_factory=dict)
+    testbed_facts: dict[str, object] = field(default_factory=dict)  # lp, segments, documents
 
     @property
     def testbed(self) -> str:
@@ -88,6 +91,7 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
            ) -> ReportData:
     """Score what is missing, then compare, bucket, analyse and meta-evaluate; ``progress``
     is shown the scores computed, the whole set's tests, then the report's other parts."""
+    _check_selection(access, request)
     selection = Request(request.testbed, request.metrics, request.systems, request.refs)
     whole = _compared(access, selection, compare_op.Tests(request.baseline, seed=request.seed),
                       progress)
@@ -110,12 +114,38 @@ def gather(access: Access, request: ReportRequest, progress: Progress | None = N
             tick(kind, 1)
         data.meta = _meta(access, data, chosen, tick)
     with access.read() as store:
+        lp, segments, documents = store.query(named_query("report_testbed"),
+                                              [data.testbed])[0]
+        data.testbed_facts = {"lp": lp, "segments": segments, "documents": documents}
         data.signatures = signatures(store, data.testbed, None, list(whole.task.metrics),
                                      list(whole.task.systems), [data.refset],
                                      next(iter(whole.variants.values()), ""))
     data.made = {"command": request.command(), "ulcdb": __version__, "store": request.store,
                  "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
     return data
+
+
+def _check_selection(access: Access, request: ReportRequest) -> None:
+    """Refused before anything is computed: a criterion the test bed has not (-c mqm for
+    MQM wrote the whole page, its meta-evaluation a line saying so), and a test bed (or -s)
+    of one system, said in the report's words (the comparison's own refusal, 'compare needs
+    at least two systems', named another command); a selection the store cannot resolve is
+    left to the comparison to refuse."""
+    with access.read() as store:
+        try:
+            testbed = request.testbed or store.only_testbed()
+            systems = resolve_translators(store, store.testbed_id(testbed), "system",
+                                          request.systems)
+        except UlcdbError:
+            return
+        if request.criterion:
+            criterion(store, testbed, request.criterion)
+    if len(systems) >= 2:
+        return
+    what = f"-s {request.systems} names" if request.systems else f"test bed {testbed!r} has"
+    one = f"one system ({systems[0]})" if systems else "no system"
+    raise UlcdbError(f"a report compares systems, and {what} {one}: give two or more (`ulcdb "
+                     f"score -t {testbed}` prints the scores of one)")
 
 
 def _compared(access: Access, selection: Request, tests: compare_op.Tests,

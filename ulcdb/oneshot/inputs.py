@@ -1,7 +1,10 @@
 """The files (or standard input) `ulcdb eval` scores, as a test bed of one document.
 
-References and systems are named after their files (``ref.de.txt`` -> ``ref.de.txt``); a
-system read from standard input is ``stdin``.  Lines are kept as written, as every ulcdb
+References and systems are named after their files (``ref.de.txt`` -> ``ref.de.txt``), with
+as many of their folders as tell apart files of one name (``runs/a/hyp.de`` and
+``runs/b/hyp.de`` -> ``a/hyp.de``, ``b/hyp.de``) and ``_`` for a character the command line
+reads as a separator (``,``, ``+``, ``=``): sacrebleu takes any paths.  A system read from
+standard input is ``stdin``.  Lines are kept as written, as every ulcdb
 reader keeps them.  Without ``--src`` the test bed's source segments are empty strings: no
 metric ``eval`` offers reads the source, and the saved test bed says where its texts came
 from.
@@ -9,14 +12,15 @@ from.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import BinaryIO
 
 from ulcdb.errors import InputError
 from ulcdb.ingest.model import Document, SourceSegment, TestbedData, TranslatorText
 from ulcdb.ingest.textio import decode_utf8, read_lines, split_lines
-from ulcdb.store.names import check_name
+from ulcdb.store.names import check_name, fold
 
 STDIN = "stdin"
 
@@ -51,9 +55,13 @@ def read_inputs(files: EvalFiles, name: str, stdin: BinaryIO | None,
     """Every file read and checked to have as many lines as the first reference."""
     if not files.refs:
         raise InputError("eval", None, "give at least one reference file")
-    refs = [_translator(path, "reference", read_lines(Path(path))) for path in files.refs]
+    names = dict(zip([*files.refs, *files.systems],
+                     store_names([*files.refs, *files.systems]), strict=True))
+    refs = [_translator(path, names[path], "reference", read_lines(Path(path)))
+            for path in files.refs]
     n = len(refs[0].texts)
-    systems = [_translator(path, "system", read_lines(Path(path))) for path in files.systems]
+    systems = [_translator(path, names[path], "system", read_lines(Path(path)))
+               for path in files.systems]
     if not systems:
         systems = [_from_stdin(stdin)]
     _check_names(refs, systems)
@@ -76,9 +84,25 @@ def read_inputs(files: EvalFiles, name: str, stdin: BinaryIO | None,
     return EvalInputs(data, labels)
 
 
-def _translator(path: str, role: str, texts: list[str]) -> TranslatorText:
-    name = check_name(role, Path(path).name, path)
-    return TranslatorText(name=name, role=role, texts=texts, origin=path)
+def store_names(paths: list[str]) -> list[str]:
+    """Each file's name in the store: its file name, with as many of its last folders as
+    tell it from the others' (names that differ in case alone included), separators ``_``."""
+    parts = [PurePath(p).parts[1 if PurePath(p).anchor else 0:] for p in paths]
+    depth = [1] * len(paths)
+    while True:
+        names = ["/".join(ps[-d:]) for ps, d in zip(parts, depth, strict=True)]
+        folded = [fold(n) for n in names]
+        grow = [i for i, n in enumerate(folded)
+                if folded.count(n) > 1 and depth[i] < len(parts[i])]
+        if not grow:
+            return [re.sub(r"[,+=]", "_", n) for n in names]
+        for i in grow:
+            depth[i] += 1
+
+
+def _translator(path: str, name: str, role: str, texts: list[str]) -> TranslatorText:
+    return TranslatorText(name=check_name(role, name, path), role=role, texts=texts,
+                          origin=path)
 
 
 def _from_stdin(stdin: BinaryIO | None) -> TranslatorText:
@@ -96,6 +120,9 @@ def _check_names(refs: list[TranslatorText], systems: list[TranslatorText]) -> N
     seen: dict[str, str] = {}
     for t in [*refs, *systems]:
         if t.name in seen:
-            raise InputError(t.origin, None, f"{t.name!r} already names {seen[t.name]}: give "
-                             "each reference and system a file of its own name")
+            said = ("given twice: give each reference and system once"
+                    if t.origin == seen[t.name] else
+                    f"{t.name!r} already names {seen[t.name]}: give each reference and system "
+                    "a file of its own name")
+            raise InputError(t.origin, None, said)
         seen[t.name] = t.origin
