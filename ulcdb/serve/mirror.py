@@ -126,7 +126,8 @@ def _jobs(con: Con, sets: dict[str, list[str]], testbeds: list[str],
     scores of (``scored``: (test bed, metric)), by name: a metric it has none of adds no row,
     so a test bed that brings a new metric rewrites no other test bed's part."""
     jobs: list[Job] = []
-    own_sets = {tb: mirror_sets.testbed_sets(con, sets, scored, tb) for tb in testbeds}
+    stored = mirror_sets.stored_set_names(con)  # read once for every test bed
+    own_sets = {tb: mirror_sets.testbed_sets(sets, stored, scored, tb) for tb in testbeds}
     for tb in testbeds:
         for name, members in own_sets[tb].items():
             levels = ("sys", "doc") if name == "all" else ("sys", "doc", "seg")  # seg: sets
